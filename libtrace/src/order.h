@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* order.h: the scheduler-ordering state machine (Go's order.go), the contract between the
+ * reader (reader.c) and the ordering (order.c). */
+#ifndef GTR_SRC_ORDER_H
+#define GTR_SRC_ORDER_H
+
+#include "base.h"
+#include "gtr/buf.h"
+
+typedef struct gtr__ordering gtr__ordering;
+
+/* gtr__ordering_new creates an empty ordering (Go's zero ordering plus its maps). */
+gtr_status gtr__ordering_new(const gtr_alloc *alc, gtr__ordering **out, gtr_err *err);
+void gtr__ordering_free(gtr__ordering *o);
+
+/* gtr__ordering_advance is Go's (*ordering).Advance: it tries to advance the state machine
+ * by ev, which happened on thread m in generation gen. *ok is false when the event cannot
+ * be ordered yet (no error). On success the resulting event(s) are queued, to be taken with
+ * gtr__ordering_next. ev may be modified (extra args). A negative status is fatal for the
+ * trace (the reader makes it sticky). */
+gtr_status gtr__ordering_advance(gtr__ordering *o, gtr__base_event *ev, gtr__ev_table *evt,
+                                 gtr_threadid m, uint64_t gen, bool *ok, gtr_err *err);
+
+/* gtr__ordering_next pops the next queued event (Go's Next). false when the queue is empty. */
+bool gtr__ordering_next(gtr__ordering *o, gtr_event *out);
+
+/* gtr__ordering_dump appends Go's dumpOrdering(o) text (used in "broken trace" errors). */
+void gtr__ordering_dump(const gtr__ordering *o, gtr_buf *out);
+
+#endif /* GTR_SRC_ORDER_H */
