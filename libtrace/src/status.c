@@ -108,3 +108,10 @@ void gtr_err_copy(gtr_err *dst, const gtr_err *src)
     dst->truncated = src->truncated;
     memcpy(dst->msg, src->msg, strlen(src->msg) + 1);
 }
+
+#include "gtr/gtr.h"
+
+unsigned gtr_version_number(void)
+{
+    return GTR_VERSION_NUMBER;
+}
