@@ -91,6 +91,26 @@ typedef enum gtr_experiment {
     GTR_EXP_NUM = 2
 } gtr_experiment;
 
+/* Goroutine status as written in GoStatus/GoStatusStack events (tracev2.GoStatus). String():
+ * Runnable, Running, Syscall, Waiting; anything else "Bad". */
+typedef enum gtr_go_status {
+    GTR_GSTATUS_BAD = 0,
+    GTR_GSTATUS_RUNNABLE = 1,
+    GTR_GSTATUS_RUNNING = 2,
+    GTR_GSTATUS_SYSCALL = 3,
+    GTR_GSTATUS_WAITING = 4
+} gtr_go_status;
+
+/* Proc status as written in ProcStatus events (tracev2.ProcStatus). String(): Running, Idle,
+ * Syscall, SyscallAbandoned; anything else "Bad". */
+typedef enum gtr_proc_status {
+    GTR_PSTATUS_BAD = 0,
+    GTR_PSTATUS_RUNNING = 1,
+    GTR_PSTATUS_IDLE = 2,
+    GTR_PSTATUS_SYSCALL = 3,
+    GTR_PSTATUS_SYSCALL_ABANDONED = 4
+} gtr_proc_status;
+
 /* Limits of the format (tracev2 constants). */
 #define GTR_MAX_BATCH_SIZE (64u << 10)          /* MaxBatchSize */
 #define GTR_MAX_FRAMES_PER_STACK 128            /* MaxFramesPerStack */
