@@ -111,6 +111,242 @@ typedef struct gtr_event {
     uint64_t args_[GTR_MAX_TIMED_EVENT_ARGS - 1];
 } gtr_event;
 
+
+/* ---------------------------------------------------------------------------------------
+ * Accessors (event.c, resources.c, value.c). Port of Go's Event methods and detail types.
+ *
+ * Where Go panics (for example "Metric called on non-Metric event"), the C accessor returns
+ * GTR_E_USAGE and err carries Go's panic text verbatim. Strings handed out (gtr_str) are
+ * borrowed from the event's generation: see the lifetime rule at the top of this file.
+ * --------------------------------------------------------------------------------------- */
+
+/* gtr_event_kind_string: EventKind.String() ("Bad" when out of range). Static string. */
+GTR_API const char *gtr_event_kind_string(gtr_event_kind k);
+/* gtr_go_state_string: GoState.String() ("Bad" when unknown). Static string. */
+GTR_API const char *gtr_go_state_string(gtr_go_state s);
+/* gtr_proc_state_string: ProcState.String() ("Bad" when unknown). Static string. */
+GTR_API const char *gtr_proc_state_string(gtr_proc_state s);
+/* gtr_resource_kind_string: ResourceKind.String() ("Bad" when unknown). Static string. */
+GTR_API const char *gtr_resource_kind_string(gtr_resource_kind k);
+/* gtr_go_state_executing: GoState.Executing() (Running or Syscall). */
+GTR_API bool gtr_go_state_executing(gtr_go_state s);
+/* gtr_proc_state_executing: ProcState.Executing() (Running). */
+GTR_API bool gtr_proc_state_executing(gtr_proc_state s);
+
+/* Resource IDs (resources.go). gtr_make_resource_*: MakeResourceID[GoID|ProcID|ThreadID]. */
+GTR_API gtr_resource_id gtr_make_resource_goroutine(gtr_goid id);
+GTR_API gtr_resource_id gtr_make_resource_proc(gtr_procid id);
+GTR_API gtr_resource_id gtr_make_resource_thread(gtr_threadid id);
+/* gtr_resource_id_goroutine/_proc/_thread: ResourceID.Goroutine()/Proc()/Thread(). A kind
+ * mismatch is GTR_E_USAGE with "attempted to get GoID from %s resource ID" (ProcID, ThreadID). */
+GTR_API gtr_status gtr_resource_id_goroutine(gtr_resource_id r, gtr_goid *out, gtr_err *err);
+GTR_API gtr_status gtr_resource_id_proc(gtr_resource_id r, gtr_procid *out, gtr_err *err);
+GTR_API gtr_status gtr_resource_id_thread(gtr_resource_id r, gtr_threadid *out, gtr_err *err);
+/* gtr_resource_id_equal: Go's == on ResourceID. */
+GTR_API bool gtr_resource_id_equal(gtr_resource_id a, gtr_resource_id b);
+/* gtr_resource_id_string appends ResourceID.String() ("None", "Goroutine(5)", ...) to out. */
+GTR_API gtr_status gtr_resource_id_string(gtr_resource_id r, gtr_buf *out);
+
+/* Values (value.go): trace.Value. A string value borrows its bytes. */
+typedef enum gtr_value_kind {
+    GTR_VALUE_BAD = 0,
+    GTR_VALUE_UINT64 = 1,
+    GTR_VALUE_STRING = 2
+} gtr_value_kind;
+
+typedef struct gtr_value {
+    uint8_t kind;   /* gtr_value_kind */
+    uint64_t u64;   /* GTR_VALUE_UINT64 */
+    gtr_str str;    /* GTR_VALUE_STRING */
+} gtr_value;
+
+/* gtr_uint64_value, gtr_string_value: Uint64Value(x), StringValue(s). */
+GTR_API gtr_value gtr_uint64_value(uint64_t x);
+GTR_API gtr_value gtr_string_value(const char *s, size_t len);
+/* gtr_value_uint64: Value.Uint64(); GTR_E_USAGE "Uint64 called on Value of a different Kind". */
+GTR_API gtr_status gtr_value_uint64(const gtr_value *v, uint64_t *out, gtr_err *err);
+/* gtr_value_string appends Value.String() to out: the string itself for a string value,
+ * "Value{Uint64(%d)}" for a uint64, "Value{Bad}" otherwise. */
+GTR_API gtr_status gtr_value_string(const gtr_value *v, gtr_buf *out);
+
+/* Stacks: a handle (table + ID), trivially comparable, like Go's Stack. The zero value is
+ * NoStack. */
+typedef struct gtr_stack {
+    const struct gtr__ev_table *table_;
+    uint64_t id_;
+} gtr_stack;
+
+/* One frame of a stack (trace.StackFrame). func and file are borrowed. */
+typedef struct gtr_frame {
+    uint64_t pc;
+    gtr_str func;
+    gtr_str file;
+    uint64_t line;
+} gtr_frame;
+
+/* gtr_stack_is_none: s == NoStack. gtr_stack_equal: Go's == on Stack. */
+GTR_API bool gtr_stack_is_none(gtr_stack s);
+GTR_API bool gtr_stack_equal(gtr_stack a, gtr_stack b);
+/* gtr_stack_len: the number of frames Stack.Frames() yields (0 for NoStack or an unknown ID). */
+GTR_API size_t gtr_stack_len(gtr_stack s);
+/* gtr_stack_frame stores frame i (0 = innermost) in *out. A PC absent from the table gives a
+ * zero frame, as in Go. i out of range: GTR_E_USAGE; a stack or string ID missing from the
+ * table: GTR_E_USAGE with Go's mustGet panic "expected id %d in %T table". */
+GTR_API gtr_status gtr_stack_frame(gtr_stack s, size_t i, gtr_frame *out, gtr_err *err);
+/* gtr_stack_string appends Stack.String() ("%s @ 0x%x\n\t%s:%d\n" per frame) to out. */
+GTR_API gtr_status gtr_stack_string(gtr_stack s, gtr_buf *out);
+
+/* Basic accessors (Event.Kind, Time, Goroutine, Proc, Thread, Stack). The kind accessor is
+ * gtr_event_get_kind because gtr_event_kind names the enum. */
+GTR_API gtr_event_kind gtr_event_get_kind(const gtr_event *ev);
+GTR_API gtr_time gtr_event_time(const gtr_event *ev);
+GTR_API gtr_goid gtr_event_goroutine(const gtr_event *ev);
+GTR_API gtr_procid gtr_event_proc(const gtr_event *ev);
+GTR_API gtr_threadid gtr_event_thread(const gtr_event *ev);
+/* gtr_event_stack: Event.Stack(), the stack of the current execution context (NoStack if
+ * none). */
+GTR_API gtr_stack gtr_event_stack(const gtr_event *ev);
+
+/* Metric (Event.Metric): EventMetric only. */
+typedef struct gtr_metric {
+    gtr_str name;       /* a static string, e.g. "/sched/gomaxprocs:threads" */
+    gtr_value value;
+} gtr_metric;
+GTR_API gtr_status gtr_event_metric(const gtr_event *ev, gtr_metric *out, gtr_err *err);
+
+/* Label (Event.Label): EventLabel only. */
+typedef struct gtr_label {
+    gtr_str label;
+    gtr_resource_id resource;
+} gtr_label;
+GTR_API gtr_status gtr_event_label(const gtr_event *ev, gtr_label *out, gtr_err *err);
+
+/* Range (Event.Range): EventRangeBegin/Active/End. name points at name_buf_ for computed
+ * names ("stop-the-world (<kind>)"), so it is valid as long as the struct (do not copy the
+ * struct and keep the old name pointer) and the generation. */
+#define GTR_RANGE_NAME_CAP 1088
+typedef struct gtr_range {
+    gtr_str name;
+    gtr_resource_id scope;
+    char name_buf_[GTR_RANGE_NAME_CAP];
+} gtr_range;
+GTR_API gtr_status gtr_event_range(const gtr_event *ev, gtr_range *out, gtr_err *err);
+
+/* RangeAttributes (Event.RangeAttributes): EventRangeEnd only; *n is 0 or 2 (GCSweepEnd). */
+typedef struct gtr_range_attribute {
+    gtr_str name;
+    gtr_value value;
+} gtr_range_attribute;
+#define GTR_MAX_RANGE_ATTRIBUTES 2
+GTR_API gtr_status gtr_event_range_attributes(const gtr_event *ev,
+                                              gtr_range_attribute out[GTR_MAX_RANGE_ATTRIBUTES],
+                                              size_t *n, gtr_err *err);
+
+/* Task (Event.Task): EventTaskBegin/End. parent is GTR_NO_TASK when unknown. */
+typedef struct gtr_task {
+    gtr_taskid id;
+    gtr_taskid parent;
+    gtr_str type;
+} gtr_task;
+GTR_API gtr_status gtr_event_task(const gtr_event *ev, gtr_task *out, gtr_err *err);
+
+/* Region (Event.Region): EventRegionBegin/End. */
+typedef struct gtr_region {
+    gtr_taskid task;
+    gtr_str type;
+} gtr_region;
+GTR_API gtr_status gtr_event_region(const gtr_event *ev, gtr_region *out, gtr_err *err);
+
+/* Log (Event.Log): EventLog. */
+typedef struct gtr_log {
+    gtr_taskid task;
+    gtr_str category;
+    gtr_str message;
+} gtr_log;
+GTR_API gtr_status gtr_event_log(const gtr_event *ev, gtr_log *out, gtr_err *err);
+
+/* StateTransition (Event.StateTransition): EventStateTransition. The old/new states are read
+ * with gtr_state_transition_goroutine or _proc according to resource.kind. */
+typedef struct gtr_state_transition {
+    gtr_resource_id resource;
+    gtr_str reason;
+    gtr_stack stack;      /* the transitioning resource's stack (may differ from the event's) */
+    uint8_t old_state_;
+    uint8_t new_state_;
+} gtr_state_transition;
+GTR_API gtr_status gtr_event_state_transition(const gtr_event *ev, gtr_state_transition *out,
+                                              gtr_err *err);
+/* gtr_make_go_state_transition / gtr_make_proc_state_transition: MakeGoStateTransition,
+ * MakeProcStateTransition (no reason, no stack). */
+GTR_API gtr_state_transition gtr_make_go_state_transition(gtr_goid id, gtr_go_state from,
+                                                          gtr_go_state to);
+GTR_API gtr_state_transition gtr_make_proc_state_transition(gtr_procid id, gtr_proc_state from,
+                                                            gtr_proc_state to);
+/* StateTransition.Goroutine() / Proc(): GTR_E_USAGE "Goroutine called on non-Goroutine state
+ * transition" ("Proc called on non-Proc state transition"). */
+GTR_API gtr_status gtr_state_transition_goroutine(const gtr_state_transition *st,
+                                                  gtr_go_state *from, gtr_go_state *to,
+                                                  gtr_err *err);
+GTR_API gtr_status gtr_state_transition_proc(const gtr_state_transition *st,
+                                             gtr_proc_state *from, gtr_proc_state *to,
+                                             gtr_err *err);
+
+/* A clock snapshot (trace.ClockSnapshot). wall is time.Unix(sec, nsec) normalised:
+ * 0 <= wall_nsec < 1e9. */
+typedef struct gtr_clock_snapshot {
+    gtr_time trace;
+    int64_t wall_sec;     /* Unix seconds */
+    int32_t wall_nsec;
+    uint64_t mono;
+} gtr_clock_snapshot;
+
+/* An unparsed experimental batch (trace.ExperimentalBatch); data is borrowed. */
+typedef struct gtr_experimental_batch {
+    gtr_threadid thread;
+    const uint8_t *data;
+    size_t len;
+} gtr_experimental_batch;
+
+/* Sync (Event.Sync): EventSync. n is the sync's ordinal (1-based). */
+typedef struct gtr_sync {
+    int64_t n;
+    bool has_clock_snapshot;     /* ClockSnapshot != nil (false before Go 1.25 and for the
+                                    final Sync of a trace) */
+    gtr_clock_snapshot clock;
+    const struct gtr__ev_table *table_;
+} gtr_sync;
+GTR_API gtr_status gtr_event_sync(const gtr_event *ev, gtr_sync *out, gtr_err *err);
+/* Sync.ExperimentalBatches[name] for experiment exp (GTR_EXP_ALLOC_FREE, ...): the number of
+ * batches, and batch i. */
+GTR_API size_t gtr_sync_experimental_batch_count(const gtr_sync *s, unsigned exp);
+GTR_API gtr_status gtr_sync_experimental_batch(const gtr_sync *s, unsigned exp, size_t i,
+                                               gtr_experimental_batch *out, gtr_err *err);
+/* gtr_clock_snapshot_wall_string appends Wall.Format(time.RFC3339Nano) (in UTC) to out. */
+GTR_API gtr_status gtr_clock_snapshot_wall_string(const gtr_clock_snapshot *c, gtr_buf *out);
+
+/* Experimental (Event.Experimental): EventExperimental. name, experiment and args are
+ * static strings from the spec table. */
+#define GTR_MAX_EXPERIMENTAL_ARGS (GTR_MAX_SPEC_ARGS - 1)
+typedef struct gtr_experimental_event {
+    const char *name;
+    const char *experiment;
+    size_t nargs;
+    const char *args[GTR_MAX_EXPERIMENTAL_ARGS];
+    uint64_t arg_values_[GTR_MAX_EXPERIMENTAL_ARGS];
+    const struct gtr__ev_table *table_;
+} gtr_experimental_event;
+GTR_API gtr_status gtr_event_experimental(const gtr_event *ev, gtr_experimental_event *out,
+                                          gtr_err *err);
+/* ExperimentalEvent.ArgValue(i): a string value for args ending in "string", else uint64.
+ * GTR_E_USAGE "experimental event argument index %d out of bounds [0, %d)". */
+GTR_API gtr_status gtr_experimental_arg_value(const gtr_experimental_event *e, int i,
+                                              gtr_value *out, gtr_err *err);
+
+/* gtr_event_string appends Event.String() to out (Go's exact format, stacks included; no
+ * trailing newline unless a stack ends it). Errors: GTR_E_NOMEM, or GTR_E_USAGE where Go's
+ * String() would panic (an ID missing from the table). */
+GTR_API gtr_status gtr_event_string(const gtr_event *ev, gtr_buf *out);
+
 #ifdef __cplusplus
 }
 #endif

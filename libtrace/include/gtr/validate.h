@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* validate.h: the event-stream validator (Go's internal/trace/testtrace Validator).
+ *
+ * A gtr_validator checks a stream of gtr_events as gtr_reader_next returns them: timestamp
+ * order, sync numbering and clock snapshots, stack frames, goroutine and proc state machines
+ * and their binding to threads, ranges and tasks. Messages reproduce Go's verbatim; when one
+ * event fails several checks they are joined with "\n" as errors.Join does. */
+#ifndef GTR_VALIDATE_H
+#define GTR_VALIDATE_H
+
+#include "gtr/alloc.h"
+#include "gtr/event.h"
+#include "gtr/spec.h"
+#include "gtr/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gtr_validator gtr_validator;   /* opaque; not thread-safe */
+
+/* gtr_validator_new creates a validator (Go's NewValidator; GoVersion = GTR_GO_CURRENT).
+ * alc: NULL for libc. On success *out owns it (free with gtr_validator_free). */
+GTR_API gtr_status gtr_validator_new(const gtr_alloc *alc, gtr_validator **out, gtr_err *err);
+
+/* gtr_validator_set_go_version sets Validator.GoVersion: the version of the trace being
+ * validated (clock snapshot checks from Go 1.25, leniency for pre-1.22 traces). */
+GTR_API void gtr_validator_set_go_version(gtr_validator *v, gtr_go_version ver);
+
+/* gtr_validator_skip_clock_snapshot_checks: Validator.SkipClockSnapshotChecks (no
+ * monotonicity checks between successive clock snapshots). */
+GTR_API void gtr_validator_skip_clock_snapshot_checks(gtr_validator *v);
+
+/* gtr_validator_event validates ev as the next event of the stream (Validator.Event).
+ * Returns GTR_OK, GTR_E_INVALID with Go's message(s) in err, or GTR_E_NOMEM. The validator
+ * keeps no reference to ev or its strings after returning (names of active ranges and task
+ * types are copied). Allocation happens only when new state appears (a new goroutine, proc,
+ * thread, range or task), never per event in steady state. */
+GTR_API gtr_status gtr_validator_event(gtr_validator *v, const gtr_event *ev, gtr_err *err);
+
+/* gtr_validator_free releases v. NULL: no-op. */
+GTR_API void gtr_validator_free(gtr_validator *v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GTR_VALIDATE_H */
