@@ -13,6 +13,11 @@ typedef struct gtr__ordering gtr__ordering;
 gtr_status gtr__ordering_new(const gtr_alloc *alc, gtr__ordering **out, gtr_err *err);
 void gtr__ordering_free(gtr__ordering *o);
 
+/* gtr__ordering_set_version sets the trace version used to name events in error messages
+ * (Go's ordering.traceVer, which Go's NewReader sets to the header's version; it matters only
+ * for Version.EventName). Call it once after gtr__ordering_new; until then GTR_GO_CURRENT. */
+void gtr__ordering_set_version(gtr__ordering *o, uint64_t version);
+
 /* gtr__ordering_advance is Go's (*ordering).Advance: it tries to advance the state machine
  * by ev, which happened on thread m in generation gen. *ok is false when the event cannot
  * be ordered yet (no error). On success the resulting event(s) are queued, to be taken with
