@@ -61,6 +61,66 @@ size_t gtr__evt_exp_batches(const gtr__ev_table *t, unsigned exp, const gtr__exp
  * out-of-range float (INT64_MIN) instead of C's undefined behaviour. */
 gtr_time gtr__freq_mul(double freq, uint64_t ts);
 
+/* --- Building a table (base.c; used by generation.c and by other components' tests). ---
+ * A table owns everything it holds (strings, stacks, frames, extra strings, experimental
+ * batch data) in one arena. gtr__evt_reset empties it for the next generation but keeps its
+ * memory, so a reader's footprint is that of its largest generation. */
+gtr_status gtr__evt_new(const gtr_alloc *alc, gtr__ev_table **out, gtr_err *err);
+void gtr__evt_free(gtr__ev_table *t);
+void gtr__evt_reset(gtr__ev_table *t);
+/* gtr__evt_alloc returns n bytes (aligned to 8) from the table's arena, valid until the
+ * table is reset or freed; NULL when out of memory. n must be at most GTR__EVT_ALLOC_MAX. */
+#define GTR__EVT_ALLOC_MAX GTR_MAX_BATCH_SIZE
+void *gtr__evt_alloc(gtr__ev_table *t, size_t n);
+/* gtr__evt_add_string copies s[0..len) as string id (Go's dataTable.insert). An ID already
+ * present (ID 0 always is) fails with Go's message "multiple strings with the same ID:
+ * id=%d, new=%v, existing=%v" (GTR_E_FORMAT). */
+gtr_status gtr__evt_add_string(gtr__ev_table *t, uint64_t id, const char *s, size_t len,
+                               gtr_err *err);
+/* gtr__evt_add_stack copies pcs[0..n) as stack id; duplicates fail with "multiple
+ * trace.stacks with the same ID: id=%d, new=%v, existing=%v", each %v a "\t%#v\n" per pc. */
+gtr_status gtr__evt_add_stack(gtr__ev_table *t, uint64_t id, const uint64_t *pcs, size_t n,
+                              gtr_err *err);
+/* gtr__evt_add_frame records f for f->pc unless that PC already has a frame (the first
+ * definition wins, as in Go's addStacks). */
+gtr_status gtr__evt_add_frame(gtr__ev_table *t, const gtr__frame *f, gtr_err *err);
+/* gtr__evt_set_sync replaces the table's sync data; gtr__evt_sync_mut gives write access. */
+void gtr__evt_set_sync(gtr__ev_table *t, const gtr__sync *s);
+gtr__sync *gtr__evt_sync_mut(gtr__ev_table *t);
+/* gtr__evt_add_exp_batch appends an experimental batch for experiment exp (1..255). With
+ * copy the data is copied into the table's arena (len at most GTR__EVT_ALLOC_MAX); without,
+ * the caller keeps data alive as long as the table (the reader passes arena data). */
+gtr_status gtr__evt_add_exp_batch(gtr__ev_table *t, unsigned exp, gtr_threadid thread,
+                                  const uint8_t *data, size_t len, bool copy, gtr_err *err);
+/* gtr__evt_compactify picks the lookup representation of the string and stack tables once
+ * all are inserted (Go's compactify: dense arrays when IDs are small and dense). Lookups
+ * are correct before and after. */
+gtr_status gtr__evt_compactify(gtr__ev_table *t, gtr_err *err);
+/* gtr__evt_validate_stack_strings is Go's validateStackStrings: every PC of every stack has
+ * a frame whose func and file string IDs exist. Messages: "found unknown pc %x for stack
+ * %d", "found invalid func string ID %d for stack %d", "found invalid file string ID %d for
+ * stack %d" (GTR_E_FORMAT). */
+gtr_status gtr__evt_validate_stack_strings(const gtr__ev_table *t, gtr_err *err);
+/* Counts, for tests and statistics. */
+size_t gtr__evt_nstrings(const gtr__ev_table *t);
+size_t gtr__evt_nstacks(const gtr__ev_table *t);
+
+/* A uint64 -> uint32 open-addressing hash map (base.c), for IDs of unknown density. */
+typedef struct gtr__u64map {
+    uint64_t *keys;
+    uint32_t *vals;   /* UINT32_MAX marks an empty slot */
+    size_t cap;       /* 0 or a power of two */
+    size_t len;
+} gtr__u64map;
+/* gtr__u64map_get: true and *val when key is present. */
+bool gtr__u64map_get(const gtr__u64map *m, uint64_t key, uint32_t *val);
+/* gtr__u64map_put inserts key -> val unless key is present; *found tells which, and *val
+ * receives the stored value (the old one when found). val must not be UINT32_MAX. */
+gtr_status gtr__u64map_put(const gtr_alloc *alc, gtr__u64map *m, uint64_t key, uint32_t *val,
+                           bool *found);
+void gtr__u64map_clear(gtr__u64map *m);
+void gtr__u64map_free(const gtr_alloc *alc, gtr__u64map *m);
+
 /* Helpers over the event layout (Go's Event{table, ctx, base}). */
 static inline gtr_event gtr__make_event(const gtr__ev_table *t, gtr_goid g, gtr_procid p,
                                         gtr_threadid m, uint8_t type, gtr_time time)

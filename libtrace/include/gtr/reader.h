@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* reader.h: the high-level trace reader (Go's internal/trace Reader): reads a Go execution
+ * trace (v2 format, Go 1.22 onward) generation by generation, puts the events of all threads
+ * into one consistent order and hands them out one at a time.
+ *
+ * Lifetime rule: an event returned by gtr_reader_next borrows from the reader's current
+ * generation (its string, stack and frame tables, experimental batches). All of it stays
+ * valid until gtr_reader_next returns the *next* Sync event (or the reader is freed); copy
+ * what you need longer. Only one generation is resident at a time, so memory does not grow
+ * with the length of the trace. */
+#ifndef GTR_READER_H
+#define GTR_READER_H
+
+#include "gtr/event.h"
+#include "gtr/input.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gtr_reader gtr_reader;   /* opaque; not thread-safe */
+
+/* gtr_reader_new reads the trace header from in and creates a reader (Go's NewReader).
+ * The reader borrows in (which must outlive it) and allocates through alc (NULL: libc).
+ * On success *out owns the reader (gtr_reader_free). Errors: Go's header messages ("bad file
+ * format: not a Go execution trace?", "unknown or unsupported trace version go 1.%d"),
+ * GTR_E_VERSION "unsupported trace version go 1.%d: v1 traces (before Go 1.22) are not
+ * supported" for Go 1.11-1.21 traces (Go converts those; gotrace does not), GTR_E_NOMEM. */
+GTR_API gtr_status gtr_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_reader **out,
+                                  gtr_err *err);
+
+/* gtr_reader_next reads the next event into *ev (Go's ReadEvent). Returns GTR_OK with *ev
+ * filled in, GTR_EOF once the trace is exhausted (after the final Sync event), or a negative
+ * status with err holding Go's message. Errors are sticky: every later call returns the
+ * same status and message. A non-empty trace always starts with a Sync event, has one at the
+ * start of every generation and ends with one. Event times strictly increase. */
+GTR_API gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err);
+
+/* gtr_reader_go_version returns the trace's format version (the N of "go 1.N trace"). */
+GTR_API gtr_go_version gtr_reader_go_version(const gtr_reader *r);
+
+/* gtr_reader_free releases r and everything its events borrow (NULL: no-op). The input is
+ * not closed. */
+GTR_API void gtr_reader_free(gtr_reader *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GTR_READER_H */
