@@ -1,1 +1,3 @@
-# Tests of the base component.
+# Tests of the base component: input, varints, the spec table, status/err/buf.
+gtr_unit_test(NAME test_input SOURCES test_input.c LIBS gtr ZLIB::ZLIB)
+gtr_unit_test(NAME test_varint SOURCES test_varint.c LIBS gtr)
