@@ -1,3 +1,2016 @@
+/* Port of src/internal/trace/order.go at go1.27.3. */
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* order.c: in progress. */
-typedef int gtr__in_progress_order;
+/* order.c: the scheduler-ordering state machine.
+ *
+ * The ordering emulates the Go scheduler's state (goroutines, procs, threads, tasks, the GC)
+ * both to validate a trace and to put its events in an order consistent with that state.
+ * gtr__ordering_advance tries to advance the machine by one event from one thread: it looks
+ * the event's type up in a dispatch table (one row per event type, Go's orderingDispatch),
+ * and the row's advance function either refuses (the event cannot happen yet: *ok false, the
+ * reader tries another thread), fails (the trace is broken), or updates the state and queues
+ * the resulting event(s) in a ring buffer that gtr__ordering_next drains.
+ *
+ * Go keeps its state in four maps keyed by GoID, ProcID, ThreadID and TaskID. Here they are
+ * four instances of one small ID map (idmap): IDs below a bound proportional to the number of
+ * entries live in a dense array, all others in an open-addressing hash table, and the values
+ * live in fixed-size chunks whose addresses never move (so a state pointer stays valid while
+ * other entries are added) and whose slots are recycled with their buffers (regions, ranges,
+ * task names), so that the steady state allocates nothing.
+ *
+ * Where Go iterates a map (dumpOrdering, the search for a proc's thread), the order is random
+ * in Go; here it is ascending ID order. */
+#include "order.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* ID map. */
+
+#define SLOT_CHUNK_SHIFT 6
+#define SLOT_CHUNK ((uint32_t)1 << SLOT_CHUNK_SHIFT)
+/* Keys below 2*len+DENSE_SLACK (len: entries at insertion time) go to the dense array. */
+#define DENSE_SLACK 64
+#define DENSE_MIN 64
+#define HASH_MIN 16
+
+typedef struct idmap {
+    const gtr_alloc *alc;
+    size_t elem_size;
+    /* Values: slot s is chunks[s >> SLOT_CHUNK_SHIFT][s & (SLOT_CHUNK-1)]. */
+    unsigned char **chunks;
+    size_t nchunks, chunks_cap;
+    uint32_t nslots;      /* slots ever handed out */
+    uint32_t *free_slots; /* recycled slots; capacity kept >= nslots so deleting never allocates */
+    size_t nfree, free_cap;
+    /* Keys < ndense: dense[key] is slot+1, or 0 when absent. */
+    uint32_t *dense;
+    size_t ndense;
+    /* Keys >= ndense: linear probing, hvals[i] is slot+1, 0 for an empty cell. */
+    uint64_t *hkeys;
+    uint32_t *hvals;
+    size_t hcap, hlen;
+    size_t len;
+} idmap;
+
+static void idmap_init(idmap *mp, const gtr_alloc *alc, size_t elem_size)
+{
+    memset(mp, 0, sizeof *mp);
+    mp->alc = alc;
+    mp->elem_size = elem_size;
+}
+
+/* idmap_destroy frees the map; fini (if not NULL) releases each slot's own buffers. */
+static void idmap_destroy(idmap *mp, void (*fini)(const gtr_alloc *, void *))
+{
+    if (fini != NULL) {
+        for (uint32_t s = 0; s < mp->nslots; s++)
+            fini(mp->alc, mp->chunks[s >> SLOT_CHUNK_SHIFT] +
+                              (size_t)(s & (SLOT_CHUNK - 1)) * mp->elem_size);
+    }
+    for (size_t i = 0; i < mp->nchunks; i++)
+        gtr__free(mp->alc, mp->chunks[i]);
+    gtr__free(mp->alc, mp->chunks);
+    gtr__free(mp->alc, mp->free_slots);
+    gtr__free(mp->alc, mp->dense);
+    gtr__free(mp->alc, mp->hkeys);
+    gtr__free(mp->alc, mp->hvals);
+    memset(mp, 0, sizeof *mp);
+}
+
+static void *slot_ptr(const idmap *mp, uint32_t s)
+{
+    return mp->chunks[s >> SLOT_CHUNK_SHIFT] + (size_t)(s & (SLOT_CHUNK - 1)) * mp->elem_size;
+}
+
+static size_t hash_home(uint64_t k, size_t cap)
+{
+    /* splitmix64's finaliser. */
+    k ^= k >> 30;
+    k *= UINT64_C(0xbf58476d1ce4e5b9);
+    k ^= k >> 27;
+    k *= UINT64_C(0x94d049bb133111eb);
+    k ^= k >> 31;
+    return (size_t)k & (cap - 1);
+}
+
+/* hash_find returns the cell holding key, or hcap when absent. */
+static size_t hash_find(const idmap *mp, uint64_t key)
+{
+    if (mp->hlen == 0)
+        return mp->hcap;
+    size_t mask = mp->hcap - 1;
+    for (size_t i = hash_home(key, mp->hcap);; i = (i + 1) & mask) {
+        if (mp->hvals[i] == 0)
+            return mp->hcap;
+        if (mp->hkeys[i] == key)
+            return i;
+    }
+}
+
+static void hash_place(uint64_t *keys, uint32_t *vals, size_t cap, uint64_t key, uint32_t val)
+{
+    size_t i = hash_home(key, cap);
+    while (vals[i] != 0)
+        i = (i + 1) & (cap - 1);
+    keys[i] = key;
+    vals[i] = val;
+}
+
+/* hash_rebuild moves the hash entries into a table of ncap cells, dropping those whose key is
+ * below min_key (the caller has put them in the dense array). */
+static bool hash_rebuild(idmap *mp, size_t ncap, uint64_t min_key)
+{
+    uint64_t *nk = gtr__calloc(mp->alc, ncap, sizeof *nk);
+    uint32_t *nv = gtr__calloc(mp->alc, ncap, sizeof *nv);
+    if (nk == NULL || nv == NULL) {
+        gtr__free(mp->alc, nk);
+        gtr__free(mp->alc, nv);
+        return false;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < mp->hcap; i++) {
+        if (mp->hvals[i] != 0 && mp->hkeys[i] >= min_key) {
+            hash_place(nk, nv, ncap, mp->hkeys[i], mp->hvals[i]);
+            n++;
+        }
+    }
+    gtr__free(mp->alc, mp->hkeys);
+    gtr__free(mp->alc, mp->hvals);
+    mp->hkeys = nk;
+    mp->hvals = nv;
+    mp->hcap = ncap;
+    mp->hlen = n;
+    return true;
+}
+
+static void hash_remove_at(idmap *mp, size_t i)
+{
+    /* Backward-shift deletion keeps every probe sequence unbroken. */
+    size_t mask = mp->hcap - 1;
+    size_t j = i;
+    for (;;) {
+        j = (j + 1) & mask;
+        if (mp->hvals[j] == 0)
+            break;
+        size_t k = hash_home(mp->hkeys[j], mp->hcap);
+        bool movable = (i <= j) ? (k <= i || k > j) : (k <= i && k > j);
+        if (movable) {
+            mp->hkeys[i] = mp->hkeys[j];
+            mp->hvals[i] = mp->hvals[j];
+            i = j;
+        }
+    }
+    mp->hvals[i] = 0;
+    mp->hlen--;
+}
+
+static void *idmap_get(const idmap *mp, uint64_t key)
+{
+    uint32_t v = 0;
+    if (key < mp->ndense) {
+        v = mp->dense[key];
+    } else {
+        size_t i = hash_find(mp, key);
+        if (i < mp->hcap)
+            v = mp->hvals[i];
+    }
+    return v != 0 ? slot_ptr(mp, v - 1) : NULL;
+}
+
+static bool alloc_slot(idmap *mp, uint32_t *out)
+{
+    if (mp->nfree > 0) {
+        *out = mp->free_slots[--mp->nfree];
+        return true;
+    }
+    if (mp->nslots >= UINT32_MAX - SLOT_CHUNK)
+        return false;
+    if ((mp->nslots >> SLOT_CHUNK_SHIFT) >= mp->nchunks) {
+        if (!GTR__GROW(mp->alc, mp->chunks, mp->chunks_cap, mp->nchunks + 1))
+            return false;
+        unsigned char *c = gtr__calloc(mp->alc, SLOT_CHUNK, mp->elem_size);
+        if (c == NULL)
+            return false;
+        mp->chunks[mp->nchunks++] = c;
+    }
+    if (!GTR__GROW(mp->alc, mp->free_slots, mp->free_cap, (size_t)mp->nslots + 1))
+        return false;
+    *out = mp->nslots++;
+    return true;
+}
+
+/* grow_dense tries to extend the dense array to cover key. false leaves the map unchanged
+ * (the key then goes to the hash table). */
+static bool grow_dense(idmap *mp, uint64_t key)
+{
+    uint64_t limit = 2 * (uint64_t)mp->len + DENSE_SLACK;
+    if (key >= limit)
+        return false;
+    size_t ncap = mp->ndense < DENSE_MIN / 2 ? DENSE_MIN : mp->ndense * 2;
+    if (ncap > limit)
+        ncap = (size_t)limit;
+    if (ncap < key + 1)
+        ncap = (size_t)key + 1;
+    uint32_t *nd = gtr__realloc_array(mp->alc, mp->dense, ncap, sizeof *nd);
+    if (nd == NULL)
+        return false;
+    mp->dense = nd;
+    memset(nd + mp->ndense, 0, (ncap - mp->ndense) * sizeof *nd);
+    /* Hash entries now inside the dense range move to it. */
+    bool moves = false;
+    for (size_t i = 0; i < mp->hcap && !moves; i++)
+        moves = mp->hvals[i] != 0 && mp->hkeys[i] < ncap;
+    if (moves) {
+        for (size_t i = 0; i < mp->hcap; i++) {
+            if (mp->hvals[i] != 0 && mp->hkeys[i] < ncap)
+                nd[mp->hkeys[i]] = mp->hvals[i];
+        }
+        if (!hash_rebuild(mp, mp->hcap, ncap)) {
+            memset(nd + mp->ndense, 0, (ncap - mp->ndense) * sizeof *nd);
+            return false;
+        }
+    }
+    mp->ndense = ncap;
+    return true;
+}
+
+/* idmap_insert adds key (which must be absent) and returns its value slot in *out. A fresh
+ * slot is zeroed; a recycled one keeps the buffers its previous owner allocated. */
+static bool idmap_insert(idmap *mp, uint64_t key, void **out)
+{
+    assert(idmap_get(mp, key) == NULL);
+    if (key >= mp->ndense)
+        (void)grow_dense(mp, key);
+    if (key >= mp->ndense && (mp->hlen + 1) * 2 > mp->hcap) {
+        size_t ncap = mp->hcap < HASH_MIN ? HASH_MIN : mp->hcap * 2;
+        if (ncap < mp->hcap || !hash_rebuild(mp, ncap, 0))
+            return false;
+    }
+    uint32_t s;
+    if (!alloc_slot(mp, &s))
+        return false;
+    if (key < mp->ndense) {
+        mp->dense[key] = s + 1;
+    } else {
+        hash_place(mp->hkeys, mp->hvals, mp->hcap, key, s + 1);
+        mp->hlen++;
+    }
+    mp->len++;
+    *out = slot_ptr(mp, s);
+    return true;
+}
+
+static void idmap_delete(idmap *mp, uint64_t key)
+{
+    uint32_t v = 0;
+    if (key < mp->ndense) {
+        v = mp->dense[key];
+        mp->dense[key] = 0;
+    } else {
+        size_t i = hash_find(mp, key);
+        if (i < mp->hcap) {
+            v = mp->hvals[i];
+            hash_remove_at(mp, i);
+        }
+    }
+    if (v == 0)
+        return;
+    assert(mp->nfree < mp->free_cap);
+    mp->free_slots[mp->nfree++] = v - 1;
+    mp->len--;
+}
+
+/* idmap_next iterates the map in its internal order: *pos starts at 0. */
+static bool idmap_next(const idmap *mp, size_t *pos, uint64_t *key, void **val)
+{
+    while (*pos < mp->ndense + mp->hcap) {
+        size_t i = (*pos)++;
+        uint32_t v;
+        uint64_t k;
+        if (i < mp->ndense) {
+            v = mp->dense[i];
+            k = i;
+        } else {
+            v = mp->hvals[i - mp->ndense];
+            k = v != 0 ? mp->hkeys[i - mp->ndense] : 0;
+        }
+        if (v != 0) {
+            *key = k;
+            *val = slot_ptr(mp, v - 1);
+            return true;
+        }
+    }
+    return false;
+}
+
+static int cmp_signed_key(const void *a, const void *b)
+{
+    int64_t x = (int64_t)*(const uint64_t *)a;
+    int64_t y = (int64_t)*(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* idmap_sorted_keys returns the keys in ascending order of their signed value (the maps'
+ * keys are GoID, ProcID and ThreadID, which are int64). NULL when allocation fails or the
+ * map is empty; free with the map's allocator. */
+static uint64_t *idmap_sorted_keys(const idmap *mp)
+{
+    if (mp->len == 0)
+        return NULL;
+    uint64_t *keys = gtr__calloc(mp->alc, mp->len, sizeof *keys);
+    if (keys == NULL)
+        return NULL;
+    size_t pos = 0, n = 0;
+    uint64_t k;
+    void *v;
+    while (n < mp->len && idmap_next(mp, &pos, &k, &v))
+        keys[n++] = k;
+    qsort(keys, n, sizeof *keys, cmp_signed_key);
+    return keys;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* State. */
+
+/* seqCounter: a sequence number local to a generation. */
+typedef struct seq_counter {
+    uint64_t gen;
+    uint64_t seq;
+} seq_counter;
+
+static seq_counter make_seq(uint64_t gen, uint64_t seq)
+{
+    seq_counter c = {gen, seq};
+    return c;
+}
+
+/* succeeds: a is the immediate successor of b. */
+static bool seq_succeeds(seq_counter a, seq_counter b)
+{
+    return a.gen == b.gen && a.seq == b.seq + 1;
+}
+
+/* rangeType: the "Begin" event type of a special time range and its optional subtype. */
+typedef struct range_type {
+    uint8_t typ;
+    uint64_t desc;
+} range_type;
+
+typedef struct range_state {
+    range_type *in_flight;
+    size_t n, cap;
+} range_state;
+
+/* userRegion: the task and (copied) name of an active region. The name is names[off, off+len)
+ * of the owning gstate. */
+typedef struct user_region {
+    gtr_taskid task;
+    size_t off, len;
+} user_region;
+
+typedef struct gstate {
+    gtr_goid id;
+    uint8_t status; /* gtr_go_status */
+    seq_counter seq;
+    user_region *regions;
+    size_t nregions, regions_cap;
+    char *names;
+    size_t names_len, names_cap;
+    range_state ranges;
+} gstate;
+
+typedef struct pstate {
+    gtr_procid id;
+    uint8_t status; /* gtr_proc_status */
+    seq_counter seq;
+    range_state ranges;
+} pstate;
+
+typedef struct mstate {
+    gtr_goid g;
+    gtr_procid p;
+} mstate;
+
+typedef struct task_state {
+    gtr_taskid parent_id;
+    char *name;
+    size_t name_len, name_cap;
+} task_state;
+
+static void gstate_fini(const gtr_alloc *alc, void *p)
+{
+    gstate *s = p;
+    gtr__free(alc, s->regions);
+    gtr__free(alc, s->names);
+    gtr__free(alc, s->ranges.in_flight);
+}
+
+static void pstate_fini(const gtr_alloc *alc, void *p)
+{
+    pstate *s = p;
+    gtr__free(alc, s->ranges.in_flight);
+}
+
+static void task_fini(const gtr_alloc *alc, void *p)
+{
+    task_state *t = p;
+    gtr__free(alc, t->name);
+}
+
+enum gc_state { GC_UNDETERMINED = 0, GC_NOT_RUNNING = 1, GC_RUNNING = 2 };
+
+/* A growable ring buffer of events (Go's queue[Event]); cap is zero or a power of two. */
+typedef struct event_queue {
+    gtr_event *buf;
+    size_t cap, start, len;
+} event_queue;
+
+struct gtr__ordering {
+    const gtr_alloc *alc;
+    uint64_t trace_ver;
+    idmap g_states;     /* GoID -> gstate */
+    idmap p_states;     /* ProcID -> pstate */
+    idmap m_states;     /* ThreadID -> mstate */
+    idmap active_tasks; /* TaskID -> task_state */
+    uint64_t gc_seq;
+    uint8_t gc_state;
+    uint64_t initial_gen;
+    event_queue queue;
+};
+
+/* The most events one advance queues (GoSwitch: the switch, a GoBlock/GoDestroy, a GoStart). */
+#define MAX_QUEUED_PER_ADVANCE 3
+
+static bool queue_reserve(gtr__ordering *o, size_t n)
+{
+    event_queue *q = &o->queue;
+    if (q->cap - q->len >= n)
+        return true;
+    size_t ncap = q->cap == 0 ? 8 : q->cap;
+    while (ncap - q->len < n)
+        ncap *= 2;
+    gtr_event *nb = gtr__calloc(o->alc, ncap, sizeof *nb);
+    if (nb == NULL)
+        return false;
+    for (size_t i = 0; i < q->len; i++)
+        nb[i] = q->buf[(q->start + i) & (q->cap - 1)];
+    gtr__free(o->alc, q->buf);
+    q->buf = nb;
+    q->cap = ncap;
+    q->start = 0;
+    return true;
+}
+
+/* queue_push never fails: gtr__ordering_advance reserved room first. */
+static void queue_push(gtr__ordering *o, gtr_event e)
+{
+    event_queue *q = &o->queue;
+    assert(q->len < q->cap);
+    q->buf[(q->start + q->len) & (q->cap - 1)] = e;
+    q->len++;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Names and formatting of Go values. */
+
+/* tracev2.GoStatus.String */
+static const char *go_status_string(uint8_t s)
+{
+    switch (s) {
+    case GTR_GSTATUS_RUNNABLE: return "Runnable";
+    case GTR_GSTATUS_RUNNING: return "Running";
+    case GTR_GSTATUS_SYSCALL: return "Syscall";
+    case GTR_GSTATUS_WAITING: return "Waiting";
+    default: return "Bad";
+    }
+}
+
+/* tracev2.ProcStatus.String */
+static const char *proc_status_string(uint8_t s)
+{
+    switch (s) {
+    case GTR_PSTATUS_RUNNING: return "Running";
+    case GTR_PSTATUS_IDLE: return "Idle";
+    case GTR_PSTATUS_SYSCALL: return "Syscall";
+    case GTR_PSTATUS_SYSCALL_ABANDONED: return "SyscallAbandoned";
+    default: return "Bad";
+    }
+}
+
+/* gcState.String */
+static const char *gc_state_string(uint8_t s)
+{
+    switch (s) {
+    case GC_UNDETERMINED: return "Undetermined";
+    case GC_NOT_RUNNING: return "NotRunning";
+    case GC_RUNNING: return "Running";
+    default: return "Bad";
+    }
+}
+
+/* tracev2.Specs()[t].Name: "" for a type without a spec. */
+static const char *spec_name(uint8_t t)
+{
+    const char *n = gtr_spec(t)->name;
+    return n != NULL ? n : "";
+}
+
+/* o.evName(t): Version.EventName. */
+typedef struct ev_name_buf {
+    char s[48];
+} ev_name_buf;
+
+static const char *ev_name(const gtr__ordering *o, uint8_t t, ev_name_buf *b)
+{
+    return gtr_version_event_name(o->trace_ver, t, b->s, sizeof b->s);
+}
+
+/* seqCounter.String: "%d (gen=%d)". */
+typedef struct seq_buf {
+    char s[64];
+} seq_buf;
+
+static const char *seq_string(seq_counter c, seq_buf *b)
+{
+    snprintf(b->s, sizeof b->s, "%" PRIu64 " (gen=%" PRIu64 ")", c.seq, c.gen);
+    return b->s;
+}
+
+/* tracev2GoStatus2GoState and tracev2ProcStatus2ProcState (index 0, the Bad status, maps to
+ * the zero state, Undetermined). */
+static const uint8_t go_status_to_state[] = {
+    [GTR_GSTATUS_BAD] = GTR_GO_UNDETERMINED,
+    [GTR_GSTATUS_RUNNABLE] = GTR_GO_RUNNABLE,
+    [GTR_GSTATUS_RUNNING] = GTR_GO_RUNNING,
+    [GTR_GSTATUS_SYSCALL] = GTR_GO_SYSCALL,
+    [GTR_GSTATUS_WAITING] = GTR_GO_WAITING,
+};
+
+static const uint8_t proc_status_to_state[] = {
+    [GTR_PSTATUS_BAD] = GTR_PROC_UNDETERMINED,
+    [GTR_PSTATUS_RUNNING] = GTR_PROC_RUNNING,
+    [GTR_PSTATUS_IDLE] = GTR_PROC_IDLE,
+    [GTR_PSTATUS_SYSCALL] = GTR_PROC_RUNNING,
+    [GTR_PSTATUS_SYSCALL_ABANDONED] = GTR_PROC_IDLE,
+};
+
+static gtr_status nomem(gtr_err *err)
+{
+    return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+}
+
+/* baseEvent.extra(version.Go122): the args past the spec's, where the ordering smuggles data
+ * to the event accessors. Only used for types whose spec leaves room. */
+static uint64_t *ev_extra(gtr__base_event *ev)
+{
+    uint8_t nargs = gtr_spec(ev->type)->nargs;
+    assert(nargs >= 1 && nargs <= GTR_MAX_TIMED_EVENT_ARGS);
+    return &ev->args[nargs - 1];
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Scheduling context and its requirements. */
+
+/* schedCtx: the resources associated with an event. */
+typedef struct sched_ctx {
+    gtr_goid g;
+    gtr_procid p;
+    gtr_threadid m;
+} sched_ctx;
+
+enum constraint { MUST_NOT_HAVE = 0, MAY_HAVE = 1, MUST_HAVE = 2 };
+
+typedef struct sched_reqs {
+    uint8_t m, p, g;
+} sched_reqs;
+
+/* userGoReqs: events that are running or close to running user code. */
+static const sched_reqs user_go_reqs = {MUST_HAVE, MUST_HAVE, MUST_HAVE};
+
+/* validateCtx checks that ctx conforms to reqs. */
+static gtr_status validate_ctx(sched_ctx ctx, sched_reqs reqs, gtr_err *err)
+{
+    if (reqs.m == MUST_HAVE && ctx.m == GTR_NO_THREAD)
+        /* "expected a thread but didn't have one" */
+        return gtr_err_setf(err, GTR_E_ORDER, "expected a thread but didn't have one");
+    else if (reqs.m == MUST_NOT_HAVE && ctx.m != GTR_NO_THREAD)
+        /* "expected no thread but had one" */
+        return gtr_err_setf(err, GTR_E_ORDER, "expected no thread but had one");
+
+    if (reqs.p == MUST_HAVE && ctx.p == GTR_NO_PROC)
+        /* "expected a proc but didn't have one" */
+        return gtr_err_setf(err, GTR_E_ORDER, "expected a proc but didn't have one");
+    else if (reqs.p == MUST_NOT_HAVE && ctx.p != GTR_NO_PROC)
+        /* "expected no proc but had one" */
+        return gtr_err_setf(err, GTR_E_ORDER, "expected no proc but had one");
+
+    if (reqs.g == MUST_HAVE && ctx.g == GTR_NO_GOROUTINE)
+        /* "expected a goroutine but didn't have one" */
+        return gtr_err_setf(err, GTR_E_ORDER, "expected a goroutine but didn't have one");
+    else if (reqs.g == MUST_NOT_HAVE && ctx.g != GTR_NO_GOROUTINE)
+        /* "expected no goroutine but had one" */
+        return gtr_err_setf(err, GTR_E_ORDER, "expected no goroutine but had one");
+    return GTR_OK;
+}
+
+#define VALIDATE(ctx, reqs)                                 \
+    do {                                                    \
+        gtr_status vst_ = validate_ctx((ctx), (reqs), err); \
+        if (vst_ != GTR_OK)                                 \
+            return vst_;                                    \
+    } while (0)
+
+static sched_reqs reqs(uint8_t m, uint8_t p, uint8_t g)
+{
+    sched_reqs r = {m, p, g};
+    return r;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Ranges. */
+
+/* makeRangeType: ranges are named by their "Begin" event. */
+static range_type make_range_type(uint8_t typ, uint64_t desc)
+{
+    uint8_t st = gtr_spec(typ)->start_ev;
+    range_type r = {st != GTR_EV_NONE ? st : typ, desc};
+    return r;
+}
+
+static bool has_range(const range_state *s, range_type t)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->in_flight[i].typ == t.typ && s->in_flight[i].desc == t.desc)
+            return true;
+    }
+    return false;
+}
+
+static gtr_status push_range(const gtr_alloc *alc, range_state *s, range_type t, gtr_err *err)
+{
+    if (!GTR__GROW(alc, s->in_flight, s->cap, s->n + 1))
+        return nomem(err);
+    s->in_flight[s->n++] = t;
+    return GTR_OK;
+}
+
+/* beginRange begins a special range in time on the resource. */
+static gtr_status begin_range(const gtr_alloc *alc, range_state *s, range_type t, gtr_err *err)
+{
+    if (has_range(s, t))
+        /* "discovered event already in-flight for when starting event %v" */
+        return gtr_err_setf(err, GTR_E_ORDER,
+                            "discovered event already in-flight for when starting event %s",
+                            spec_name(t.typ));
+    return push_range(alc, s, t, err);
+}
+
+/* activeRange marks a range active in the initial generation, or confirms that it is in
+ * later ones. */
+static gtr_status active_range(const gtr_alloc *alc, range_state *s, range_type t,
+                               bool is_initial_gen, gtr_err *err)
+{
+    if (is_initial_gen) {
+        if (has_range(s, t))
+            /* "found named active range already in first gen: %v" (a rangeType: {typ desc}) */
+            return gtr_err_setf(err, GTR_E_ORDER,
+                                "found named active range already in first gen: {%u %" PRIu64
+                                "}",
+                                (unsigned)t.typ, t.desc);
+        return push_range(alc, s, t, err);
+    }
+    if (!has_range(s, t)) {
+        /* fmt's %v of a []rangeType: "[{typ desc} {typ desc}]". */
+        char list[GTR_ERR_MSG_CAP];
+        size_t n = 0;
+        list[n++] = '[';
+        for (size_t i = 0; i < s->n && n < sizeof list - 1; i++) {
+            int w = snprintf(list + n, sizeof list - n, "%s{%u %" PRIu64 "}", i > 0 ? " " : "",
+                             (unsigned)s->in_flight[i].typ, s->in_flight[i].desc);
+            if (w < 0)
+                break;
+            n += (size_t)w < sizeof list - n ? (size_t)w : sizeof list - 1 - n;
+        }
+        if (n < sizeof list - 1)
+            list[n++] = ']';
+        list[n] = '\0';
+        /* "resource is missing active range: %v %v" */
+        return gtr_err_setf(err, GTR_E_ORDER, "resource is missing active range: %s %s",
+                            spec_name(t.typ), list);
+    }
+    return GTR_OK;
+}
+
+/* endRange ends the range started by typ's "Begin" event, returning its subtype. */
+static gtr_status end_range(range_state *s, uint8_t typ, uint64_t *desc, gtr_err *err)
+{
+    uint8_t st = gtr_spec(typ)->start_ev;
+    size_t idx = s->n;
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->in_flight[i].typ == st) {
+            idx = i;
+            break;
+        }
+    }
+    if (idx == s->n)
+        /* "tried to end event %v, but not in-flight" */
+        return gtr_err_setf(err, GTR_E_ORDER, "tried to end event %s, but not in-flight",
+                            spec_name(st));
+    *desc = s->in_flight[idx].desc;
+    /* Swap remove. */
+    s->in_flight[idx] = s->in_flight[s->n - 1];
+    s->n--;
+    return GTR_OK;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* State constructors. */
+
+static gtr_status new_gstate(gtr__ordering *o, gtr_goid id, uint8_t status, seq_counter seq,
+                             gtr_err *err)
+{
+    void *p;
+    if (!idmap_insert(&o->g_states, (uint64_t)id, &p))
+        return nomem(err);
+    gstate *s = p;
+    s->id = id;
+    s->status = status;
+    s->seq = seq;
+    s->nregions = 0;
+    s->names_len = 0;
+    s->ranges.n = 0;
+    return GTR_OK;
+}
+
+static gtr_status new_mstate(gtr__ordering *o, gtr_threadid id, gtr_goid g, gtr_procid p,
+                             mstate **out, gtr_err *err)
+{
+    void *v;
+    if (!idmap_insert(&o->m_states, (uint64_t)id, &v))
+        return nomem(err);
+    mstate *ms = v;
+    ms->g = g;
+    ms->p = p;
+    if (out != NULL)
+        *out = ms;
+    return GTR_OK;
+}
+
+static void push_event(gtr__ordering *o, const gtr__ev_table *evt, sched_ctx ctx,
+                       const gtr__base_event *ev)
+{
+    gtr_event e = gtr__make_event(evt, ctx.g, ctx.p, ctx.m, ev->type, ev->time);
+    memcpy(e.args_, ev->args, sizeof e.args_);
+    queue_push(o, e);
+}
+
+/* makeEvent: a synthesized event with up to two args. */
+static void push_made(gtr__ordering *o, const gtr__ev_table *evt, sched_ctx ctx, uint8_t typ,
+                      gtr_time time, uint64_t a0, uint64_t a1)
+{
+    gtr_event e = gtr__make_event(evt, ctx.g, ctx.p, ctx.m, typ, time);
+    e.args_[0] = a0;
+    e.args_[1] = a1;
+    queue_push(o, e);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Advance functions. Each returns GTR_OK with *ok false when ev cannot advance yet, GTR_OK
+ * with *ok true and the new context in *nctx when it did, or an error. */
+
+#define ADV_PARAMS                                                                  \
+    gtr__ordering *o, gtr__base_event *ev, gtr__ev_table *evt, gtr_threadid m,     \
+        uint64_t gen, sched_ctx cur, sched_ctx *nctx, bool *ok, gtr_err *err
+typedef gtr_status (*advance_fn)(ADV_PARAMS);
+
+#define ADVANCED(ctx)   \
+    do {                \
+        *nctx = (ctx);  \
+        *ok = true;     \
+        return GTR_OK;  \
+    } while (0)
+
+static gtr_status advance_proc_status(ADV_PARAMS)
+{
+    (void)m;
+    gtr_procid pid = (gtr_procid)ev->args[0];
+    uint8_t status = (uint8_t)ev->args[1];
+    if (status >= sizeof proc_status_to_state)
+        /* "invalid status for proc %d: %d" */
+        return gtr_err_setf(err, GTR_E_ORDER, "invalid status for proc %" PRId64 ": %u", pid,
+                            (unsigned)status);
+    uint8_t old_state = proc_status_to_state[status];
+    pstate *s = idmap_get(&o->p_states, (uint64_t)pid);
+    if (s != NULL) {
+        if (status == GTR_PSTATUS_SYSCALL_ABANDONED && s->status == GTR_PSTATUS_SYSCALL) {
+            /* ProcSyscallAbandoned is a special case of ProcSyscall: it indicates a potential
+             * loss of information, but in ProcSyscall we have not lost it. Promote. */
+            old_state = GTR_PROC_RUNNING;
+            ev->args[1] = GTR_PSTATUS_SYSCALL;
+        } else if (status == GTR_PSTATUS_SYSCALL_ABANDONED &&
+                   s->status == GTR_PSTATUS_SYSCALL_ABANDONED) {
+            /* Passing through ProcSyscallAbandoned: the M is lost; it appears idle. */
+            old_state = GTR_PROC_IDLE;
+            ev->args[1] = GTR_PSTATUS_SYSCALL_ABANDONED;
+        } else if (s->status != status) {
+            /* "inconsistent status for proc %d: old %v vs. new %v" */
+            return gtr_err_setf(err, GTR_E_ORDER,
+                                "inconsistent status for proc %" PRId64 ": old %s vs. new %s",
+                                pid, proc_status_string(s->status), proc_status_string(status));
+        }
+        s->seq = make_seq(gen, 0); /* Reset seq. */
+    } else {
+        void *p;
+        if (!idmap_insert(&o->p_states, (uint64_t)pid, &p))
+            return nomem(err);
+        s = p;
+        s->id = pid;
+        s->status = status;
+        s->seq = make_seq(gen, 0);
+        s->ranges.n = 0;
+        old_state = gen == o->initial_gen ? GTR_PROC_UNDETERMINED : GTR_PROC_NOT_EXIST;
+    }
+    ev_extra(ev)[0] = old_state; /* Smuggle in the old state for StateTransition. */
+
+    /* Bind the proc to the new context, if it's running. */
+    sched_ctx nc = cur;
+    if (status == GTR_PSTATUS_RUNNING || status == GTR_PSTATUS_SYSCALL)
+        nc.p = pid;
+    /* Advancing through ProcSyscallAbandoned promoted to ProcSyscall (Running -> Running):
+     * the P is about to be stolen and its status was likely emitted by another thread than
+     * the one it is bound to. Emit the event in the context it is bound to. Go takes any
+     * matching thread (map order); here the highest thread ID wins. */
+    if (status == GTR_PSTATUS_SYSCALL_ABANDONED && old_state == GTR_PROC_RUNNING) {
+        bool found = false;
+        size_t pos = 0;
+        uint64_t mid;
+        void *v;
+        while (idmap_next(&o->m_states, &pos, &mid, &v)) {
+            const mstate *ms = v;
+            if (ms->p == pid && (!found || (gtr_threadid)mid > cur.m)) {
+                cur.m = (gtr_threadid)mid;
+                cur.p = pid;
+                cur.g = ms->g;
+                found = true;
+            }
+        }
+        if (!found)
+            /* "failed to find sched context for proc %d that's about to be stolen" */
+            return gtr_err_setf(err, GTR_E_ORDER,
+                                "failed to find sched context for proc %" PRId64
+                                " that's about to be stolen",
+                                pid);
+    }
+    push_event(o, evt, cur, ev);
+    ADVANCED(nc);
+}
+
+static gtr_status advance_proc_start(ADV_PARAMS)
+{
+    (void)m;
+    gtr_procid pid = (gtr_procid)ev->args[0];
+    seq_counter seq = make_seq(gen, ev->args[1]);
+    /* We might fail here due to sequencing, because the P hasn't had a status emitted, or
+     * because we already have a P and we're in a syscall and haven't observed that it was
+     * stolen from us yet. None of these is an error yet. */
+    pstate *state = idmap_get(&o->p_states, (uint64_t)pid);
+    if (state == NULL || state->status != GTR_PSTATUS_IDLE || !seq_succeeds(seq, state->seq) ||
+        cur.p != GTR_NO_PROC)
+        return GTR_OK;
+    /* We might have a goroutine if a goroutine is exiting a syscall. */
+    VALIDATE(cur, reqs(MUST_HAVE, MUST_NOT_HAVE, MAY_HAVE));
+    state->status = GTR_PSTATUS_RUNNING;
+    state->seq = seq;
+    sched_ctx nc = cur;
+    nc.p = pid;
+    push_event(o, evt, cur, ev);
+    ADVANCED(nc);
+}
+
+static gtr_status advance_proc_stop(ADV_PARAMS)
+{
+    (void)m;
+    (void)gen;
+    /* A P stopped by the M that started it (ProcSteal covers stops from a distance); since a
+     * P is bound to its M this must always be possible, hence no sequence number. */
+    ev_name_buf nb;
+    pstate *state = idmap_get(&o->p_states, (uint64_t)cur.p);
+    if (state == NULL)
+        /* "event %s for proc (%v) that doesn't exist" */
+        return gtr_err_setf(err, GTR_E_ORDER, "event %s for proc (%" PRId64 ") that doesn't exist",
+                            ev_name(o, ev->type, &nb), cur.p);
+    if (state->status != GTR_PSTATUS_RUNNING && state->status != GTR_PSTATUS_SYSCALL)
+        /* "%s event for proc that's not %s or %s" */
+        return gtr_err_setf(err, GTR_E_ORDER, "%s event for proc that's not %s or %s",
+                            ev_name(o, ev->type, &nb), proc_status_string(GTR_PSTATUS_RUNNING),
+                            proc_status_string(GTR_PSTATUS_SYSCALL));
+    VALIDATE(cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
+    state->status = GTR_PSTATUS_IDLE;
+    sched_ctx nc = cur;
+    nc.p = GTR_NO_PROC;
+    push_event(o, evt, cur, ev);
+    ADVANCED(nc);
+}
+
+static gtr_status advance_proc_steal(ADV_PARAMS)
+{
+    (void)m;
+    gtr_procid pid = (gtr_procid)ev->args[0];
+    seq_counter seq = make_seq(gen, ev->args[1]);
+    pstate *state = idmap_get(&o->p_states, (uint64_t)pid);
+    if (state == NULL ||
+        (state->status != GTR_PSTATUS_SYSCALL &&
+         state->status != GTR_PSTATUS_SYSCALL_ABANDONED) ||
+        !seq_succeeds(seq, state->seq))
+        return GTR_OK;
+    VALIDATE(cur, reqs(MUST_HAVE, MAY_HAVE, MAY_HAVE));
+    /* Smuggle in the P state that let us advance, so that the event reads as Idle -> Idle
+     * rather than Running -> Idle: ProcRunning is binding, and this M may already have a P. */
+    uint8_t old_status = state->status;
+    ev_extra(ev)[0] = old_status;
+
+    state->status = GTR_PSTATUS_IDLE;
+    state->seq = seq;
+
+    /* If we've lost information, don't try to do anything with the M: it may have moved on. */
+    if (old_status == GTR_PSTATUS_SYSCALL_ABANDONED) {
+        push_event(o, evt, cur, ev);
+        ADVANCED(cur);
+    }
+
+    gtr_threadid mid = (gtr_threadid)ev->args[2]; /* The M we're stealing from. */
+    sched_ctx nc = cur;
+    if (mid == cur.m) {
+        /* Stealing from ourselves behaves like a ProcStop. */
+        if (cur.p != pid)
+            /* "tried to self-steal proc %d (thread %d), but got proc %d instead" */
+            return gtr_err_setf(err, GTR_E_ORDER,
+                                "tried to self-steal proc %" PRId64 " (thread %" PRId64
+                                "), but got proc %" PRId64 " instead",
+                                pid, mid, cur.p);
+        nc.p = GTR_NO_PROC;
+        push_event(o, evt, cur, ev);
+        ADVANCED(nc);
+    }
+
+    mstate *ms = idmap_get(&o->m_states, (uint64_t)mid);
+    if (ms == NULL)
+        /* "stole proc from non-existent thread %d" */
+        return gtr_err_setf(err, GTR_E_ORDER, "stole proc from non-existent thread %" PRId64,
+                            mid);
+    if (ms->p != pid)
+        /* "tried to steal proc %d from thread %d, but got proc %d instead" */
+        return gtr_err_setf(err, GTR_E_ORDER,
+                            "tried to steal proc %" PRId64 " from thread %" PRId64
+                            ", but got proc %" PRId64 " instead",
+                            pid, mid, ms->p);
+    /* Tell the M it has no P so it can proceed: the P was in a syscall and the other M must be
+     * trying to get out of it; GoSyscallEndBlocked cannot advance until that M loses its P. */
+    ms->p = GTR_NO_PROC;
+    push_event(o, evt, cur, ev);
+    ADVANCED(nc);
+}
+
+static gtr_status advance_go_status(ADV_PARAMS)
+{
+    (void)m;
+    gtr_goid gid = (gtr_goid)ev->args[0];
+    gtr_threadid mid = (gtr_threadid)ev->args[1];
+    uint8_t status = (uint8_t)ev->args[2];
+    gtr_status st;
+
+    if (status >= sizeof go_status_to_state)
+        /* "invalid status for goroutine %d: %d" */
+        return gtr_err_setf(err, GTR_E_ORDER, "invalid status for goroutine %" PRId64 ": %u",
+                            gid, (unsigned)status);
+    uint8_t old_state = go_status_to_state[status];
+    gstate *s = idmap_get(&o->g_states, (uint64_t)gid);
+    if (s != NULL) {
+        if (s->status != status)
+            /* "inconsistent status for goroutine %d: old %v vs. new %v" */
+            return gtr_err_setf(err, GTR_E_ORDER,
+                                "inconsistent status for goroutine %" PRId64
+                                ": old %s vs. new %s",
+                                gid, go_status_string(s->status), go_status_string(status));
+        s->seq = make_seq(gen, 0); /* Reset seq. */
+    } else if (gen == o->initial_gen) {
+        if ((st = new_gstate(o, gid, status, make_seq(gen, 0), err)) != GTR_OK)
+            return st;
+        old_state = GTR_GO_UNDETERMINED;
+    } else {
+        /* "found goroutine status for new goroutine after the first generation: id=%v
+         * status=%v" */
+        return gtr_err_setf(err, GTR_E_ORDER,
+                            "found goroutine status for new goroutine after the first "
+                            "generation: id=%" PRId64 " status=%s",
+                            gid, go_status_string(status));
+    }
+    /* Smuggle in the old state for StateTransition. */
+    ev->args[2] = (uint64_t)old_state << 32 | (uint64_t)status;
+
+    sched_ctx nc = cur;
+    switch (status) {
+    case GTR_GSTATUS_RUNNING:
+        /* Bind the goroutine to the new context, since it's running. */
+        nc.g = gid;
+        break;
+    case GTR_GSTATUS_SYSCALL: {
+        if (mid == GTR_NO_THREAD)
+            /* "found goroutine %d in syscall without a thread" */
+            return gtr_err_setf(err, GTR_E_ORDER,
+                                "found goroutine %" PRId64 " in syscall without a thread", gid);
+        /* A syscall on this thread binds the goroutine to the context. */
+        if (mid == cur.m) {
+            if (gen != o->initial_gen && cur.g != gid)
+                /* After the first generation the binding must already have been seen.
+                 * "inconsistent thread for syscalling goroutine %d: thread has goroutine %d" */
+                return gtr_err_setf(err, GTR_E_ORDER,
+                                    "inconsistent thread for syscalling goroutine %" PRId64
+                                    ": thread has goroutine %" PRId64,
+                                    gid, cur.g);
+            nc.g = gid;
+            break;
+        }
+        /* A thread and goroutine blocked in a syscall for the whole generation: this case has
+         * no P (all Ps are taken back from their threads at a generation's start). */
+        mstate *ms = idmap_get(&o->m_states, (uint64_t)mid);
+        if (ms != NULL) {
+            /* Seen M: we must have seen this goroutine enter a syscall on it. */
+            if (ms->g != gid)
+                /* "inconsistent thread for syscalling goroutine %d: thread has goroutine %d" */
+                return gtr_err_setf(err, GTR_E_ORDER,
+                                    "inconsistent thread for syscalling goroutine %" PRId64
+                                    ": thread has goroutine %" PRId64,
+                                    gid, ms->g);
+            /* A Syscall -> Syscall event, shown with the G bound to this M. */
+            cur.g = ms->g;
+        } else {
+            /* Unseen M: the goroutine has been sitting in a syscall on it. This event is the
+             * binding event, so cur (the "before" state) keeps no G. */
+            if ((st = new_mstate(o, mid, gid, GTR_NO_PROC, NULL, err)) != GTR_OK)
+                return st;
+        }
+        /* The event is about that M. */
+        cur.m = mid;
+        break;
+    }
+    default:
+        break;
+    }
+    push_event(o, evt, cur, ev);
+    ADVANCED(nc);
+}
+
+static gtr_status advance_go_create(ADV_PARAMS)
+{
+    (void)m;
+    ev_name_buf nb;
+    gtr_status st;
+    /* Goroutines are created on a running P, by a goroutine or not. */
+    VALIDATE(cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
+    /* If we have a goroutine, it must be running. */
+    gstate *state = idmap_get(&o->g_states, (uint64_t)cur.g);
+    if (state != NULL && state->status != GTR_GSTATUS_RUNNING)
+        /* "%s event for goroutine that's not %s" */
+        return gtr_err_setf(err, GTR_E_ORDER, "%s event for goroutine that's not %s",
+                            ev_name(o, ev->type, &nb), "Running");
+    gtr_goid newgid = (gtr_goid)ev->args[0];
+    if (idmap_get(&o->g_states, (uint64_t)newgid) != NULL)
+        /* "tried to create goroutine (%v) that already exists" */
+        return gtr_err_setf(err, GTR_E_ORDER,
+                            "tried to create goroutine (%" PRId64 ") that already exists",
+                            newgid);
+    uint8_t status = ev->type == GTR_EV_GO_CREATE_BLOCKED ? GTR_GSTATUS_WAITING
+                                                          : GTR_GSTATUS_RUNNABLE;
+    if ((st = new_gstate(o, newgid, status, make_seq(gen, 0), err)) != GTR_OK)
+        return st;
+    push_event(o, evt, cur, ev);
+    ADVANCED(cur);
+}
+
+/* The shared preconditions of goroutine events that need the running goroutine (GoDestroy,
+ * GoStop, GoBlock, GoSwitch, GoSyscallBegin): it exists and is Running. */
+static gtr_status running_goroutine(gtr__ordering *o, const gtr__base_event *ev, sched_ctx cur,
+                                    gstate **out, gtr_err *err)
+{
+    ev_name_buf nb;
+    gstate *state = idmap_get(&o->g_states, (uint64_t)cur.g);
+    if (state == NULL)
+        /* "event %s for goroutine (%v) that doesn't exist" */
+        return gtr_err_setf(err, GTR_E_ORDER,
+                            "event %s for goroutine (%" PRId64 ") that doesn't exist",
+                            ev_name(o, ev->type, &nb), cur.g);
+    if (state->status != GTR_GSTATUS_RUNNING)
+        /* "%s event for goroutine that's not %s" (GoRunning) */
+        return gtr_err_setf(err, GTR_E_ORDER, "%s event for goroutine that's not %s",
+                            ev_name(o, ev->type, &nb), "Running");
+    *out = state;
+    return GTR_OK;
+}
+
+/* syscall_goroutine: the running goroutine exists and is in a syscall. The second %s of the
+ * message is "Running" (GoRunning), as in Go, although the check is for GoSyscall. */
+static gtr_status syscall_goroutine(gtr__ordering *o, const gtr__base_event *ev, sched_ctx cur,
+                                    gstate **out, gtr_err *err)
+{
+    ev_name_buf nb;
+    gstate *state = idmap_get(&o->g_states, (uint64_t)cur.g);
+    if (state == NULL)
+        /* "event %s for goroutine (%v) that doesn't exist" */
+        return gtr_err_setf(err, GTR_E_ORDER,
+                            "event %s for goroutine (%" PRId64 ") that doesn't exist",
+                            ev_name(o, ev->type, &nb), cur.g);
+    if (state->status != GTR_GSTATUS_SYSCALL)
+        /* "%s event for goroutine that's not %s" (GoRunning) */
+        return gtr_err_setf(err, GTR_E_ORDER, "%s event for goroutine that's not %s",
+                            ev_name(o, ev->type, &nb), "Running");
+    *out = state;
+    return GTR_OK;
+}
+
+static gtr_status advance_go_stop_exec(ADV_PARAMS)
+{
+    (void)m;
+    (void)gen;
+    gtr_status st;
+    /* Goroutine events that need an active running goroutine. They are always advanceable,
+     * since running goroutines are bound to their M. */
+    VALIDATE(cur, user_go_reqs);
+    gstate *state;
+    if ((st = running_goroutine(o, ev, cur, &state, err)) != GTR_OK)
+        return st;
+    sched_ctx nc = cur;
+    switch (ev->type) {
+    case GTR_EV_GO_DESTROY:
+        /* This goroutine is exiting itself. */
+        idmap_delete(&o->g_states, (uint64_t)cur.g);
+        nc.g = GTR_NO_GOROUTINE;
+        break;
+    case GTR_EV_GO_STOP:
+        /* Yielded: runnable but not running on this M. */
+        state->status = GTR_GSTATUS_RUNNABLE;
+        nc.g = GTR_NO_GOROUTINE;
+        break;
+    case GTR_EV_GO_BLOCK:
+        /* Blocked: waiting and not running on this M. */
+        state->status = GTR_GSTATUS_WAITING;
+        nc.g = GTR_NO_GOROUTINE;
+        break;
+    default:
+        break;
+    }
+    push_event(o, evt, cur, ev);
+    ADVANCED(nc);
+}
+
+static gtr_status advance_go_start(ADV_PARAMS)
+{
+    (void)m;
+    gtr_goid gid = (gtr_goid)ev->args[0];
+    seq_counter seq = make_seq(gen, ev->args[1]);
+    gstate *state = idmap_get(&o->g_states, (uint64_t)gid);
+    /* Not an error: we may see a GoStart before the goroutine was created, before its status
+     * or before the right point in the trace. */
+    if (state == NULL || state->status != GTR_GSTATUS_RUNNABLE || !seq_succeeds(seq, state->seq))
+        return GTR_OK;
+    VALIDATE(cur, reqs(MUST_HAVE, MUST_HAVE, MUST_NOT_HAVE));
+    state->status = GTR_GSTATUS_RUNNING;
+    state->seq = seq;
+    sched_ctx nc = cur;
+    nc.g = gid;
+    push_event(o, evt, cur, ev);
+    ADVANCED(nc);
+}
+
+static gtr_status advance_go_unblock(ADV_PARAMS)
+{
+    (void)m;
+    (void)err;
+    /* N.B. The goroutine to unblock, not the current one. */
+    gtr_goid gid = (gtr_goid)ev->args[0];
+    seq_counter seq = make_seq(gen, ev->args[1]);
+    gstate *state = idmap_get(&o->g_states, (uint64_t)gid);
+    if (state == NULL || state->status != GTR_GSTATUS_WAITING || !seq_succeeds(seq, state->seq))
+        return GTR_OK;
+    state->status = GTR_GSTATUS_RUNNABLE;
+    state->seq = seq;
+    /* N.B. No context to validate: anything can unblock a goroutine (e.g. sysmon). */
+    push_event(o, evt, cur, ev);
+    ADVANCED(cur);
+}
+
+static gtr_status advance_go_switch(ADV_PARAMS)
+{
+    (void)m;
+    gtr_status st;
+    /* GoSwitch and GoSwitchDestroy are a trio: unblock of the next goroutine, block or
+     * destroy of the current one, start of the next one. Like a GoStart for the next
+     * goroutine, it advances only when the sequence numbers line up. The current goroutine
+     * must be running. */
+    VALIDATE(cur, user_go_reqs);
+    gstate *cur_gs;
+    if ((st = running_goroutine(o, ev, cur, &cur_gs, err)) != GTR_OK)
+        return st;
+    gtr_goid nextg = (gtr_goid)ev->args[0];
+    seq_counter seq = make_seq(gen, ev->args[1]); /* For nextg, not cur.g. */
+    gstate *next_gs = idmap_get(&o->g_states, (uint64_t)nextg);
+    if (next_gs == NULL || next_gs->status != GTR_GSTATUS_WAITING ||
+        !seq_succeeds(seq, next_gs->seq))
+        return GTR_OK;
+    push_event(o, evt, cur, ev);
+
+    /* The switch itself reads as a GoUnblock of nextg; now the current goroutine. */
+    switch (ev->type) {
+    case GTR_EV_GO_SWITCH:
+        /* Blocked: waiting and not running on this M. A GoBlock, no reason, no stack. */
+        cur_gs->status = GTR_GSTATUS_WAITING;
+        push_made(o, evt, cur, GTR_EV_GO_BLOCK, ev->time, 0, 0);
+        break;
+    case GTR_EV_GO_SWITCH_DESTROY:
+        /* Exiting itself: a GoDestroy. */
+        idmap_delete(&o->g_states, (uint64_t)cur.g);
+        push_made(o, evt, cur, GTR_EV_GO_DESTROY, ev->time, 0, 0);
+        break;
+    default:
+        break;
+    }
+    next_gs->status = GTR_GSTATUS_RUNNING;
+    next_gs->seq = seq;
+    sched_ctx nc = cur;
+    nc.g = nextg;
+
+    /* The next goroutine starts running. */
+    sched_ctx start_ctx = cur;
+    start_ctx.g = GTR_NO_GOROUTINE;
+    push_made(o, evt, start_ctx, GTR_EV_GO_START, ev->time, (uint64_t)nextg, ev->args[1]);
+    ADVANCED(nc);
+}
+
+static gtr_status advance_go_syscall_begin(ADV_PARAMS)
+{
+    (void)m;
+    ev_name_buf nb;
+    seq_buf sb1, sb2;
+    gtr_status st;
+    /* Entering a syscall needs a running goroutine with a proc; always advanceable. */
+    VALIDATE(cur, user_go_reqs);
+    gstate *state;
+    if ((st = running_goroutine(o, ev, cur, &state, err)) != GTR_OK)
+        return st;
+    /* Still running on this P and M. */
+    state->status = GTR_GSTATUS_SYSCALL;
+    pstate *ps = idmap_get(&o->p_states, (uint64_t)cur.p);
+    if (ps == NULL)
+        /* "uninitialized proc %d found during %s" */
+        return gtr_err_setf(err, GTR_E_ORDER, "uninitialized proc %" PRId64 " found during %s",
+                            cur.p, ev_name(o, ev->type, &nb));
+    ps->status = GTR_PSTATUS_SYSCALL;
+    /* The P sequence number disambiguates which syscall a ProcSteal steals from when
+     * timestamps are broken (go122-syscall-steal-proc-ambiguous). This is a running P, so it
+     * must line up now; there is no backing off. */
+    seq_counter pseq = make_seq(gen, ev->args[0]);
+    if (!seq_succeeds(pseq, ps->seq))
+        /* "failed to advance %s: can't make sequence: %s -> %s" */
+        return gtr_err_setf(err, GTR_E_ORDER, "failed to advance %s: can't make sequence: %s -> %s",
+                            ev_name(o, ev->type, &nb), seq_string(ps->seq, &sb1),
+                            seq_string(pseq, &sb2));
+    ps->seq = pseq;
+    push_event(o, evt, cur, ev);
+    ADVANCED(cur);
+}
+
+static gtr_status advance_go_syscall_end(ADV_PARAMS)
+{
+    (void)m;
+    (void)gen;
+    ev_name_buf nb;
+    gtr_status st;
+    /* Always advanceable: it happens on the thread of the GoSyscallBegin, and the goroutine
+     * can't leave that thread until it's done. */
+    VALIDATE(cur, user_go_reqs);
+    gstate *state;
+    if ((st = syscall_goroutine(o, ev, cur, &state, err)) != GTR_OK)
+        return st;
+    state->status = GTR_GSTATUS_RUNNING;
+
+    /* Transfer the P back to running from syscall. */
+    pstate *ps = idmap_get(&o->p_states, (uint64_t)cur.p);
+    if (ps == NULL)
+        /* "uninitialized proc %d found during %s" */
+        return gtr_err_setf(err, GTR_E_ORDER, "uninitialized proc %" PRId64 " found during %s",
+                            cur.p, ev_name(o, ev->type, &nb));
+    if (ps->status != GTR_PSTATUS_SYSCALL)
+        /* "expected proc %d in state %v, but got %v instead" */
+        return gtr_err_setf(err, GTR_E_ORDER,
+                            "expected proc %" PRId64 " in state %s, but got %s instead", cur.p,
+                            proc_status_string(GTR_PSTATUS_SYSCALL),
+                            proc_status_string(ps->status));
+    ps->status = GTR_PSTATUS_RUNNING;
+    push_event(o, evt, cur, ev);
+    ADVANCED(cur);
+}
+
+static gtr_status advance_go_syscall_end_blocked(ADV_PARAMS)
+{
+    (void)m;
+    (void)gen;
+    ev_name_buf nb;
+    gtr_status st;
+    /* Advanceable once its P is out of the syscall state (via ProcStop or ProcSteal), or
+     * when there is no P. While we hold a P in ProcSyscall we know we will lose it, so wait. */
+    if (cur.p != GTR_NO_PROC) {
+        pstate *ps = idmap_get(&o->p_states, (uint64_t)cur.p);
+        if (ps == NULL)
+            /* "uninitialized proc %d found during %s" */
+            return gtr_err_setf(err, GTR_E_ORDER,
+                                "uninitialized proc %" PRId64 " found during %s", cur.p,
+                                ev_name(o, ev->type, &nb));
+        if (ps->status == GTR_PSTATUS_SYSCALL)
+            return GTR_OK;
+    }
+    /* We may have a (new) P if a ProcStart came first. */
+    VALIDATE(cur, reqs(MUST_HAVE, MAY_HAVE, MUST_HAVE));
+    gstate *state;
+    if ((st = syscall_goroutine(o, ev, cur, &state, err)) != GTR_OK)
+        return st;
+    sched_ctx nc = cur;
+    nc.g = GTR_NO_GOROUTINE;
+    state->status = GTR_GSTATUS_RUNNABLE;
+    push_event(o, evt, cur, ev);
+    ADVANCED(nc);
+}
+
+static gtr_status advance_go_create_syscall(ADV_PARAMS)
+{
+    (void)m;
+    gtr_status st;
+    /* A goroutine created out of a cgo callback, in the syscall state. */
+    VALIDATE(cur, reqs(MUST_HAVE, MAY_HAVE, MUST_NOT_HAVE));
+    gtr_goid newgid = (gtr_goid)ev->args[0];
+    if (idmap_get(&o->g_states, (uint64_t)newgid) != NULL)
+        /* "tried to create goroutine (%v) in syscall that already exists" */
+        return gtr_err_setf(err, GTR_E_ORDER,
+                            "tried to create goroutine (%" PRId64
+                            ") in syscall that already exists",
+                            newgid);
+    if ((st = new_gstate(o, newgid, GTR_GSTATUS_SYSCALL, make_seq(gen, 0), err)) != GTR_OK)
+        return st;
+    /* Executing: bind it to the context. */
+    sched_ctx nc = cur;
+    nc.g = newgid;
+    push_event(o, evt, cur, ev);
+    ADVANCED(nc);
+}
+
+static gtr_status advance_go_destroy_syscall(ADV_PARAMS)
+{
+    (void)m;
+    (void)gen;
+    ev_name_buf nb;
+    /* A goroutine created for a cgo callback disappears (the callback ends or its C thread is
+     * destroyed). Treat it as losing the P too: the platform may reuse the thread ID, and a
+     * new M with the same ID could even try to steal this P back from itself. The runtime
+     * makes every GoCreateSyscall reacquire a P with events. We might have a P here: it is
+     * not necessarily released eagerly, and may be stolen back later (or never). */
+    VALIDATE(cur, reqs(MUST_HAVE, MAY_HAVE, MUST_HAVE));
+    gstate *state = idmap_get(&o->g_states, (uint64_t)cur.g);
+    if (state == NULL)
+        /* "event %s for goroutine (%v) that doesn't exist" */
+        return gtr_err_setf(err, GTR_E_ORDER,
+                            "event %s for goroutine (%" PRId64 ") that doesn't exist",
+                            ev_name(o, ev->type, &nb), cur.g);
+    if (state->status != GTR_GSTATUS_SYSCALL)
+        /* "%s event for goroutine that's not %v" (GoSyscall) */
+        return gtr_err_setf(err, GTR_E_ORDER, "%s event for goroutine that's not %s",
+                            ev_name(o, ev->type, &nb), "Syscall");
+    /* This goroutine is exiting itself. */
+    idmap_delete(&o->g_states, (uint64_t)cur.g);
+    sched_ctx nc = cur;
+    nc.g = GTR_NO_GOROUTINE;
+
+    /* If we have a proc, we're dissociating from it now. */
+    if (cur.p != GTR_NO_PROC) {
+        pstate *ps = idmap_get(&o->p_states, (uint64_t)cur.p);
+        if (ps == NULL)
+            /* "found invalid proc %d during %s" */
+            return gtr_err_setf(err, GTR_E_ORDER, "found invalid proc %" PRId64 " during %s",
+                                cur.p, ev_name(o, ev->type, &nb));
+        if (ps->status != GTR_PSTATUS_SYSCALL)
+            /* "proc %d in unexpected state %s during %s" */
+            return gtr_err_setf(err, GTR_E_ORDER, "proc %" PRId64 " in unexpected state %s during %s",
+                                cur.p, proc_status_string(ps->status),
+                                ev_name(o, ev->type, &nb));
+        /* See the go122-create-syscall-reuse-thread-id test. */
+        ps->status = GTR_PSTATUS_SYSCALL_ABANDONED;
+        nc.p = GTR_NO_PROC;
+
+        /* Queue an extra self-ProcSteal event, before this one. Its extra arg (args[3], past
+         * ProcSteal's dt p p_seq m) records the old status, ProcSyscall. */
+        gtr_event extra = gtr__make_event(evt, cur.g, cur.p, cur.m, GTR_EV_PROC_STEAL, ev->time);
+        extra.args_[0] = (uint64_t)cur.p;
+        extra.args_[gtr_spec(GTR_EV_PROC_STEAL)->nargs - 1] = GTR_PSTATUS_SYSCALL;
+        queue_push(o, extra);
+    }
+    push_event(o, evt, cur, ev);
+    ADVANCED(nc);
+}
+
+static gtr_status advance_user_task_begin(ADV_PARAMS)
+{
+    (void)m;
+    (void)gen;
+    /* Tasks need no Begin to be referenced and may End several times, so the only check is
+     * that a task doesn't begin while active. IDs may be reused after an End. */
+    gtr_taskid id = ev->args[0];
+    if (idmap_get(&o->active_tasks, id) != NULL)
+        /* "task ID conflict: %d" */
+        return gtr_err_setf(err, GTR_E_ORDER, "task ID conflict: %" PRIu64, id);
+    /* The parent isn't validated: we may know nothing about it. 0 here means no parent, not
+     * the background task (automatic background attachment applies only to regions). */
+    gtr_taskid parent_id = ev->args[1];
+    if (parent_id == GTR_BACKGROUND_TASK) {
+        parent_id = GTR_NO_TASK;
+        ev->args[1] = GTR_NO_TASK;
+    }
+    /* Validate the name and record it for EvUserTaskEnd. */
+    uint64_t name_id = ev->args[2];
+    gtr_str name;
+    if (!gtr__evt_string(evt, name_id, &name))
+        /* "invalid string ID %v for %v event" */
+        return gtr_err_setf(err, GTR_E_ORDER, "invalid string ID %" PRIu64 " for %u event",
+                            name_id, (unsigned)ev->type);
+    void *p;
+    if (!idmap_insert(&o->active_tasks, id, &p))
+        return nomem(err);
+    task_state *ts = p;
+    ts->parent_id = parent_id;
+    ts->name_len = 0;
+    if (!GTR__GROW(o->alc, ts->name, ts->name_cap, name.len + 1)) {
+        idmap_delete(&o->active_tasks, id);
+        return nomem(err);
+    }
+    if (name.len > 0)
+        memcpy(ts->name, name.data, name.len);
+    ts->name[name.len] = '\0';
+    ts->name_len = name.len;
+    VALIDATE(cur, user_go_reqs);
+    push_event(o, evt, cur, ev);
+    ADVANCED(cur);
+}
+
+static gtr_status advance_user_task_end(ADV_PARAMS)
+{
+    (void)m;
+    (void)gen;
+    gtr_status st;
+    gtr_taskid id = ev->args[0];
+    uint64_t *extra = ev_extra(ev);
+    uint64_t sid;
+    task_state *ts = idmap_get(&o->active_tasks, id);
+    if (ts != NULL) {
+        /* Smuggle the task info. This may be a later generation, whose string table may lack
+         * the name: put it in the extra strings. */
+        extra[0] = ts->parent_id;
+        if ((st = gtr__evt_add_extra_string(evt, ts->name, ts->name_len, &sid, err)) != GTR_OK)
+            return st;
+        extra[1] = sid;
+        idmap_delete(&o->active_tasks, id);
+    } else {
+        /* Explicitly clear the task info. */
+        extra[0] = GTR_NO_TASK;
+        if ((st = gtr__evt_add_extra_string(evt, "", 0, &sid, err)) != GTR_OK)
+            return st;
+        extra[1] = sid;
+    }
+    VALIDATE(cur, user_go_reqs);
+    push_event(o, evt, cur, ev);
+    ADVANCED(cur);
+}
+
+static gtr_status advance_user_region_begin(ADV_PARAMS)
+{
+    (void)m;
+    (void)gen;
+    VALIDATE(cur, user_go_reqs);
+    gtr_taskid tid = ev->args[0];
+    uint64_t name_id = ev->args[1];
+    gtr_str name;
+    if (!gtr__evt_string(evt, name_id, &name))
+        /* "invalid string ID %v for %v event" */
+        return gtr_err_setf(err, GTR_E_ORDER, "invalid string ID %" PRIu64 " for %u event",
+                            name_id, (unsigned)ev->type);
+    gstate *gs = idmap_get(&o->g_states, (uint64_t)cur.g);
+    if (gs == NULL)
+        /* "encountered EvUserRegionBegin without known state for current goroutine %d" */
+        return gtr_err_setf(err, GTR_E_ORDER,
+                            "encountered EvUserRegionBegin without known state for current "
+                            "goroutine %" PRId64,
+                            cur.g);
+    /* beginRegion: push {tid, name}; the name is copied, since string IDs change across
+     * generations and the comparison is by value. */
+    if (name.len > SIZE_MAX - gs->names_len - 1 ||
+        !GTR__GROW(o->alc, gs->names, gs->names_cap, gs->names_len + name.len + 1) ||
+        !GTR__GROW(o->alc, gs->regions, gs->regions_cap, gs->nregions + 1))
+        return nomem(err);
+    if (name.len > 0)
+        memcpy(gs->names + gs->names_len, name.data, name.len);
+    gs->names[gs->names_len + name.len] = '\0';
+    user_region r = {tid, gs->names_len, name.len};
+    gs->regions[gs->nregions++] = r;
+    gs->names_len += name.len + 1;
+    push_event(o, evt, cur, ev);
+    ADVANCED(cur);
+}
+
+static gtr_status advance_user_region_end(ADV_PARAMS)
+{
+    (void)m;
+    (void)gen;
+    VALIDATE(cur, user_go_reqs);
+    gtr_taskid tid = ev->args[0];
+    uint64_t name_id = ev->args[1];
+    gtr_str name;
+    if (!gtr__evt_string(evt, name_id, &name))
+        /* "invalid string ID %v for %v event" */
+        return gtr_err_setf(err, GTR_E_ORDER, "invalid string ID %" PRIu64 " for %u event",
+                            name_id, (unsigned)ev->type);
+    gstate *gs = idmap_get(&o->g_states, (uint64_t)cur.g);
+    if (gs == NULL)
+        /* "encountered EvUserRegionEnd without known state for current goroutine %d" */
+        return gtr_err_setf(err, GTR_E_ORDER,
+                            "encountered EvUserRegionEnd without known state for current "
+                            "goroutine %" PRId64,
+                            cur.g);
+    /* endRegion. We know nothing of regions that began before tracing started: an end
+     * without any active region is fine. */
+    if (gs->nregions > 0) {
+        const user_region *next = &gs->regions[gs->nregions - 1];
+        const char *next_name = gs->names + next->off;
+        if (next->task != tid || next->len != name.len ||
+            (name.len > 0 && memcmp(next_name, name.data, name.len) != 0))
+            /* "misuse of region in goroutine %v: region end %v when the inner-most active
+             * region start event is %v" (userRegion: {taskID name}) */
+            return gtr_err_setf(err, GTR_E_ORDER,
+                                "misuse of region in goroutine %" PRId64 ": region end {%" PRIu64
+                                " %.*s} when the inner-most active region start event is {%" PRIu64
+                                " %.*s}",
+                                gs->id, tid, (int)name.len, name.data, next->task,
+                                (int)next->len, next_name);
+        gs->names_len = next->off;
+        gs->nregions--;
+    }
+    push_event(o, evt, cur, ev);
+    ADVANCED(cur);
+}
+
+/* The GC mark phase has sequence numbers at both ends, since begin and end may be on
+ * different threads: an explicit partial order keeps a GCEnd from matching a different cycle
+ * when timestamps are badly broken. */
+static gtr_status advance_gc_active(ADV_PARAMS)
+{
+    (void)m;
+    uint64_t seq = ev->args[0];
+    if (gen == o->initial_gen) {
+        if (o->gc_state != GC_UNDETERMINED)
+            /* "GCActive in the first generation isn't first GC event" */
+            return gtr_err_setf(err, GTR_E_ORDER,
+                                "GCActive in the first generation isn't first GC event");
+        o->gc_seq = seq;
+        o->gc_state = GC_RUNNING;
+        push_event(o, evt, cur, ev);
+        ADVANCED(cur);
+    }
+    if (seq != o->gc_seq + 1)
+        return GTR_OK; /* Not the right GC cycle. */
+    if (o->gc_state != GC_RUNNING)
+        /* "encountered GCActive while GC was not in progress" */
+        return gtr_err_setf(err, GTR_E_ORDER, "encountered GCActive while GC was not in progress");
+    o->gc_seq = seq;
+    VALIDATE(cur, user_go_reqs);
+    push_event(o, evt, cur, ev);
+    ADVANCED(cur);
+}
+
+static gtr_status advance_gc_begin(ADV_PARAMS)
+{
+    (void)m;
+    (void)gen;
+    uint64_t seq = ev->args[0];
+    if (o->gc_state == GC_UNDETERMINED) {
+        o->gc_seq = seq;
+        o->gc_state = GC_RUNNING;
+        push_event(o, evt, cur, ev);
+        ADVANCED(cur);
+    }
+    if (seq != o->gc_seq + 1)
+        return GTR_OK; /* Not the right GC cycle. */
+    if (o->gc_state == GC_RUNNING)
+        /* "encountered GCBegin while GC was already in progress" */
+        return gtr_err_setf(err, GTR_E_ORDER,
+                            "encountered GCBegin while GC was already in progress");
+    o->gc_seq = seq;
+    o->gc_state = GC_RUNNING;
+    VALIDATE(cur, user_go_reqs);
+    push_event(o, evt, cur, ev);
+    ADVANCED(cur);
+}
+
+static gtr_status advance_gc_end(ADV_PARAMS)
+{
+    (void)m;
+    (void)gen;
+    uint64_t seq = ev->args[0];
+    if (seq != o->gc_seq + 1)
+        return GTR_OK; /* Not the right GC cycle. */
+    if (o->gc_state == GC_NOT_RUNNING)
+        /* "encountered GCEnd when GC was not in progress" */
+        return gtr_err_setf(err, GTR_E_ORDER, "encountered GCEnd when GC was not in progress");
+    if (o->gc_state == GC_UNDETERMINED)
+        /* "encountered GCEnd when GC was in an undetermined state" */
+        return gtr_err_setf(err, GTR_E_ORDER,
+                            "encountered GCEnd when GC was in an undetermined state");
+    o->gc_seq = seq;
+    o->gc_state = GC_NOT_RUNNING;
+    VALIDATE(cur, user_go_reqs);
+    push_event(o, evt, cur, ev);
+    ADVANCED(cur);
+}
+
+static gtr_status advance_annotation(ADV_PARAMS)
+{
+    (void)m;
+    (void)gen;
+    /* Simple instantaneous events that require a G. */
+    VALIDATE(cur, user_go_reqs);
+    push_event(o, evt, cur, ev);
+    ADVANCED(cur);
+}
+
+static gtr_status advance_heap_metric(ADV_PARAMS)
+{
+    (void)m;
+    (void)gen;
+    /* Allocation metrics, which don't require a G. */
+    VALIDATE(cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
+    push_event(o, evt, cur, ev);
+    ADVANCED(cur);
+}
+
+/* cur_pstate: the pstate of the context's P (validated present). Every P a thread can hold
+ * has a state, so this cannot fail; Go would dereference nil if it did. */
+static gtr_status cur_pstate(gtr__ordering *o, sched_ctx cur, pstate **out, gtr_err *err)
+{
+    *out = idmap_get(&o->p_states, (uint64_t)cur.p);
+    if (*out == NULL)
+        return gtr_err_setf(err, GTR_E_ORDER, "internal error: no state for proc %" PRId64,
+                            cur.p);
+    return GTR_OK;
+}
+
+static gtr_status advance_gc_sweep_begin(ADV_PARAMS)
+{
+    (void)m;
+    (void)gen;
+    gtr_status st;
+    /* Sweep is bound to a P and doesn't require a G. */
+    VALIDATE(cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
+    pstate *ps;
+    if ((st = cur_pstate(o, cur, &ps, err)) != GTR_OK)
+        return st;
+    if ((st = begin_range(o->alc, &ps->ranges, make_range_type(ev->type, 0), err)) != GTR_OK)
+        return st;
+    push_event(o, evt, cur, ev);
+    ADVANCED(cur);
+}
+
+static gtr_status advance_gc_sweep_active(ADV_PARAMS)
+{
+    (void)m;
+    gtr_status st;
+    gtr_procid pid = (gtr_procid)ev->args[0];
+    /* N.B. Ps can't block while sweeping, so this can only be cur.p in practice; be lenient
+     * like GCMarkAssistActive. */
+    pstate *ps = idmap_get(&o->p_states, (uint64_t)pid);
+    if (ps == NULL)
+        /* "encountered GCSweepActive for unknown proc %d" */
+        return gtr_err_setf(err, GTR_E_ORDER, "encountered GCSweepActive for unknown proc %" PRId64,
+                            pid);
+    if ((st = active_range(o->alc, &ps->ranges, make_range_type(ev->type, 0),
+                           gen == o->initial_gen, err)) != GTR_OK)
+        return st;
+    push_event(o, evt, cur, ev);
+    ADVANCED(cur);
+}
+
+static gtr_status advance_gc_sweep_end(ADV_PARAMS)
+{
+    (void)m;
+    (void)gen;
+    gtr_status st;
+    VALIDATE(cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
+    pstate *ps;
+    if ((st = cur_pstate(o, cur, &ps, err)) != GTR_OK)
+        return st;
+    uint64_t desc;
+    if ((st = end_range(&ps->ranges, ev->type, &desc, err)) != GTR_OK)
+        return st;
+    push_event(o, evt, cur, ev);
+    ADVANCED(cur);
+}
+
+static gtr_status advance_go_range_begin(ADV_PARAMS)
+{
+    (void)m;
+    (void)gen;
+    gtr_status st;
+    /* Special goroutine-bound ranges. */
+    VALIDATE(cur, user_go_reqs);
+    uint64_t desc = 0;
+    if (ev->type == GTR_EV_STW_BEGIN)
+        desc = ev->args[0];
+    gstate *gs = idmap_get(&o->g_states, (uint64_t)cur.g);
+    if (gs == NULL)
+        /* "encountered event of type %d without known state for current goroutine %d" */
+        return gtr_err_setf(err, GTR_E_ORDER,
+                            "encountered event of type %u without known state for current "
+                            "goroutine %" PRId64,
+                            (unsigned)ev->type, cur.g);
+    if ((st = begin_range(o->alc, &gs->ranges, make_range_type(ev->type, desc), err)) != GTR_OK)
+        return st;
+    push_event(o, evt, cur, ev);
+    ADVANCED(cur);
+}
+
+static gtr_status advance_go_range_active(ADV_PARAMS)
+{
+    (void)m;
+    ev_name_buf nb;
+    gtr_status st;
+    gtr_goid gid = (gtr_goid)ev->args[0];
+    /* N.B. Like GoStatus, this may reference a non-running goroutine at any time: nothing to
+     * check about the current context. */
+    gstate *gs = idmap_get(&o->g_states, (uint64_t)gid);
+    if (gs == NULL)
+        /* "uninitialized goroutine %d found during %s" */
+        return gtr_err_setf(err, GTR_E_ORDER, "uninitialized goroutine %" PRId64 " found during %s",
+                            gid, ev_name(o, ev->type, &nb));
+    if ((st = active_range(o->alc, &gs->ranges, make_range_type(ev->type, 0),
+                           gen == o->initial_gen, err)) != GTR_OK)
+        return st;
+    push_event(o, evt, cur, ev);
+    ADVANCED(cur);
+}
+
+static gtr_status advance_go_range_end(ADV_PARAMS)
+{
+    (void)m;
+    (void)gen;
+    gtr_status st;
+    VALIDATE(cur, user_go_reqs);
+    gstate *gs = idmap_get(&o->g_states, (uint64_t)cur.g);
+    if (gs == NULL)
+        /* "encountered event of type %d without known state for current goroutine %d" */
+        return gtr_err_setf(err, GTR_E_ORDER,
+                            "encountered event of type %u without known state for current "
+                            "goroutine %" PRId64,
+                            (unsigned)ev->type, cur.g);
+    uint64_t desc;
+    if ((st = end_range(&gs->ranges, ev->type, &desc, err)) != GTR_OK)
+        return st;
+    if (ev->type == GTR_EV_STW_END) {
+        /* Smuggle the kind into the event (in args[0], symmetric with STWBegin). */
+        ev->args[0] = desc;
+    }
+    push_event(o, evt, cur, ev);
+    ADVANCED(cur);
+}
+
+static gtr_status advance_alloc_free(ADV_PARAMS)
+{
+    (void)m;
+    (void)gen;
+    /* Simple instantaneous events that may or may not have a P. */
+    VALIDATE(cur, reqs(MUST_HAVE, MAY_HAVE, MAY_HAVE));
+    push_event(o, evt, cur, ev);
+    ADVANCED(cur);
+}
+
+/* orderingDispatch: one row per event type; NULL means the type cannot be ordered. */
+static const advance_fn dispatch[256] = {
+    /* Procs. */
+    [GTR_EV_PROCS_CHANGE] = advance_annotation,
+    [GTR_EV_PROC_START] = advance_proc_start,
+    [GTR_EV_PROC_STOP] = advance_proc_stop,
+    [GTR_EV_PROC_STEAL] = advance_proc_steal,
+    [GTR_EV_PROC_STATUS] = advance_proc_status,
+
+    /* Goroutines. */
+    [GTR_EV_GO_CREATE] = advance_go_create,
+    [GTR_EV_GO_CREATE_SYSCALL] = advance_go_create_syscall,
+    [GTR_EV_GO_START] = advance_go_start,
+    [GTR_EV_GO_DESTROY] = advance_go_stop_exec,
+    [GTR_EV_GO_DESTROY_SYSCALL] = advance_go_destroy_syscall,
+    [GTR_EV_GO_STOP] = advance_go_stop_exec,
+    [GTR_EV_GO_BLOCK] = advance_go_stop_exec,
+    [GTR_EV_GO_UNBLOCK] = advance_go_unblock,
+    [GTR_EV_GO_SYSCALL_BEGIN] = advance_go_syscall_begin,
+    [GTR_EV_GO_SYSCALL_END] = advance_go_syscall_end,
+    [GTR_EV_GO_SYSCALL_END_BLOCKED] = advance_go_syscall_end_blocked,
+    [GTR_EV_GO_STATUS] = advance_go_status,
+
+    /* STW. */
+    [GTR_EV_STW_BEGIN] = advance_go_range_begin,
+    [GTR_EV_STW_END] = advance_go_range_end,
+
+    /* GC events. */
+    [GTR_EV_GC_ACTIVE] = advance_gc_active,
+    [GTR_EV_GC_BEGIN] = advance_gc_begin,
+    [GTR_EV_GC_END] = advance_gc_end,
+    [GTR_EV_GC_SWEEP_ACTIVE] = advance_gc_sweep_active,
+    [GTR_EV_GC_SWEEP_BEGIN] = advance_gc_sweep_begin,
+    [GTR_EV_GC_SWEEP_END] = advance_gc_sweep_end,
+    [GTR_EV_GC_MARK_ASSIST_ACTIVE] = advance_go_range_active,
+    [GTR_EV_GC_MARK_ASSIST_BEGIN] = advance_go_range_begin,
+    [GTR_EV_GC_MARK_ASSIST_END] = advance_go_range_end,
+    [GTR_EV_HEAP_ALLOC] = advance_heap_metric,
+    [GTR_EV_HEAP_GOAL] = advance_heap_metric,
+
+    /* Annotations. */
+    [GTR_EV_GO_LABEL] = advance_annotation,
+    [GTR_EV_USER_TASK_BEGIN] = advance_user_task_begin,
+    [GTR_EV_USER_TASK_END] = advance_user_task_end,
+    [GTR_EV_USER_REGION_BEGIN] = advance_user_region_begin,
+    [GTR_EV_USER_REGION_END] = advance_user_region_end,
+    [GTR_EV_USER_LOG] = advance_annotation,
+
+    /* Coroutines (Go 1.23). */
+    [GTR_EV_GO_SWITCH] = advance_go_switch,
+    [GTR_EV_GO_SWITCH_DESTROY] = advance_go_switch,
+    [GTR_EV_GO_CREATE_BLOCKED] = advance_go_create,
+
+    /* GoStatus with a stack (Go 1.23). */
+    [GTR_EV_GO_STATUS_STACK] = advance_go_status,
+
+    /* Experimental heap span, heap object and goroutine stack events (Go 1.23). */
+    [GTR_EV_SPAN] = advance_alloc_free,
+    [GTR_EV_SPAN_ALLOC] = advance_alloc_free,
+    [GTR_EV_SPAN_FREE] = advance_alloc_free,
+    [GTR_EV_HEAP_OBJECT] = advance_alloc_free,
+    [GTR_EV_HEAP_OBJECT_ALLOC] = advance_alloc_free,
+    [GTR_EV_HEAP_OBJECT_FREE] = advance_alloc_free,
+    [GTR_EV_GOROUTINE_STACK] = advance_alloc_free,
+    [GTR_EV_GOROUTINE_STACK_ALLOC] = advance_alloc_free,
+    [GTR_EV_GOROUTINE_STACK_FREE] = advance_alloc_free,
+};
+
+/* ------------------------------------------------------------------------------------------ */
+/* API. */
+
+gtr_status gtr__ordering_new(const gtr_alloc *alc, gtr__ordering **out, gtr_err *err)
+{
+    *out = NULL;
+    gtr__ordering *o = gtr__calloc(alc, 1, sizeof *o);
+    if (o == NULL)
+        return nomem(err);
+    o->alc = alc;
+    o->trace_ver = GTR_GO_CURRENT;
+    idmap_init(&o->g_states, alc, sizeof(gstate));
+    idmap_init(&o->p_states, alc, sizeof(pstate));
+    idmap_init(&o->m_states, alc, sizeof(mstate));
+    idmap_init(&o->active_tasks, alc, sizeof(task_state));
+    o->gc_state = GC_UNDETERMINED;
+    *out = o;
+    return GTR_OK;
+}
+
+void gtr__ordering_free(gtr__ordering *o)
+{
+    if (o == NULL)
+        return;
+    idmap_destroy(&o->g_states, gstate_fini);
+    idmap_destroy(&o->p_states, pstate_fini);
+    idmap_destroy(&o->m_states, NULL);
+    idmap_destroy(&o->active_tasks, task_fini);
+    gtr__free(o->alc, o->queue.buf);
+    gtr__free(o->alc, o);
+}
+
+void gtr__ordering_set_version(gtr__ordering *o, uint64_t version)
+{
+    o->trace_ver = version;
+}
+
+gtr_status gtr__ordering_advance(gtr__ordering *o, gtr__base_event *ev, gtr__ev_table *evt,
+                                 gtr_threadid m, uint64_t gen, bool *ok, gtr_err *err)
+{
+    *ok = false;
+    if (o->initial_gen == 0)
+        o->initial_gen = gen; /* Set the initial gen if necessary. */
+
+    sched_ctx cur = {GTR_NO_GOROUTINE, GTR_NO_PROC, m};
+    mstate *ms = NULL;
+    if (m != GTR_NO_THREAD) {
+        /* Pull out or create the mState for this event. The pointer stays valid while the
+         * advance function adds other threads (slots never move). */
+        ms = idmap_get(&o->m_states, (uint64_t)m);
+        if (ms == NULL) {
+            gtr_status st = new_mstate(o, m, GTR_NO_GOROUTINE, GTR_NO_PROC, &ms, err);
+            if (st != GTR_OK)
+                return st;
+        }
+        cur.p = ms->p;
+        cur.g = ms->g;
+    }
+
+    advance_fn f = dispatch[ev->type];
+    if (f == NULL)
+        /* "bad event type found while ordering: %v" */
+        return gtr_err_setf(err, GTR_E_ORDER, "bad event type found while ordering: %u",
+                            (unsigned)ev->type);
+    /* Make room for everything one advance can queue, so queueing cannot fail halfway. */
+    if (!queue_reserve(o, MAX_QUEUED_PER_ADVANCE))
+        return nomem(err);
+    sched_ctx nc = cur;
+    gtr_status st = f(o, ev, evt, m, gen, cur, &nc, ok, err);
+    if (st != GTR_OK) {
+        *ok = false;
+        return st;
+    }
+    if (*ok && ms != NULL) {
+        /* Update the mState for this event. */
+        ms->p = nc.p;
+        ms->g = nc.g;
+    }
+    return GTR_OK;
+}
+
+bool gtr__ordering_next(gtr__ordering *o, gtr_event *out)
+{
+    event_queue *q = &o->queue;
+    if (q->len == 0)
+        return false;
+    gtr_event *slot = &q->buf[q->start];
+    *out = *slot;
+    memset(slot, 0, sizeof *slot); /* Don't hold on to old tables. */
+    q->start = (q->start + 1) & (q->cap - 1);
+    q->len--;
+    return true;
+}
+
+/* dump_map appends one line per entry of mp in ascending ID order (internal order if the key
+ * array cannot be allocated). */
+static void dump_map(const idmap *mp, gtr_buf *out,
+                     void (*line)(gtr_buf *, uint64_t, const void *))
+{
+    uint64_t *keys = idmap_sorted_keys(mp);
+    if (keys != NULL) {
+        for (size_t i = 0; i < mp->len; i++)
+            line(out, keys[i], idmap_get(mp, keys[i]));
+        gtr__free(mp->alc, keys);
+        return;
+    }
+    size_t pos = 0;
+    uint64_t k;
+    void *v;
+    while (idmap_next(mp, &pos, &k, &v))
+        line(out, k, v);
+}
+
+static void dump_g(gtr_buf *out, uint64_t id, const void *v)
+{
+    const gstate *s = v;
+    seq_buf sb;
+    gtr_buf_printf(out, "G %" PRId64 " [status=%s seq=%s]\n", (int64_t)id,
+                   go_status_string(s->status), seq_string(s->seq, &sb));
+}
+
+static void dump_p(gtr_buf *out, uint64_t id, const void *v)
+{
+    const pstate *s = v;
+    seq_buf sb;
+    gtr_buf_printf(out, "P %" PRId64 " [status=%s seq=%s]\n", (int64_t)id,
+                   proc_status_string(s->status), seq_string(s->seq, &sb));
+}
+
+static void dump_m(gtr_buf *out, uint64_t id, const void *v)
+{
+    const mstate *s = v;
+    gtr_buf_printf(out, "M %" PRId64 " [g=%" PRId64 " p=%" PRId64 "]\n", (int64_t)id, s->g,
+                   s->p);
+}
+
+void gtr__ordering_dump(const gtr__ordering *o, gtr_buf *out)
+{
+    dump_map(&o->g_states, out, dump_g);
+    gtr_buf_putc(out, '\n');
+    dump_map(&o->p_states, out, dump_p);
+    gtr_buf_putc(out, '\n');
+    dump_map(&o->m_states, out, dump_m);
+    gtr_buf_putc(out, '\n');
+    gtr_buf_printf(out, "GC %" PRIu64 " %s\n", o->gc_seq, gc_state_string(o->gc_state));
+}
