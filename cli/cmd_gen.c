@@ -1,10 +1,127 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cmd_gen.c: in progress. */
+/* cmd_gen.c: `gotrace gen`: run the testgen generators, writing <name>.test fixtures (Go's
+ * testdata/mktests.go, whose GOTRACETEST regexp filter NAME-REGEXP mirrors). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
 #include "cli.h"
+#include "tgen/tgen.h"
+
+static const char usage[] =
+    "usage: gotrace gen [--out DIR] [--list] [NAME-REGEXP]\n"
+    "\n"
+    "Runs every testgen generator whose name matches NAME-REGEXP (a PCRE2 pattern, unanchored;\n"
+    "default: all) and writes DIR/<name>.test for each. The output is deterministic, so\n"
+    "regenerating into a fresh directory and diffing against corpus/tests finds drift.\n"
+    "\n"
+    "  --out DIR   output directory (default corpus/tests; created if missing)\n"
+    "  --list      print the matching generators' names and trace versions, write nothing\n"
+    "  -h          this help\n";
+
+static int write_file(const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (f == NULL)
+        return cli_fail("creating %s: %s", path, strerror(errno));
+    if (fwrite(data, 1, len, f) != len || cli_close_out(f) != 0)
+        return cli_fail("writing %s: %s", path, strerror(errno));
+    return CLI_OK;
+}
 
 int cmd_gen(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cli_fail("gen: in progress");
+    const char *out_dir = "corpus/tests", *pattern = NULL;
+    pcre2_code *re = NULL;
+    pcre2_match_data *md = NULL;
+    const tgen_generator *gens;
+    size_t ngens, matched = 0;
+    bool list = false;
+    int rc = CLI_OK;
+
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(usage, stdout);
+            return CLI_OK;
+        } else if (strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "-out") == 0) {
+            if (++i == argc)
+                return cli_usage(usage, "flag needs an argument: %s", argv[i - 1]);
+            out_dir = argv[i];
+        } else if (strncmp(argv[i], "--out=", 6) == 0) {
+            out_dir = argv[i] + 6;
+        } else if (strcmp(argv[i], "--list") == 0 || strcmp(argv[i], "-list") == 0) {
+            list = true;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return cli_usage(usage, "unknown flag %s", argv[i]);
+        } else if (pattern != NULL) {
+            return cli_usage(usage, "at most one NAME-REGEXP");
+        } else {
+            pattern = argv[i];
+        }
+    }
+    if (pattern != NULL) {
+        int ecode;
+        PCRE2_SIZE eoff;
+        re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, 0, &ecode, &eoff, NULL);
+        if (re == NULL) {
+            PCRE2_UCHAR msg[256];
+            pcre2_get_error_message(ecode, msg, sizeof msg);
+            return cli_usage(usage, "bad NAME-REGEXP %s: %s at offset %zu", pattern,
+                             (const char *)msg, (size_t)eoff);
+        }
+        if ((md = pcre2_match_data_create_from_pattern(re, NULL)) == NULL) {
+            pcre2_code_free(re);
+            return cli_fail("out of memory");
+        }
+    }
+    if (!list && mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
+        rc = cli_fail("creating %s: %s", out_dir, strerror(errno));
+        goto done;
+    }
+
+    gens = tgen_generators(&ngens);
+    for (size_t i = 0; i < ngens && rc == CLI_OK; i++) {
+        const tgen_generator *g = &gens[i];
+        gtr_buf out = {0};
+        gtr_err err;
+        char *path;
+        size_t plen;
+
+        if (re != NULL && pcre2_match(re, (PCRE2_SPTR)g->name, strlen(g->name), 0, 0, md,
+                                      NULL) < 0)
+            continue;
+        matched++;
+        if (list) {
+            printf("%s\tgo1.%d\n", g->name, (int)g->version);
+            continue;
+        }
+        gtr_err_clear(&err);
+        if (tgen_run(g, &out, &err) < 0) {
+            gtr_buf_free(&out);
+            rc = cli_fail_err(&err);
+            break;
+        }
+        plen = strlen(out_dir) + strlen(g->name) + sizeof "/.test";
+        if ((path = malloc(plen)) == NULL) {
+            gtr_buf_free(&out);
+            rc = cli_fail("out of memory");
+            break;
+        }
+        snprintf(path, plen, "%s/%s.test", out_dir, g->name);
+        rc = write_file(path, out.data, out.len);
+        free(path);
+        gtr_buf_free(&out);
+    }
+    if (rc == CLI_OK && matched == 0)
+        rc = cli_fail("no generator matches %s", pattern != NULL ? pattern : "");
+    if (rc == CLI_OK && list && cli_close_out(stdout) != 0)
+        rc = cli_fail("writing the list: %s", strerror(errno));
+done:
+    pcre2_match_data_free(md);
+    pcre2_code_free(re);
+    return rc;
 }
