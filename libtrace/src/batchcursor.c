@@ -1,3 +1,187 @@
+/* Port of src/internal/trace/batchcursor.go at go1.27.3. */
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* batchcursor.c: in progress. */
-typedef int gtr__in_progress_batchcursor;
+/* batchcursor.c: decoding the timed events of one M's batches, and the frontier heap.
+ *
+ * The heap functions are Go's, step for step: which of two cursors with equal times comes
+ * first depends on the exact sequence of swaps, and the ordering of events with equal
+ * timestamps must match Go's reader. */
+#include "batchcursor.h"
+
+void gtr__cursor_ctx_init(gtr__cursor_ctx *ctx)
+{
+    for (unsigned t = 0; t < 256; t++) {
+        if (t >= GTR_EV_MAX_EXPERIMENTAL) {
+            ctx->argc[t] = GTR__ARGC_INVALID_TYPE;   /* int(typ) >= len(specs) */
+            continue;
+        }
+        const gtr_event_spec *spec = gtr_spec((uint8_t)t);
+        if (spec->nargs == 0 || !spec->is_timed)
+            ctx->argc[t] = GTR__ARGC_UNTIMED;
+        else
+            ctx->argc[t] = (uint8_t)(spec->nargs - 1);
+    }
+}
+
+/* time_add is Go's wrapping Time addition. */
+static gtr_time time_add(gtr_time a, gtr_time b)
+{
+    return (gtr_time)((uint64_t)a + (uint64_t)b);
+}
+
+/* read_timed_base_event is Go's readTimedBaseEvent over p[0..n) (n >= 1): it decodes the
+ * type, the timestamp delta and the arguments into e, and returns the bytes consumed. Args
+ * past the event's own keep their old values, as in Go. */
+static gtr_status read_timed_base_event(const gtr__cursor_ctx *ctx, const uint8_t *p, size_t n,
+                                        gtr__base_event *e, size_t *used, uint64_t *tsdiff,
+                                        gtr_err *err)
+{
+    uint8_t typ = p[0];
+    uint8_t argc = ctx->argc[typ];
+    if (argc == GTR__ARGC_INVALID_TYPE)
+        /* Go: "found invalid event type: %v" */
+        return gtr_err_setf(err, GTR_E_FORMAT, "found invalid event type: %d", typ);
+    e->type = typ;
+    if (argc == GTR__ARGC_UNTIMED)
+        /* Go: "found event without a timestamp: type=%v" */
+        return gtr_err_setf(err, GTR_E_FORMAT, "found event without a timestamp: type=%d",
+                            typ);
+    size_t off = 1;
+
+    /* Read the timestamp diff. */
+    uint64_t ts;
+    int nb = gtr__uvarint(p + off, n - off, &ts);
+    if (nb <= 0)
+        /* Go: "found invalid uvarint for timestamp" */
+        return gtr_err_setf(err, GTR_E_FORMAT, "found invalid uvarint for timestamp");
+    off += (size_t)nb;
+
+    /* Read the rest of the arguments. */
+    for (unsigned i = 0; i < argc; i++) {
+        uint64_t arg;
+        nb = gtr__uvarint(p + off, n - off, &arg);
+        if (nb <= 0)
+            /* Go: "found invalid uvarint" */
+            return gtr_err_setf(err, GTR_E_FORMAT, "found invalid uvarint");
+        e->args[i] = arg;
+        off += (size_t)nb;
+    }
+    *used = off;
+    *tsdiff = ts;
+    return GTR_OK;
+}
+
+gtr_status gtr__batch_cursor_next(gtr__batch_cursor *bc, const gtr__cursor_ctx *ctx, bool *ok,
+                                  gtr_err *err)
+{
+    const gtr__batch *batches = ctx->batches;
+    /* Batches should generally always have at least one event, but be defensive about that
+     * and accept empty batches. */
+    while (bc->idx != GTR__BATCH_NONE && batches[bc->idx].len == bc->data_off) {
+        bc->idx = batches[bc->idx].next;
+        bc->data_off = 0;
+        bc->last_ts = 0;
+    }
+    /* Have we reached the end of the batches? */
+    if (bc->idx == GTR__BATCH_NONE) {
+        *ok = false;
+        return GTR_OK;
+    }
+    const gtr__batch *b = &batches[bc->idx];
+    /* Initialize last_ts if it hasn't been yet. */
+    if (bc->last_ts == 0)
+        bc->last_ts = gtr__freq_mul(ctx->freq, b->time);
+    /* Read an event out. */
+    size_t n;
+    uint64_t tsdiff;
+    gtr_status st = read_timed_base_event(ctx, b->data + bc->data_off, b->len - bc->data_off,
+                                          &bc->ev, &n, &tsdiff, err);
+    if (st != GTR_OK) {
+        *ok = false;
+        return st;
+    }
+    /* Complete the timestamp from the cursor's last timestamp, and move forward. */
+    bc->ev.time = time_add(gtr__freq_mul(ctx->freq, tsdiff), bc->last_ts);
+    bc->last_ts = bc->ev.time;
+    bc->data_off += n;
+    *ok = true;
+    return GTR_OK;
+}
+
+int gtr__batch_cursor_compare(const gtr__batch_cursor *a, const gtr__batch_cursor *b)
+{
+    return (a->ev.time > b->ev.time) - (a->ev.time < b->ev.time);
+}
+
+static void swap(gtr__batch_cursor **heap, size_t i, size_t j)
+{
+    gtr__batch_cursor *t = heap[i];
+    heap[i] = heap[j];
+    heap[j] = t;
+}
+
+static size_t sift_up(gtr__batch_cursor **heap, size_t i)
+{
+    while (i > 0 && heap[(i - 1) / 2]->ev.time > heap[i]->ev.time) {
+        swap(heap, (i - 1) / 2, i);
+        i = (i - 1) / 2;
+    }
+    return i;
+}
+
+/* min3 is Go's min3: the index among i0, i1, i2 (those inside the heap) of the earliest
+ * time, preferring the first on ties. */
+static size_t min3(gtr__batch_cursor *const *b, size_t n, size_t i0, size_t i1, size_t i2)
+{
+    size_t min_idx = i0;
+    gtr_time min_t = INT64_MAX;   /* Go's maxTime */
+    if (i0 < n)
+        min_t = b[i0]->ev.time;
+    if (i1 < n && b[i1]->ev.time < min_t) {
+        min_t = b[i1]->ev.time;
+        min_idx = i1;
+    }
+    if (i2 < n && b[i2]->ev.time < min_t)
+        min_idx = i2;
+    return min_idx;
+}
+
+static size_t sift_down(gtr__batch_cursor **heap, size_t n, size_t i)
+{
+    for (;;) {
+        size_t m = min3(heap, n, i, 2 * i + 1, 2 * i + 2);
+        if (m == i)
+            break;   /* the heap invariant already applies */
+        swap(heap, i, m);
+        i = m;
+    }
+    return i;
+}
+
+void gtr__heap_insert(gtr__batch_cursor **heap, size_t *n, gtr__batch_cursor *bc)
+{
+    /* Add the cursor to the end of the heap and sift it up to the right place. */
+    heap[*n] = bc;
+    (*n)++;
+    sift_up(heap, *n - 1);
+}
+
+void gtr__heap_update(gtr__batch_cursor **heap, size_t n, size_t i)
+{
+    /* Try to sift up; sift down if sifting up failed. */
+    if (sift_up(heap, i) != i)
+        return;
+    sift_down(heap, n, i);
+}
+
+void gtr__heap_remove(gtr__batch_cursor **heap, size_t *n, size_t i)
+{
+    /* Sift index i up to the root, ignoring actual values. */
+    while (i > 0) {
+        swap(heap, (i - 1) / 2, i);
+        i = (i - 1) / 2;
+    }
+    /* Swap the root with the last element, remove it, and sift the root down. */
+    swap(heap, 0, *n - 1);
+    (*n)--;
+    sift_down(heap, *n, 0);
+}

@@ -1,3 +1,442 @@
+/* Port of src/internal/trace/reader.go at go1.27.3. */
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* reader.c: in progress. */
-typedef int gtr__in_progress_reader;
+/* reader.c: the high-level reader (Go's Reader and ReadEvent).
+ *
+ * The v2 parsing algorithm:
+ * (1) Read in all the batches of the next generation from the stream.
+ *   (a) Use the size field in the header to quickly find all batches.
+ * (2) Parse out the strings, stacks, CPU samples, and timestamp conversion data.
+ * (3) Group each event batch by M, sorted by timestamp (a batch cursor per M).
+ * (4) Organize the batch cursors in a min-heap, ordered by the timestamp of the next event
+ *     for each M.
+ * (5) Try to advance the next event for the M at the top of the min-heap.
+ *   (a) On success, select that M.
+ *   (b) On failure, sort the min-heap and try to advance other Ms. Select the first M that
+ *       advances.
+ *   (c) If there's nothing left to advance, goto (1).
+ * (6) Select the latest event for the selected M and get it ready to be returned.
+ * (7) Read the next event for the selected M and update the min-heap.
+ * (8) Return the selected event, goto (5) on the next call.
+ *
+ * Every event gets its table IDs validated and its time forced to increase strictly. A Sync
+ * event starts every generation and ends the trace. Traces before Go 1.26 have no
+ * end-of-generation marker: the first batch of the next generation is "spilled" while
+ * reading a generation, and an error reading it is reported only after the generation's
+ * events (and a Sync). One generation object is reused for every generation, so the
+ * previous generation's data ends where the next generation's Sync is returned. */
+#include <string.h>
+
+#include "gtr/raw.h"
+#include "gtr/reader.h"
+
+#include "batchcursor.h"
+#include "generation.h"
+#include "mem.h"
+#include "order.h"
+
+struct gtr_reader {
+    const gtr_alloc *alc;
+    gtr_input *in;
+    gtr_go_version ver;
+    gtr_time last_ts;
+
+    gtr__generation *gen;    /* storage of the current generation */
+    bool have_gen;           /* Go's r.gen != nil */
+    gtr__cursor_ctx cctx;
+    gtr__batch_cursor *cursors;
+    size_t cursors_cap;
+    gtr__batch_cursor **frontier;
+    size_t nfrontier, frontier_cap;
+    size_t cpu_next;         /* Go's r.cpuSamples is gen->cpu[cpu_next, ncpu) */
+
+    gtr__ordering *order;
+    uint64_t syncs;
+    bool done;
+
+    bool has_read_gen_err;   /* Go's readGenErr (1.26+) */
+    gtr_err read_gen_err;
+
+    bool has_spill_err;      /* Go's spillErr and spillErrSync (before 1.26) */
+    bool spill_err_sync;
+    gtr_err spill_err;
+
+    bool failed;             /* sticky error */
+    gtr_err sticky;
+};
+
+gtr_status gtr_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_reader **out, gtr_err *err)
+{
+    gtr_err local;
+    if (err == NULL)
+        err = &local;
+    gtr_err_clear(err);
+    if (in == NULL || out == NULL)
+        return gtr_err_setf(err, GTR_E_USAGE, "gtr_reader_new: NULL argument");
+    *out = NULL;
+    alc = gtr__alloc_or_libc(alc);
+
+    gtr_go_version v;
+    gtr_status st = gtr_header_read(in, &v, err);
+    if (st != GTR_OK)
+        return st;
+    switch (v) {
+    case GTR_GO122:
+    case GTR_GO123:
+    case GTR_GO125:
+    case GTR_GO126:
+        break;
+    case GTR_GO111:
+    case GTR_GO119:
+    case GTR_GO121:
+        /* Go converts v1 traces; gotrace does not read them. */
+        return gtr_err_setf(err, GTR_E_VERSION,
+                            "unsupported trace version go 1.%d: v1 traces (before Go 1.22) are "
+                            "not supported",
+                            (int)v);
+    default:
+        /* Go: "unknown or unsupported version go 1.%d" */
+        return gtr_err_setf(err, GTR_E_VERSION, "unknown or unsupported version go 1.%d",
+                            (int)v);
+    }
+
+    gtr_reader *r = gtr__calloc(alc, 1, sizeof *r);
+    if (r == NULL)
+        return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+    r->alc = alc;
+    r->in = in;
+    r->ver = v;
+    st = gtr__generation_new(alc, v, &r->gen, err);
+    if (st == GTR_OK)
+        st = gtr__ordering_new(alc, &r->order, err);
+    if (st != GTR_OK) {
+        gtr_reader_free(r);
+        return st;
+    }
+    gtr__ordering_set_version(r->order, (uint64_t)v);
+    gtr__cursor_ctx_init(&r->cctx);
+    *out = r;
+    return GTR_OK;
+}
+
+void gtr_reader_free(gtr_reader *r)
+{
+    if (r == NULL)
+        return;
+    gtr__generation_free(r->gen);
+    gtr__ordering_free(r->order);
+    gtr__free(r->alc, r->cursors);
+    gtr__free(r->alc, r->frontier);
+    gtr__free(r->alc, r);
+}
+
+gtr_go_version gtr_reader_go_version(const gtr_reader *r)
+{
+    return r->ver;
+}
+
+/* sync_event is Go's syncEvent. */
+static void sync_event(gtr_event *ev, const gtr__ev_table *table, gtr_time ts, uint64_t n)
+{
+    *ev = gtr__make_event(table, GTR_NO_GOROUTINE, GTR_NO_PROC, GTR_NO_THREAD,
+                          GTR_EV_SYNC_EVENT, ts);
+    ev->args_[0] = n;
+}
+
+/* final_sync emits a Sync without a table at the last timestamp. */
+static gtr_status final_sync(gtr_reader *r, gtr_event *ev)
+{
+    r->syncs++;
+    sync_event(ev, NULL, r->last_ts, r->syncs);
+    return GTR_OK;
+}
+
+/* install_gen is Go's installGen: it sets up the frontier of the generation just read and
+ * returns its Sync event (or the final Sync when there is no generation). */
+static gtr_status install_gen(gtr_reader *r, bool have, gtr_event *ev, gtr_err *err)
+{
+    if (!have) {
+        r->have_gen = false;
+        r->done = true;
+        return final_sync(r, ev);
+    }
+    gtr__generation *g = r->gen;
+    r->have_gen = true;
+    r->cpu_next = 0;
+    r->cctx.batches = g->batches;
+    r->cctx.freq = gtr__evt_sync(g->evt)->freq;
+
+    /* Reset the frontier: one cursor per M, in order of first appearance. */
+    r->nfrontier = 0;
+    if (!GTR__GROW(r->alc, r->cursors, r->cursors_cap, g->nms) ||
+        !GTR__GROW(r->alc, r->frontier, r->frontier_cap, g->nms))
+        return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < g->nms; i++) {
+        gtr__batch_cursor *bc = &r->cursors[i];
+        memset(bc, 0, sizeof *bc);
+        bc->m = g->ms[i].m;
+        bc->idx = g->ms[i].first;
+        bool ok;
+        gtr_status st = gtr__batch_cursor_next(bc, &r->cctx, &ok, err);
+        if (st != GTR_OK)
+            return st;
+        if (!ok)
+            continue;   /* there aren't actually any events in these batches */
+        gtr__heap_insert(r->frontier, &r->nfrontier, bc);
+    }
+    r->syncs++;
+
+    /* Always emit a sync event at the beginning of the generation. */
+    sync_event(ev, g->evt, gtr__freq_mul(r->cctx.freq, g->min_ts), r->syncs);
+    return GTR_OK;
+}
+
+/* next_gen_with_spill is Go's nextGenWithSpill (traces before Go 1.26). */
+static gtr_status next_gen_with_spill(gtr_reader *r, gtr_event *ev, gtr_err *err)
+{
+    if (r->has_spill_err) {
+        if (r->spill_err_sync) {
+            gtr_err_copy(err, &r->spill_err);
+            return r->spill_err.code;
+        }
+        r->spill_err_sync = true;
+        return final_sync(r, ev);
+    }
+    if (r->have_gen && !r->gen->has_spill) {
+        /* A generation was read, the frontier is empty and nothing was spilled: no further
+         * generation, we're done. Emit the final sync event. */
+        r->done = true;
+        return final_sync(r, ev);
+    }
+
+    /* Read the next generation. */
+    gtr_err serr;
+    gtr_status st = gtr__generation_read_with_spill(r->gen, r->in, &serr, err);
+    if (st != GTR_OK) {
+        if (st == GTR_E_NOMEM || st == GTR_E_USAGE)
+            return st;
+        /* No generation: emit a Sync, then report the error. */
+        r->have_gen = false;
+        gtr_err_copy(&r->spill_err, err);
+        gtr_err_clear(err);
+        r->has_spill_err = true;
+        r->spill_err_sync = true;
+        return final_sync(r, ev);
+    }
+    if (serr.code != GTR_OK) {
+        gtr_err_copy(&r->spill_err, &serr);
+        r->has_spill_err = true;
+    }
+    return install_gen(r, true, ev, err);
+}
+
+/* append_frontier appends Go's dumpFrontier. */
+static void append_frontier(const gtr_reader *r, gtr_buf *b)
+{
+    for (size_t i = 0; i < r->nfrontier; i++) {
+        const gtr__batch_cursor *bc = r->frontier[i];
+        const gtr_event_spec *spec = gtr_spec(bc->ev.type);
+        gtr_buf_printf(b, "M %lld [%s time=%lld", (long long)bc->m,
+                       spec->name ? spec->name : "", (long long)bc->ev.time);
+        for (size_t a = 1; a < spec->nargs; a++)
+            gtr_buf_printf(b, " %s=%llu", spec->args[a],
+                           (unsigned long long)bc->ev.args[a - 1]);
+        gtr_buf_puts(b, "]\n");
+    }
+}
+
+/* broken_trace formats Go's "broken trace: <what>:\n[gen=%d]\n\n%s\n%s\n". */
+static gtr_status broken_trace(const gtr_reader *r, const char *what, gtr_err *err)
+{
+    gtr_buf b;
+    gtr_buf_init(&b, r->alc);
+    gtr_buf_printf(&b, "broken trace: %s:\n[gen=%llu]\n\n", what,
+                   (unsigned long long)r->gen->gen);
+    append_frontier(r, &b);
+    gtr_buf_putc(&b, '\n');
+    gtr__ordering_dump(r->order, &b);
+    gtr_buf_putc(&b, '\n');
+    gtr_status st;
+    if (gtr_buf_status(&b) != GTR_OK)
+        st = gtr_err_setf(err, GTR_E_ORDER, "broken trace: %s", what);
+    else
+        st = gtr_err_setf(err, GTR_E_ORDER, "%s", b.data);
+    gtr_buf_free(&b);
+    return st;
+}
+
+/* try_advance is ReadEvent's tryAdvance: advance the ordering with frontier[i]'s event and
+ * on success move that cursor on. */
+static gtr_status try_advance(gtr_reader *r, size_t i, bool *ok, gtr_err *err)
+{
+    gtr__batch_cursor *bc = r->frontier[i];
+    gtr_status st = gtr__ordering_advance(r->order, &bc->ev, r->gen->evt, bc->m, r->gen->gen, ok,
+                                          err);
+    if (st != GTR_OK || !*ok) {
+        if (st != GTR_OK)
+            *ok = false;
+        return st;
+    }
+    /* Refresh the cursor's event. */
+    bool more;
+    st = gtr__batch_cursor_next(bc, &r->cctx, &more, err);
+    if (st != GTR_OK) {
+        *ok = false;
+        return st;
+    }
+    if (more)
+        gtr__heap_update(r->frontier, r->nfrontier, i);
+    else
+        gtr__heap_remove(r->frontier, &r->nfrontier, i);   /* nothing else to read */
+    *ok = true;
+    return GTR_OK;
+}
+
+static int cursor_ptr_cmp(const void *a, const void *b)
+{
+    return gtr__batch_cursor_compare(*(gtr__batch_cursor *const *)a,
+                                     *(gtr__batch_cursor *const *)b);
+}
+
+/* read_event is ReadEvent without its deferred fix-up. */
+static gtr_status read_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
+{
+    /* Consume any events in the ordering first. */
+    if (gtr__ordering_next(r->order, ev))
+        return GTR_OK;
+
+    size_t ncpu = r->have_gen ? r->gen->ncpu - r->cpu_next : 0;
+
+    /* Check if we need to refresh the generation. */
+    if (r->nfrontier == 0 && ncpu == 0) {
+        if (r->ver < GTR_GO126)
+            return next_gen_with_spill(r, ev, err);
+        if (r->has_read_gen_err) {
+            gtr_err_copy(err, &r->read_gen_err);
+            return r->read_gen_err.code;
+        }
+        gtr_status st = gtr__generation_read(r->gen, r->in, err);
+        if (st < 0) {
+            if (st == GTR_E_NOMEM || st == GTR_E_USAGE)
+                return st;
+            /* Emit the sync event ending the current generation, and queue the error for
+             * the next call. */
+            gtr_err_copy(&r->read_gen_err, err);
+            gtr_err_clear(err);
+            r->has_read_gen_err = true;
+            r->have_gen = false;
+            return final_sync(r, ev);
+        }
+        return install_gen(r, st == GTR_OK, ev, err);
+    }
+
+    /* Inject a CPU sample if it comes next. */
+    if (ncpu != 0) {
+        const gtr__cpu_sample *s = &r->gen->cpu[r->cpu_next];
+        if (r->nfrontier == 0 || s->time < r->frontier[0]->ev.time) {
+            *ev = gtr__make_event(r->gen->evt, s->g, s->p, s->m, GTR_EV_CPU_SAMPLE, s->time);
+            ev->args_[0] = s->stack;
+            r->cpu_next++;
+            return GTR_OK;
+        }
+    }
+
+    /* Try to advance the head of the frontier, which should have the minimum timestamp.
+     * This should be by far the most common case. */
+    if (r->nfrontier == 0)
+        /* Go: "broken trace: frontier is empty:\n[gen=%d]\n\n%s\n%s\n" */
+        return broken_trace(r, "frontier is empty", err);
+    bool ok;
+    gtr_status st = try_advance(r, 0, &ok, err);
+    if (st != GTR_OK)
+        return st;
+    if (!ok) {
+        /* Try to advance the rest of the frontier, in timestamp order: a sorted min-heap is
+         * still a min-heap. This path should be rare. */
+        gtr__sort_func(r->frontier, r->nfrontier, sizeof *r->frontier, cursor_ptr_cmp);
+        bool success = false;
+        for (size_t i = 1; i < r->nfrontier; i++) {
+            st = try_advance(r, i, &ok, err);
+            if (st != GTR_OK)
+                return st;
+            if (ok) {
+                success = true;
+                break;
+            }
+        }
+        if (!success)
+            /* Go: "broken trace: failed to advance: frontier:\n[gen=%d]\n\n%s\n%s\n" */
+            return broken_trace(r, "failed to advance: frontier", err);
+    }
+
+    /* Pick off the next event on the queue. At this point, one must exist. */
+    if (!gtr__ordering_next(r->order, ev))
+        /* Go panics: "invariant violation: advance successful, but queue is empty" */
+        return gtr_err_setf(err, GTR_E_ORDER,
+                            "invariant violation: advance successful, but queue is empty");
+    return GTR_OK;
+}
+
+/* validate_table_ids is Go's Event.validateTableIDs. */
+static gtr_status validate_table_ids(const gtr_event *ev, gtr_err *err)
+{
+    if (ev->type_ == GTR_EV_SYNC_EVENT)
+        return GTR_OK;
+    const gtr_event_spec *spec = gtr_spec(ev->type_);
+    const gtr__ev_table *t = ev->table_;
+    /* Check stacks. Strings referenced by stack frames were validated when the stacks were
+     * read. */
+    for (unsigned k = 0; k < spec->nstack_ids; k++) {
+        uint64_t id = ev->args_[spec->stack_ids[k] - 1];
+        const uint64_t *pcs;
+        size_t n;
+        if (t == NULL || !gtr__evt_stack(t, id, &pcs, &n))
+            /* Go: "found invalid stack ID %d for event %s" */
+            return gtr_err_setf(err, GTR_E_FORMAT, "found invalid stack ID %llu for event %s",
+                                (unsigned long long)id, spec->name);
+    }
+    /* Check strings. */
+    for (unsigned k = 0; k < spec->nstring_ids; k++) {
+        uint64_t id = ev->args_[spec->string_ids[k] - 1];
+        gtr_str s;
+        if (t == NULL || !gtr__evt_string(t, id, &s))
+            /* Go: "found invalid string ID %d for event %s" */
+            return gtr_err_setf(err, GTR_E_FORMAT, "found invalid string ID %llu for event %s",
+                                (unsigned long long)id, spec->name);
+    }
+    return GTR_OK;
+}
+
+gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
+{
+    gtr_err local;
+    if (err == NULL)
+        err = &local;
+    gtr_err_clear(err);
+    if (r == NULL || ev == NULL)
+        return gtr_err_setf(err, GTR_E_USAGE, "gtr_reader_next: NULL argument");
+    if (r->failed) {
+        gtr_err_copy(err, &r->sticky);
+        return r->sticky.code;
+    }
+    /* Return only EOF if we're done. */
+    if (r->done) {
+        memset(ev, 0, sizeof *ev);
+        return gtr_err_setf(err, GTR_EOF, "EOF");
+    }
+
+    gtr_status st = read_event(r, ev, err);
+    if (st == GTR_OK)
+        st = validate_table_ids(ev, err);
+    if (st != GTR_OK) {
+        if (st > 0)   /* no path yields a positive status here; keep the contract */
+            st = gtr_err_setf(err, GTR_E_FORMAT, "%s", "unexpected end of trace");
+        r->failed = true;
+        gtr_err_copy(&r->sticky, err);
+        return st;
+    }
+    /* Track the last timestamp and make times strictly increasing. */
+    if (ev->time_ <= r->last_ts)
+        ev->time_ = (gtr_time)((uint64_t)r->last_ts + 1);
+    r->last_ts = ev->time_;
+    return GTR_OK;
+}
