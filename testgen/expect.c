@@ -189,8 +189,9 @@ static gtr_status parse_escape(tr *t, size_t i, int32_t *r, size_t *next)
         /* A single non-zero digit is a backreference: not supported. */
         if (p >= t->n || t->s[p] < '0' || t->s[p] > '7')
             break;
-        /* fall through */
+        goto octal;
     case '0':
+    octal:
         /* Up to three octal digits; we have one. */
         *r = c - '0';
         for (int k = 1; k < 3; k++) {
