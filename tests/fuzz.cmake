@@ -1,1 +1,27 @@
-# Tests of the fuzz component.
+# Tests of the fuzz component: every fuzz target replays its seed corpus
+# (corpus/fuzz/<target>/) and every regression input (fuzz/regressions/, all targets) with
+# the engine-free regression driver; CI runs them under ASan+UBSan (GTR_SANITIZE).
+foreach(t reader raw_roundtrip text txtar_check testgen)
+  add_test(NAME fuzz_replay_${t}
+    COMMAND fuzz_${t}_replay ${CMAKE_SOURCE_DIR}/corpus/fuzz/${t} ${CMAKE_SOURCE_DIR}/fuzz/regressions)
+  set_tests_properties(fuzz_replay_${t} PROPERTIES LABELS fuzz TIMEOUT 120)
+endforeach()
+
+# The committed Go crashers in fuzz/regressions/reader/go-* are exactly what the converter
+# makes of Go's testdata/fuzz/FuzzReader files (when that source tree is present).
+set(GTR_GO_FUZZREADER_DIR
+  "/root/.cache/gotrace-oracle/unpacked/usr/lib/go-1.27/src/internal/trace/testdata/fuzz/FuzzReader"
+  CACHE PATH "Go's internal/trace FuzzReader corpus (go test fuzz v1 files)")
+if(EXISTS "${GTR_GO_FUZZREADER_DIR}")
+  add_test(NAME fuzz_gofuzz2bin_matches_regressions
+    COMMAND ${CMAKE_COMMAND} -DCONVERTER=$<TARGET_FILE:gtr_gofuzz2bin>
+      -DGO_DIR=${GTR_GO_FUZZREADER_DIR} -DREG_DIR=${CMAKE_SOURCE_DIR}/fuzz/regressions/reader
+      -DWORK=${CMAKE_BINARY_DIR}/fuzz-gofuzz2bin -P ${CMAKE_SOURCE_DIR}/fuzz/tools/check_gofuzz.cmake)
+  set_tests_properties(fuzz_gofuzz2bin_matches_regressions PROPERTIES LABELS fuzz)
+endif()
+
+# The generated dictionaries are well-formed libFuzzer/AFL dictionaries with the entries
+# the parser needs (headers, LEB128 of MaxBatchSize, event names).
+add_test(NAME fuzz_dicts_well_formed
+  COMMAND ${CMAKE_COMMAND} -DBIN=${CMAKE_BINARY_DIR}/bin -P ${CMAKE_SOURCE_DIR}/fuzz/tools/check_dicts.cmake)
+set_tests_properties(fuzz_dicts_well_formed PROPERTIES LABELS fuzz)

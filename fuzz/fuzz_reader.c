@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* fuzz_reader.c: the high-level reader and the validator (Go's FuzzReader, with the
+ * disabled testGetters block turned on and extended).
+ *
+ * Input: a wire-format trace, plain or gzip. Every event the reader returns goes to the
+ * validator (until its first complaint) and through every accessor: the basic ones, the
+ * stack and each of its frames, the detail accessor of its kind, Event.String(), and the
+ * detail accessors of every *other* kind, which must refuse with GTR_E_USAGE (where Go
+ * panics) instead of reading the wrong fields. Oracles beyond "no crash":
+ *  - the reader's contract (reader.h): the first event is a Sync, times strictly increase,
+ *    the event before GTR_EOF is a Sync, Sync N counts the syncs, errors are sticky;
+ *  - every error carries a message; accessors of a mismatched kind fail with GTR_E_USAGE;
+ *  - ResourceID getters succeed for exactly the ID's own kind. */
+#include "fuzz_common.h"
+#include "gtr/reader.h"
+#include "gtr/validate.h"
+
+/* One scratch buffer for every String()-style call. */
+typedef struct probe {
+    gtr_buf out;
+    gtr_err err;
+} probe;
+
+static void check_error(gtr_status st, const gtr_err *err, const char *what)
+{
+    if (st == GTR_OK || st == GTR_E_NOMEM)
+        return;
+    FUZZ_CHECK(st < 0, what);
+    FUZZ_CHECK(err->code == st && err->msg[0] != '\0', what);
+}
+
+/* The accessor of a kind other than the event's must refuse (Go panics there). */
+static void check_refused(gtr_status st, const gtr_err *err, const char *what)
+{
+    FUZZ_CHECK(st == GTR_E_USAGE, what);
+    FUZZ_CHECK(err->code == GTR_E_USAGE && err->msg[0] != '\0', what);
+}
+
+static void probe_value(const gtr_value *v, probe *p)
+{
+    uint64_t u = 0;
+    gtr_status st = gtr_value_uint64(v, &u, &p->err);
+    if (v->kind == GTR_VALUE_UINT64)
+        FUZZ_CHECK(st == GTR_OK && u == v->u64, "Value.Uint64 of a uint64 value");
+    else
+        check_refused(st, &p->err, "Value.Uint64 of a non-uint64 value");
+    if (v->kind == GTR_VALUE_STRING)
+        FUZZ_CHECK(v->str.len == 0 || v->str.data != NULL, "string value has bytes");
+    gtr_buf_reset(&p->out);
+    gtr_value_string(v, &p->out);
+}
+
+static void probe_resource(gtr_resource_id r, probe *p)
+{
+    gtr_goid g = 0;
+    gtr_procid pr = 0;
+    gtr_threadid m = 0;
+    gtr_status sg = gtr_resource_id_goroutine(r, &g, &p->err);
+    FUZZ_CHECK((sg == GTR_OK) == (r.kind == GTR_RESOURCE_GOROUTINE), "ResourceID.Goroutine");
+    gtr_status sp = gtr_resource_id_proc(r, &pr, &p->err);
+    FUZZ_CHECK((sp == GTR_OK) == (r.kind == GTR_RESOURCE_PROC), "ResourceID.Proc");
+    gtr_status sm = gtr_resource_id_thread(r, &m, &p->err);
+    FUZZ_CHECK((sm == GTR_OK) == (r.kind == GTR_RESOURCE_THREAD), "ResourceID.Thread");
+    FUZZ_CHECK(gtr_resource_id_equal(r, r), "ResourceID equals itself");
+    gtr_buf_reset(&p->out);
+    gtr_resource_id_string(r, &p->out);
+    (void)gtr_resource_kind_string((gtr_resource_kind)r.kind);
+}
+
+static void probe_stack(gtr_stack s, probe *p)
+{
+    FUZZ_CHECK(gtr_stack_equal(s, s), "Stack equals itself");
+    size_t n = gtr_stack_len(s);
+    if (gtr_stack_is_none(s))
+        FUZZ_CHECK(n == 0, "NoStack has no frames");
+    for (size_t i = 0; i < n; i++) {
+        gtr_frame f;
+        gtr_status st = gtr_stack_frame(s, i, &f, &p->err);
+        check_error(st, &p->err, "Stack frame error has a message");
+        if (st == GTR_OK) {
+            FUZZ_CHECK(f.func.len == 0 || f.func.data != NULL, "frame func has bytes");
+            FUZZ_CHECK(f.file.len == 0 || f.file.data != NULL, "frame file has bytes");
+        }
+    }
+    gtr_frame f;
+    FUZZ_CHECK(gtr_stack_frame(s, n, &f, &p->err) == GTR_E_USAGE, "frame past the end refused");
+    gtr_buf_reset(&p->out);
+    gtr_stack_string(s, &p->out);
+}
+
+static void probe_state_transition(const gtr_state_transition *t, probe *p)
+{
+    gtr_go_state gf, gt;
+    gtr_proc_state pf, pt;
+    probe_resource(t->resource, p);
+    probe_stack(t->stack, p);
+    gtr_status sg = gtr_state_transition_goroutine(t, &gf, &gt, &p->err);
+    gtr_status sp = gtr_state_transition_proc(t, &pf, &pt, &p->err);
+    if (t->resource.kind == GTR_RESOURCE_GOROUTINE) {
+        FUZZ_CHECK(sg == GTR_OK && sp == GTR_E_USAGE, "goroutine transition getters");
+        (void)gtr_go_state_string(gf);
+        (void)gtr_go_state_string(gt);
+        (void)gtr_go_state_executing(gf);
+        (void)gtr_go_state_executing(gt);
+    } else if (t->resource.kind == GTR_RESOURCE_PROC) {
+        FUZZ_CHECK(sp == GTR_OK && sg == GTR_E_USAGE, "proc transition getters");
+        (void)gtr_proc_state_string(pf);
+        (void)gtr_proc_state_string(pt);
+        (void)gtr_proc_state_executing(pf);
+        (void)gtr_proc_state_executing(pt);
+    } else {
+        FUZZ_CHECK(sg == GTR_E_USAGE && sp == GTR_E_USAGE, "transition of another resource");
+    }
+}
+
+static void probe_sync(const gtr_sync *s, probe *p)
+{
+    for (unsigned exp = 0; exp <= GTR_EXP_NUM; exp++) {
+        size_t n = gtr_sync_experimental_batch_count(s, exp);
+        for (size_t i = 0; i <= n; i++) {
+            gtr_experimental_batch b;
+            gtr_status st = gtr_sync_experimental_batch(s, exp, i, &b, &p->err);
+            if (i < n)
+                FUZZ_CHECK(st == GTR_OK && (b.len == 0 || b.data != NULL), "batch i < count");
+            else
+                FUZZ_CHECK(st != GTR_OK, "batch past the count refused");
+        }
+    }
+    if (s->has_clock_snapshot) {
+        FUZZ_CHECK(s->clock.wall_nsec >= 0 && s->clock.wall_nsec < 1000000000,
+                   "wall nanoseconds normalised");
+        gtr_buf_reset(&p->out);
+        gtr_clock_snapshot_wall_string(&s->clock, &p->out);
+    }
+}
+
+static void probe_experimental(const gtr_experimental_event *e, probe *p)
+{
+    FUZZ_CHECK(e->nargs <= GTR_MAX_EXPERIMENTAL_ARGS, "experimental arg count");
+    for (int i = -1; i <= (int)e->nargs; i++) {
+        gtr_value v;
+        gtr_status st = gtr_experimental_arg_value(e, i, &v, &p->err);
+        if (i >= 0 && i < (int)e->nargs) {
+            check_error(st, &p->err, "ArgValue error has a message");
+            if (st == GTR_OK)
+                probe_value(&v, p);
+        } else {
+            check_refused(st, &p->err, "ArgValue out of bounds refused");
+        }
+    }
+}
+
+/* own_kind checks the status of a detail accessor: refused when the event is of another
+ * kind (match false), else OK or an error with a message. True when the details are there
+ * to look at. */
+static bool own_kind(gtr_status st, bool match, const gtr_err *err, const char *what)
+{
+    if (!match) {
+        check_refused(st, err, what);
+        return false;
+    }
+    check_error(st, err, what);
+    return st == GTR_OK;
+}
+
+/* probe_details calls every detail accessor; the one matching the event's kind may succeed
+ * (or fail like Go's panics, with a message), every other one must refuse. */
+static void probe_details(const gtr_event *ev, gtr_event_kind k, probe *p)
+{
+    union {
+        gtr_metric metric;
+        gtr_label label;
+        gtr_range range;
+        gtr_task task;
+        gtr_region region;
+        gtr_log log;
+        gtr_state_transition st;
+        gtr_sync sync;
+        gtr_experimental_event exp;
+    } d;
+    gtr_range_attribute attrs[GTR_MAX_RANGE_ATTRIBUTES];
+    size_t nattrs = 0;
+    bool is_range = k == GTR_EVENT_RANGE_BEGIN || k == GTR_EVENT_RANGE_ACTIVE ||
+                    k == GTR_EVENT_RANGE_END;
+
+    if (own_kind(gtr_event_metric(ev, &d.metric, &p->err), k == GTR_EVENT_METRIC, &p->err,
+                 "Event.Metric"))
+        probe_value(&d.metric.value, p);
+    if (own_kind(gtr_event_label(ev, &d.label, &p->err), k == GTR_EVENT_LABEL, &p->err,
+                 "Event.Label"))
+        probe_resource(d.label.resource, p);
+    if (own_kind(gtr_event_range(ev, &d.range, &p->err), is_range, &p->err, "Event.Range"))
+        probe_resource(d.range.scope, p);
+    if (own_kind(gtr_event_range_attributes(ev, attrs, &nattrs, &p->err),
+                 k == GTR_EVENT_RANGE_END, &p->err, "Event.RangeAttributes")) {
+        FUZZ_CHECK(nattrs <= GTR_MAX_RANGE_ATTRIBUTES, "attribute count");
+        for (size_t i = 0; i < nattrs; i++)
+            probe_value(&attrs[i].value, p);
+    }
+    own_kind(gtr_event_task(ev, &d.task, &p->err),
+             k == GTR_EVENT_TASK_BEGIN || k == GTR_EVENT_TASK_END, &p->err, "Event.Task");
+    own_kind(gtr_event_region(ev, &d.region, &p->err),
+             k == GTR_EVENT_REGION_BEGIN || k == GTR_EVENT_REGION_END, &p->err,
+             "Event.Region");
+    own_kind(gtr_event_log(ev, &d.log, &p->err), k == GTR_EVENT_LOG, &p->err, "Event.Log");
+    if (own_kind(gtr_event_state_transition(ev, &d.st, &p->err),
+                 k == GTR_EVENT_STATE_TRANSITION, &p->err, "Event.StateTransition"))
+        probe_state_transition(&d.st, p);
+    if (own_kind(gtr_event_sync(ev, &d.sync, &p->err), k == GTR_EVENT_SYNC, &p->err,
+                 "Event.Sync"))
+        probe_sync(&d.sync, p);
+    if (own_kind(gtr_event_experimental(ev, &d.exp, &p->err), k == GTR_EVENT_EXPERIMENTAL,
+                 &p->err, "Event.Experimental"))
+        probe_experimental(&d.exp, p);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > FUZZ_MAX_INPUT_BYTES)
+        return 0;
+    gtr_input *in = fuzz_input_open(data, size);
+    if (in == NULL)
+        return 0;
+    gtr_reader *r = NULL;
+    gtr_validator *v = NULL;
+    probe p;
+    memset(&p, 0, sizeof p);
+    gtr_status st = gtr_reader_new(in, NULL, &r, &p.err);
+    if (st != GTR_OK) {
+        check_error(st, &p.err, "NewReader error has a message");
+        gtr_input_free(in);
+        return 0;
+    }
+    bool validating = gtr_validator_new(NULL, &v, NULL) == GTR_OK;
+    if (validating)
+        gtr_validator_set_go_version(v, gtr_reader_go_version(r));
+
+    gtr_event ev;
+    gtr_err err;
+    gtr_event_kind last_kind = GTR_EVENT_BAD;
+    gtr_time last_time = 0;
+    int64_t syncs = 0;
+    size_t n = 0;
+    for (; n < FUZZ_MAX_EVENTS; n++) {
+        st = gtr_reader_next(r, &ev, &err);
+        if (st != GTR_OK)
+            break;
+        gtr_event_kind k = gtr_event_get_kind(&ev);
+        gtr_time t = gtr_event_time(&ev);
+        if (n == 0)
+            FUZZ_CHECK(k == GTR_EVENT_SYNC, "the first event is a Sync");
+        else if (last_time != INT64_MAX)
+            FUZZ_CHECK(t > last_time, "event times strictly increase");
+        last_time = t;
+        last_kind = k;
+        (void)gtr_event_kind_string(k);
+        (void)gtr_event_goroutine(&ev);
+        (void)gtr_event_proc(&ev);
+        (void)gtr_event_thread(&ev);
+        probe_stack(gtr_event_stack(&ev), &p);
+        probe_details(&ev, k, &p);
+        if (k == GTR_EVENT_SYNC) {
+            gtr_sync s;
+            syncs++;
+            if (gtr_event_sync(&ev, &s, NULL) == GTR_OK)
+                FUZZ_CHECK(s.n == syncs, "Sync.N counts the syncs");
+        }
+        gtr_buf_reset(&p.out);
+        check_error(gtr_event_string(&ev, &p.out), &p.err, "String");
+        if (validating) {
+            gtr_status vs = gtr_validator_event(v, &ev, &p.err);
+            check_error(vs, &p.err, "validator error has a message");
+            if (vs != GTR_OK)
+                validating = false;
+        }
+    }
+    if (n < FUZZ_MAX_EVENTS) {
+        if (st == GTR_EOF) {
+            FUZZ_CHECK(n > 0 && last_kind == GTR_EVENT_SYNC, "the event before EOF is a Sync");
+            FUZZ_CHECK(gtr_reader_next(r, &ev, NULL) == GTR_EOF, "EOF is sticky");
+        } else {
+            check_error(st, &err, "reader error has a message");
+            gtr_err again;
+            FUZZ_CHECK(gtr_reader_next(r, &ev, &again) == st, "errors are sticky");
+            if (st != GTR_E_NOMEM)
+                FUZZ_CHECK(strcmp(again.msg, err.msg) == 0, "sticky errors keep their text");
+        }
+    }
+    gtr_validator_free(v);
+    gtr_reader_free(r);
+    gtr_input_free(in);
+    gtr_buf_free(&p.out);
+    return 0;
+}

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* fuzz_txtar_check.c: a whole `.test` fixture through the golden path (Go's
+ * testtrace.ParseFile followed by reader_test.go's testReader).
+ *
+ * Input: a txtar archive. Steps: parse the archive; require exactly the files `expect` then
+ * `trace`; convert the trace section from the text format to wire bytes (text reader, raw
+ * writer); parse the expectation; read the wire bytes with the reader, feeding each event to
+ * the validator; check the reader's outcome against the expectation (tgen_expect_check).
+ * Oracles beyond "no crash": each step's failure carries a message; the expectation text
+ * tgen_expect_format writes parses back to the same expectation (kind and pattern); a
+ * SUCCESS expectation accepts a clean read and rejects an error, a FAILURE one the reverse
+ * of a clean read. */
+#include "fuzz_common.h"
+#include "gtr/reader.h"
+#include "gtr/validate.h"
+#include "tgen/expect.h"
+#include "txtar.h"
+
+static void check_error(gtr_status st, const gtr_err *err, const char *what)
+{
+    if (st == GTR_OK || st == GTR_EOF || st == GTR_E_NOMEM)
+        return;
+    FUZZ_CHECK(st < 0 && err->msg[0] != '\0', what);
+}
+
+/* text_to_wire: ParseFile's conversion loop. Returns GTR_OK or the first error. */
+static gtr_status text_to_wire(const txtar_file *f, gtr_buf *wire, gtr_err *err)
+{
+    gtr_input *in = fuzz_input_open((const uint8_t *)f->data, f->data_len);
+    gtr_text_reader *r = NULL;
+    gtr_raw_writer *w = NULL;
+    gtr_status st;
+    if (in == NULL)
+        return GTR_E_NOMEM;
+    st = gtr_text_reader_new(in, NULL, &r, err);
+    if (st == GTR_OK)
+        st = gtr_raw_writer_new(gtr_sink_buf(wire), gtr_text_reader_version(r), NULL, &w, err);
+    for (size_t n = 0; st == GTR_OK; n++) {
+        gtr_raw_event ev;
+        if (n >= FUZZ_MAX_EVENTS) {
+            st = GTR_E_LIMIT;
+            break;
+        }
+        st = gtr_text_reader_next(r, &ev, err);
+        if (st == GTR_EOF) {
+            st = GTR_OK;
+            break;
+        }
+        if (st == GTR_OK)
+            st = gtr_raw_writer_write(w, &ev, err);
+    }
+    if (st == GTR_OK)
+        st = gtr_raw_writer_flush(w, err);
+    if (st == GTR_OK)
+        st = gtr_buf_status(wire);
+    check_error(st == GTR_E_LIMIT ? GTR_OK : st, err, "text2bytes error has a message");
+    gtr_raw_writer_free(w);
+    gtr_text_reader_free(r);
+    gtr_input_free(in);
+    return st;
+}
+
+/* The expectation's own round trip: Format then Parse gives the same kind and pattern. */
+static void check_expect_format(const tgen_expect *e)
+{
+    gtr_buf text = {0};
+    tgen_expect *back = NULL;
+    gtr_err err;
+    if (tgen_expect_format(e, &text) != GTR_OK || gtr_buf_status(&text) != GTR_OK)
+        goto done;
+    gtr_status st = tgen_expect_parse(text.data, text.len, &back, &err);
+    if (st == GTR_E_NOMEM)
+        goto done;
+    FUZZ_CHECK(st == GTR_OK, "a formatted expectation parses");
+    FUZZ_CHECK(tgen_expect_is_failure(back) == tgen_expect_is_failure(e), "kind survives");
+    size_t la = 0, lb = 0;
+    const char *pa = tgen_expect_pattern(e, &la), *pb = tgen_expect_pattern(back, &lb);
+    FUZZ_CHECK((pa == NULL) == (pb == NULL), "pattern presence survives");
+    if (pa != NULL)
+        FUZZ_CHECK(la == lb && memcmp(pa, pb, la) == 0, "pattern survives");
+done:
+    tgen_expect_free(back);
+    gtr_buf_free(&text);
+}
+
+/* run_reader: testReader. Returns the reader's final status (GTR_EOF: clean), err its error;
+ * *invalid is set when the validator complained about some event. */
+static gtr_status run_reader(const gtr_buf *wire, gtr_err *err, bool *invalid)
+{
+    gtr_input *in = fuzz_input_open((const uint8_t *)wire->data, wire->len);
+    gtr_reader *r = NULL;
+    gtr_validator *v = NULL;
+    gtr_err verr;
+    gtr_status st;
+    *invalid = false;
+    if (in == NULL)
+        return GTR_E_NOMEM;
+    st = gtr_reader_new(in, NULL, &r, err);
+    if (st == GTR_OK && (st = gtr_validator_new(NULL, &v, err)) == GTR_OK) {
+        gtr_validator_set_go_version(v, gtr_reader_go_version(r));
+        for (size_t n = 0; n < FUZZ_MAX_EVENTS; n++) {
+            gtr_event ev;
+            st = gtr_reader_next(r, &ev, err);
+            if (st != GTR_OK)
+                break;
+            gtr_status vs = gtr_validator_event(v, &ev, &verr);
+            check_error(vs, &verr, "validator error has a message");
+            if (vs != GTR_OK)
+                *invalid = true;
+        }
+    }
+    check_error(st, err, "reader error has a message");
+    gtr_validator_free(v);
+    gtr_reader_free(r);
+    gtr_input_free(in);
+    return st;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > FUZZ_MAX_INPUT_BYTES)
+        return 0;
+    txtar_archive *a = txtar_parse(data, size);
+    tgen_expect *exp = NULL;
+    gtr_buf wire = {0};
+    gtr_err err, cerr;
+    if (a == NULL)
+        return 0;
+    FUZZ_CHECK(a->comment_len == 0 || a->comment != NULL, "comment bytes");
+    for (size_t i = 0; i < a->nfiles; i++)
+        FUZZ_CHECK(a->files[i].name != NULL && a->files[i].name[a->files[i].name_len] == '\0',
+                   "file names are NUL-terminated");
+    /* ParseFile: exactly `expect` then `trace`. */
+    if (a->nfiles != 2 || strcmp(a->files[0].name, "expect") != 0 ||
+        strcmp(a->files[1].name, "trace") != 0)
+        goto done;
+    if (text_to_wire(&a->files[1], &wire, &err) != GTR_OK)
+        goto done;
+    gtr_status st = tgen_expect_parse(a->files[0].data, a->files[0].data_len, &exp, &err);
+    check_error(st, &err, "expectation error has a message");
+    if (st != GTR_OK)
+        goto done;
+    check_expect_format(exp);
+
+    bool invalid;
+    st = run_reader(&wire, &err, &invalid);
+    if (st == GTR_E_NOMEM || st == GTR_OK)   /* OK: stopped at FUZZ_MAX_EVENTS */
+        goto done;
+    gtr_status cst = tgen_expect_check(exp, st == GTR_EOF ? NULL : &err, &cerr);
+    check_error(cst, &cerr, "Expectation.Check error has a message");
+    if (st == GTR_EOF && cst != GTR_E_NOMEM)
+        FUZZ_CHECK((cst == GTR_OK) == !tgen_expect_is_failure(exp),
+                   "a clean read conforms exactly to SUCCESS");
+    if (st != GTR_EOF && !tgen_expect_is_failure(exp))
+        FUZZ_CHECK(cst == GTR_E_INVALID, "an error never conforms to SUCCESS");
+    (void)invalid;
+done:
+    tgen_expect_free(exp);
+    gtr_buf_free(&wire);
+    txtar_free(a);
+    return 0;
+}
