@@ -1,10 +1,118 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cmd_raw.c: in progress. */
+/* cmd_raw.c: `gotrace raw text2bytes|bytes2text [IN [OUT]]`, the port of Go's
+ * testdata/cmd/gotraceraw: convert between the wire and the text formats. IN and OUT default
+ * to stdin and stdout ("-" names them too); IN may be gzip-compressed. On a read error the
+ * events converted so far are written, then "gotrace: <Go's message>" and exit 1. */
+#include <errno.h>
+#include <string.h>
+
 #include "cli.h"
+#include "gtr/raw.h"
+
+static const char usage_text[] =
+    "usage: gotrace raw text2bytes|bytes2text [IN [OUT]]\n"
+    "\n"
+    "  text2bytes  read a trace in the text format, write the wire format\n"
+    "  bytes2text  read a trace in the wire format, write the text format\n"
+    "\n"
+    "IN and OUT default to stdin and stdout ('-'); IN may be gzip-compressed.\n";
+
+typedef enum { TEXT2BYTES, BYTES2TEXT } raw_mode;
+
+/* convert runs one conversion; returns a gtr_status with err filled on failure. */
+static gtr_status convert(raw_mode mode, gtr_input *in, FILE *out, gtr_err *err)
+{
+    gtr_sink sink = gtr_sink_file(out);
+    gtr_status st, wst;
+    gtr_raw_event ev;
+    if (mode == BYTES2TEXT) {
+        gtr_raw_reader *r = NULL;
+        gtr_text_writer *w = NULL;
+        if ((st = gtr_raw_reader_new(in, NULL, &r, err)) != GTR_OK)
+            return st;
+        if ((st = gtr_text_writer_new(sink, gtr_raw_reader_version(r), NULL, &w, err)) !=
+            GTR_OK) {
+            gtr_raw_reader_free(r);
+            return st;
+        }
+        while ((st = gtr_raw_reader_next(r, &ev, err)) == GTR_OK) {
+            if ((st = gtr_text_writer_write(w, &ev, err)) != GTR_OK)
+                break;
+        }
+        gtr_err werr;
+        wst = gtr_text_writer_flush(w, &werr);
+        gtr_text_writer_free(w);
+        gtr_raw_reader_free(r);
+    } else {
+        gtr_text_reader *r = NULL;
+        gtr_raw_writer *w = NULL;
+        if ((st = gtr_text_reader_new(in, NULL, &r, err)) != GTR_OK)
+            return st;
+        if ((st = gtr_raw_writer_new(sink, gtr_text_reader_version(r), NULL, &w, err)) !=
+            GTR_OK) {
+            gtr_text_reader_free(r);
+            return st;
+        }
+        while ((st = gtr_text_reader_next(r, &ev, err)) == GTR_OK) {
+            if ((st = gtr_raw_writer_write(w, &ev, err)) != GTR_OK)
+                break;
+        }
+        gtr_err werr;
+        wst = gtr_raw_writer_flush(w, &werr);
+        gtr_raw_writer_free(w);
+        gtr_text_reader_free(r);
+    }
+    if (st == GTR_EOF)
+        st = GTR_OK;
+    if (st == GTR_OK && wst != GTR_OK)
+        return gtr_err_setf(err, wst, "writing output failed");
+    return st;
+}
 
 int cmd_raw(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cli_fail("raw: in progress");
+    if (argc >= 2 && cli_is_help(argv[1])) {
+        fputs(usage_text, stdout);
+        return CLI_OK;
+    }
+    if (argc < 2)
+        return cli_usage(usage_text, "raw: missing mode (text2bytes or bytes2text)");
+    raw_mode mode;
+    if (strcmp(argv[1], "text2bytes") == 0)
+        mode = TEXT2BYTES;
+    else if (strcmp(argv[1], "bytes2text") == 0)
+        mode = BYTES2TEXT;
+    else
+        return cli_usage(usage_text, "raw: unknown mode %s", argv[1]);
+    for (int i = 2; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(usage_text, stdout);
+            return CLI_OK;
+        }
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return cli_usage(usage_text, "raw: unknown flag %s", argv[i]);
+    }
+    if (argc > 4)
+        return cli_usage(usage_text, "raw: too many arguments");
+    const char *in_path = argc > 2 ? argv[2] : "-";
+    const char *out_path = argc > 3 ? argv[3] : "-";
+
+    gtr_err err;
+    gtr_err_clear(&err);
+    gtr_input *in = NULL;
+    if (gtr_input_open_path(in_path, NULL, &in, &err) != GTR_OK)
+        return cli_fail_err(&err);
+    FILE *out = cli_open_out(out_path);
+    if (out == NULL) {
+        gtr_input_free(in);
+        return cli_fail("open %s: %s", out_path, strerror(errno));
+    }
+    gtr_status st = convert(mode, in, out, &err);
+    gtr_input_free(in);
+    int closed = cli_close_out(out);
+    if (st != GTR_OK)
+        return cli_fail_err(&err);
+    if (closed != 0)
+        return cli_fail("write %s: %s", out_path, strerror(errno));
+    return CLI_OK;
 }

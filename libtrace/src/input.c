@@ -19,6 +19,7 @@
 #include <zlib.h>
 
 #include "gtr/input.h"
+#include "input_priv.h"
 #include "mem.h"
 
 #define INPUT_BUF_SIZE (64u << 10)
@@ -52,6 +53,13 @@ struct gtr_input {
     bool member_done;        /* between gzip members */
     z_stream zs;
     uint8_t *out_buf;
+
+    /* Peek splice: when a peek straddles two windows, the window becomes splice[] and the
+     * rest of the newer window waits in next_*. */
+    uint8_t splice[GTR__INPUT_PEEK_MAX];
+    bool has_next;
+    const uint8_t *next_buf;
+    size_t next_pos, next_end;
 
     /* Sticky state. */
     bool eof;
@@ -221,6 +229,20 @@ static gtr_status refill(gtr_input *in)
 {
     if (in->err.code != GTR_OK)
         return in->err.code;
+    if (in->has_next) {
+        /* The rest of the window a peek spliced from. */
+        in->has_next = false;
+        if (in->next_pos < in->next_end) {
+            in->base = in->base + in->end - in->next_pos;
+            in->buf = in->next_buf;
+            in->pos = in->next_pos;
+            in->end = in->next_end;
+            return GTR_OK;
+        }
+        in->base += in->end;
+        in->buf = NULL;
+        in->pos = in->end = 0;
+    }
     if (in->eof)
         return GTR_EOF;
     in->base += in->end;
@@ -415,6 +437,18 @@ void gtr_input_set_limit(gtr_input *in, uint64_t max_bytes)
         in->end = in->pos + (size_t)(max_bytes - off);
         in->over_limit = true;
     }
+    if (in->has_next) {
+        /* The pending window starts where the current one ends. */
+        uint64_t noff = in->base + in->end;
+        if (noff >= max_bytes) {
+            if (in->next_pos < in->next_end)
+                in->over_limit = true;
+            in->next_end = in->next_pos;
+        } else if (in->next_end - in->next_pos > max_bytes - noff) {
+            in->next_end = in->next_pos + (size_t)(max_bytes - noff);
+            in->over_limit = true;
+        }
+    }
 }
 
 bool gtr_input_is_gzip(const gtr_input *in)
@@ -481,6 +515,100 @@ gtr_status gtr_input_read_all(gtr_input *in, char **data, size_t *len, gtr_err *
     if (!GTR__GROW(&in->alc, *data, cap, *len + 1))
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
     (*data)[*len] = '\0';
+    return GTR_OK;
+}
+
+gtr_status gtr__input_peek(gtr_input *in, size_t n, const uint8_t **p, size_t *avail)
+{
+    if (n > GTR__INPUT_PEEK_MAX)
+        n = GTR__INPUT_PEEK_MAX;
+    if (in->end - in->pos >= n) {
+        *p = in->buf + in->pos;
+        *avail = n;
+        return GTR_OK;
+    }
+    /* Gather the rest of this window and the head of the following ones. */
+    uint8_t tmp[GTR__INPUT_PEEK_MAX];
+    size_t k = in->end - in->pos;
+    uint64_t start = in->base + in->pos;
+    if (k > 0)
+        memcpy(tmp, in->buf + in->pos, k);
+    in->pos = in->end;
+    gtr_status st = GTR_OK;
+    bool fetched = false;
+    while (k < n) {
+        st = refill(in);
+        if (st != GTR_OK)
+            break;
+        fetched = true;
+        size_t take = in->end - in->pos;
+        if (take > n - k)
+            take = n - k;
+        memcpy(tmp + k, in->buf + in->pos, take);
+        in->pos += take;
+        k += take;
+    }
+    if (st == GTR_OK && fetched) {
+        in->has_next = true;
+        in->next_buf = in->buf;
+        in->next_pos = in->pos;
+        in->next_end = in->end;
+    }
+    if (k > 0)
+        memcpy(in->splice, tmp, k);
+    in->buf = in->splice;
+    in->base = start;
+    in->pos = 0;
+    in->end = k;
+    *p = in->splice;
+    *avail = k;
+    if (st < 0 && k == 0)
+        return st;
+    return GTR_OK;
+}
+
+void gtr__input_skip(gtr_input *in, size_t n)
+{
+    if (n > in->end - in->pos)
+        n = in->end - in->pos;
+    in->pos += n;
+}
+
+gtr_status gtr__input_read_line(gtr_input *in, gtr_buf *line, gtr_err *err)
+{
+    gtr_buf_reset(line);
+    bool any = false;
+    for (;;) {
+        if (in->pos == in->end) {
+            gtr_status st = refill(in);
+            if (st == GTR_EOF) {
+                if (!any)
+                    return gtr_err_setf(err, GTR_EOF, "EOF");
+                break;
+            }
+            if (st != GTR_OK) {
+                if (any)
+                    break; /* bufio.Scanner hands out the partial line first */
+                gtr_err_copy(err, &in->err);
+                return st;
+            }
+        }
+        const uint8_t *p = in->buf + in->pos;
+        size_t k = in->end - in->pos;
+        const uint8_t *nl = memchr(p, '\n', k);
+        size_t take = nl != NULL ? (size_t)(nl - p) : k;
+        gtr_buf_append(line, p, take);
+        any = true;
+        in->pos += take;
+        if (nl != NULL) {
+            in->pos++;
+            break;
+        }
+    }
+    if (gtr_buf_status(line) != GTR_OK)
+        return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+    if (line->len > 0 && line->data[line->len - 1] == '\r') /* bufio.ScanLines' dropCR */
+        line->data[--line->len] = '\0';
     return GTR_OK;
 }
 

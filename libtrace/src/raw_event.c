@@ -1,3 +1,62 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* raw_event.c: in progress. */
-typedef int gtr__in_progress_raw_event;
+/* Port of src/internal/trace/raw/event.go at go1.27.3: raw.Event.String and EncodedSize. */
+#include <inttypes.h>
+
+#include "gtr/raw.h"
+#include "raw_priv.h"
+
+const char *const gtr__frame_fields[4] = {"pc", "func", "file", "line"};
+
+const gtr_event_spec *gtr__raw_spec(const gtr_raw_event *ev)
+{
+    if (ev == NULL || ev->type >= gtr_version_nspecs(ev->version))
+        return NULL;
+    return gtr_spec(ev->type);
+}
+
+gtr_status gtr_raw_event_string(const gtr_raw_event *ev, gtr_buf *out)
+{
+    /* Go indexes e.Version.Specs()[e.Ev] and e.Args[i], panicking when out of range. */
+    const gtr_event_spec *spec = gtr__raw_spec(ev);
+    if (spec == NULL || ev->nargs < spec->nargs)
+        return GTR_E_USAGE;
+    if (spec->name != NULL)
+        gtr_buf_puts(out, spec->name);
+    for (size_t i = 0; i < spec->nargs; i++)
+        gtr_buf_printf(out, " %s=%" PRIu64, spec->args[i], ev->args[i]);
+    if (spec->is_stack) {
+        const uint64_t *frames = ev->args + spec->nargs;
+        size_t n = ev->nargs - spec->nargs;
+        for (size_t i = 0; i < n; i++) {
+            gtr_buf_puts(out, i % 4 == 0 ? "\n\t" : " ");
+            gtr_buf_printf(out, "%s=%" PRIu64, gtr__frame_fields[i % 4], frames[i]);
+        }
+    }
+    if (ev->has_data_field) { /* Go: e.Data != nil */
+        gtr_buf_puts(out, "\n\tdata=");
+        gtr_go_quote(out, ev->data, ev->data_len);
+    }
+    return gtr_buf_status(out);
+}
+
+/* uvarint_len: binary.PutUvarint's length. */
+size_t gtr__uvarint_len(uint64_t v)
+{
+    size_t n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        n++;
+    }
+    return n;
+}
+
+size_t gtr_raw_event_encoded_size(const gtr_raw_event *ev)
+{
+    size_t size = 1;
+    for (size_t i = 0; i < ev->nargs; i++)
+        size += gtr__uvarint_len(ev->args[i]);
+    const gtr_event_spec *spec = gtr__raw_spec(ev);
+    if (spec != NULL && spec->has_data)
+        size += gtr__uvarint_len(ev->data_len) + ev->data_len;
+    return size;
+}

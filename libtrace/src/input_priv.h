@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* input_priv.h: what the raw layer's readers need beyond input.h: lookahead (bufio.Reader's
+ * ReadRune/UnreadRune, used by Fscanf) and line reading (bufio.Scanner). */
+#ifndef GTR_SRC_INPUT_PRIV_H
+#define GTR_SRC_INPUT_PRIV_H
+
+#include "gtr/buf.h"
+#include "gtr/input.h"
+
+#define GTR__INPUT_PEEK_MAX 16
+
+/* gtr__input_peek makes the next min(n, GTR__INPUT_PEEK_MAX) bytes contiguous at *p without
+ * consuming them. *avail is smaller than asked only at the end of input, or before an input
+ * error (which the next read then reports). Returns an error only when no byte is
+ * available and the input has failed. */
+gtr_status gtr__input_peek(gtr_input *in, size_t n, const uint8_t **p, size_t *avail);
+/* gtr__input_skip consumes n bytes of a successful peek (at most *avail). */
+void gtr__input_skip(gtr_input *in, size_t n);
+
+/* gtr__input_read_line reads the next line into line (reset first) with bufio.ScanLines'
+ * rules but no length limit: the line ends at '\n' (not included), one trailing '\r' is
+ * dropped, a last line without '\n' counts if it is not empty. GTR_EOF ("EOF") when no line
+ * is left. An input error after part of a line returns that part first, then the error. */
+gtr_status gtr__input_read_line(gtr_input *in, gtr_buf *line, gtr_err *err);
+
+#endif /* GTR_SRC_INPUT_PRIV_H */
