@@ -1,3 +1,335 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* in progress. */
-typedef int gtr__in_progress_tg;
+/* Port of src/internal/trace/testtrace/format.go at go1.27.3 (ParseFile), plus the golden
+ * check of src/internal/trace/reader_test.go (TestReaderGolden and testReader). */
+#include "tgen/fixture.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gtr/buf.h"
+#include "gtr/input.h"
+#include "gtr/raw.h"
+#include "gtr/reader.h"
+#include "gtr/validate.h"
+#include "txtar.h"
+
+struct tgen_fixture {
+    uint8_t *wire;          /* the trace's wire bytes (malloc'd) */
+    size_t wire_len;
+    gtr_go_version version;
+    tgen_expect *expect;
+};
+
+void tgen_fixture_free(tgen_fixture *f)
+{
+    if (f == NULL)
+        return;
+    free(f->wire);
+    tgen_expect_free(f->expect);
+    free(f);
+}
+
+const uint8_t *tgen_fixture_trace(const tgen_fixture *f, size_t *len)
+{
+    *len = f->wire_len;
+    return f->wire;
+}
+
+gtr_go_version tgen_fixture_version(const tgen_fixture *f)
+{
+    return f->version;
+}
+
+const tgen_expect *tgen_fixture_expect(const tgen_fixture *f)
+{
+    return f->expect;
+}
+
+/* go_errno_text writes Go's text for errno e (syscall.Errno.Error): on Linux it is the C
+ * library's message with a lower-case first letter ("no such file or directory"). */
+static const char *go_errno_text(int e, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", strerror(e));
+    if (buf[0] != '\0' && isupper((unsigned char)buf[0]) &&
+        !(buf[1] != '\0' && isupper((unsigned char)buf[1])))
+        buf[0] = (char)tolower((unsigned char)buf[0]);
+    return buf;
+}
+
+/* read_file is os.ReadFile: the whole file in a malloc'd buffer, growing as bytes arrive.
+ * Errors are Go's *PathError text: "open PATH: <reason>" / "read PATH: <reason>". */
+static gtr_status read_file(const char *path, char **data, size_t *len, gtr_err *err)
+{
+    char reason[128];
+    int fd = open(path, O_RDONLY);
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+
+    *data = NULL;
+    *len = 0;
+    if (fd < 0)
+        return gtr_err_setf(err, GTR_E_IO, "open %s: %s", path,
+                            go_errno_text(errno, reason, sizeof reason));
+    for (;;) {
+        if (cap - n < 4096) {
+            size_t ncap = cap < 16384 ? 16384 : cap * 2;
+            char *nbuf = ncap > cap ? realloc(buf, ncap) : NULL;
+            if (nbuf == NULL) {
+                free(buf);
+                close(fd);
+                return gtr_err_setf(err, GTR_E_NOMEM, "read %s: out of memory", path);
+            }
+            buf = nbuf;
+            cap = ncap;
+        }
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            int e = errno;
+            free(buf);
+            close(fd);
+            return gtr_err_setf(err, GTR_E_IO, "read %s: %s", path,
+                                go_errno_text(e, reason, sizeof reason));
+        }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+    }
+    close(fd);
+    *data = buf;
+    *len = n;
+    return GTR_OK;
+}
+
+/* text_to_wire converts the text trace data[0..len) to wire bytes in *wire (ParseFile's loop
+ * of raw.TextReader into raw.Writer). */
+static gtr_status text_to_wire(const char *path, const char *data, size_t len, gtr_buf *wire,
+                               gtr_go_version *version, gtr_err *err)
+{
+    gtr_input *in = NULL;
+    gtr_text_reader *tr = NULL;
+    gtr_raw_writer *tw = NULL;
+    gtr_raw_event ev;
+    gtr_err sub;
+    gtr_status st;
+
+    gtr_err_clear(&sub);
+    if ((st = gtr_input_open_memory(len > 0 ? data : "", len, NULL, &in, &sub)) < 0 ||
+        (st = gtr_text_reader_new(in, NULL, &tr, &sub)) < 0) {
+        /* Go: fmt.Errorf("malformed test %s: bad trace file: %v", testPath, err) */
+        st = gtr_err_setf(err, st, "malformed test %s: bad trace file: %s", path, sub.msg);
+        goto out;
+    }
+    *version = gtr_text_reader_version(tr);
+    if ((st = gtr_raw_writer_new(gtr_sink_buf(wire), *version, NULL, &tw, &sub)) < 0) {
+        /* Go: fmt.Errorf("failed to create trace byte writer: %v", err) */
+        st = gtr_err_setf(err, st, "failed to create trace byte writer: %s", sub.msg);
+        goto out;
+    }
+    for (;;) {
+        st = gtr_text_reader_next(tr, &ev, &sub);
+        if (st == GTR_EOF)
+            break;
+        if (st < 0) {
+            /* Go: fmt.Errorf("malformed test %s: bad trace file: %v", testPath, err) */
+            st = gtr_err_setf(err, st, "malformed test %s: bad trace file: %s", path, sub.msg);
+            goto out;
+        }
+        if ((st = gtr_raw_writer_write(tw, &ev, &sub)) < 0) {
+            /* Go: fmt.Errorf("internal error during %s: failed to write trace bytes: %v", ...) */
+            st = gtr_err_setf(err, st, "internal error during %s: failed to write trace bytes: %s",
+                              path, sub.msg);
+            goto out;
+        }
+    }
+    if ((st = gtr_raw_writer_flush(tw, &sub)) < 0 || (st = gtr_buf_status(wire)) < 0) {
+        st = gtr_err_setf(err, st, "internal error during %s: failed to write trace bytes: %s",
+                          path, st == GTR_E_NOMEM ? "out of memory" : sub.msg);
+        goto out;
+    }
+    st = GTR_OK;
+out:
+    gtr_raw_writer_free(tw);
+    gtr_text_reader_free(tr);
+    gtr_input_free(in);
+    return st;
+}
+
+gtr_status tgen_fixture_parse(const char *path, const void *data, size_t len, tgen_fixture **out,
+                              gtr_err *err)
+{
+    txtar_archive *ar = NULL;
+    tgen_fixture *f = NULL;
+    gtr_buf wire = {0}, q = {0};
+    gtr_err sub;
+    gtr_err local;
+    gtr_status st;
+
+    if (err == NULL)
+        err = &local;
+    *out = NULL;
+    gtr_err_clear(&sub);
+    if ((ar = txtar_parse(data, len)) == NULL || (f = calloc(1, sizeof *f)) == NULL) {
+        st = gtr_err_setf(err, GTR_E_NOMEM, "failed to read test file for %s: out of memory",
+                          path);
+        goto fail;
+    }
+    if (ar->nfiles != 2) {
+        /* Go: fmt.Errorf("malformed test %s: wrong number of files", testPath) */
+        st = gtr_err_setf(err, GTR_E_FORMAT, "malformed test %s: wrong number of files", path);
+        goto fail;
+    }
+    static const char *const want[2] = {"expect", "trace"};
+    for (size_t i = 0; i < 2; i++) {
+        const txtar_file *tf = &ar->files[i];
+        if (tf->name_len != strlen(want[i]) || memcmp(tf->name, want[i], tf->name_len) != 0) {
+            /* Go: fmt.Errorf("malformed test %s: bad filename %s", testPath, ar.Files[i].Name) */
+            st = gtr_err_setf(err, GTR_E_FORMAT, "malformed test %s: bad filename %s", path,
+                              tf->name);
+            goto fail;
+        }
+    }
+    if ((st = text_to_wire(path, ar->files[1].data, ar->files[1].data_len, &wire, &f->version,
+                           err)) < 0)
+        goto fail;
+    if ((st = tgen_expect_parse(ar->files[0].data, ar->files[0].data_len, &f->expect, &sub)) < 0) {
+        /* Go: fmt.Errorf("internal error during %s: failed to parse expectation %q: %v",
+         * testPath, string(ar.Files[0].Data), err) */
+        gtr_go_quote(&q, ar->files[0].data, ar->files[0].data_len);
+        st = gtr_err_setf(err, st, "internal error during %s: failed to parse expectation %s: %s",
+                          path, gtr_buf_status(&q) == GTR_OK ? q.data : "", sub.msg);
+        goto fail;
+    }
+    f->wire = (uint8_t *)gtr_buf_take(&wire, &f->wire_len);
+    txtar_free(ar);
+    *out = f;
+    return GTR_OK;
+fail:
+    gtr_buf_free(&q);
+    gtr_buf_free(&wire);
+    tgen_fixture_free(f);
+    txtar_free(ar);
+    return st;
+}
+
+gtr_status tgen_fixture_parse_file(const char *path, tgen_fixture **out, gtr_err *err)
+{
+    char *data;
+    size_t len;
+    gtr_err sub, local;
+    gtr_status st;
+
+    if (err == NULL)
+        err = &local;
+    *out = NULL;
+    if ((st = read_file(path, &data, &len, &sub)) < 0) {
+        /* Go: fmt.Errorf("failed to read test file for %s: %v", testPath, err) */
+        return gtr_err_setf(err, st, "failed to read test file for %s: %s", path, sub.msg);
+    }
+    st = tgen_fixture_parse(path, data, len, out, err);
+    free(data);
+    return st;
+}
+
+/* A golden run's record of failures: the first one's message, and how many. */
+typedef struct record {
+    tgen_check_report rep;
+    gtr_status first;
+    gtr_err *err;
+} record;
+
+static void record_failure(record *rc, gtr_status st, const gtr_err *e)
+{
+    if (rc->rep.failures++ == 0) {
+        rc->first = st;
+        gtr_err_copy(rc->err, e);
+        if (rc->err != NULL)
+            rc->err->code = st;
+    }
+}
+
+/* check_outcome is `if err := exp.Check(got); err != nil { t.Error(err) }`. */
+static void check_outcome(record *rc, const tgen_expect *exp, const gtr_err *got)
+{
+    gtr_err cerr;
+    gtr_status st = tgen_expect_check(exp, got, &cerr);
+    if (st < 0)
+        record_failure(rc, st, &cerr);
+}
+
+gtr_status tgen_fixture_check_parsed(const tgen_fixture *f, tgen_check_report *rep, gtr_err *err)
+{
+    record rc = {{0, 0}, GTR_OK, err};
+    gtr_input *in = NULL;
+    gtr_reader *r = NULL;
+    gtr_validator *v = NULL;
+    gtr_err rerr, verr;
+    gtr_event ev;
+    gtr_status st;
+
+    gtr_err_clear(err);
+    gtr_err_clear(&rerr);
+    if ((st = gtr_input_open_memory(f->wire, f->wire_len, NULL, &in, &rerr)) < 0) {
+        record_failure(&rc, st, &rerr);
+        goto out;
+    }
+    if ((st = gtr_validator_new(NULL, &v, &verr)) < 0) {
+        record_failure(&rc, st, &verr);
+        goto out;
+    }
+    gtr_validator_set_go_version(v, f->version);
+    if ((st = gtr_reader_new(in, NULL, &r, &rerr)) < 0) {
+        check_outcome(&rc, f->expect, &rerr);
+        goto out;
+    }
+    for (;;) {
+        st = gtr_reader_next(r, &ev, &rerr);
+        if (st == GTR_EOF)
+            break;
+        gtr_validator_set_go_version(v, gtr_reader_go_version(r));
+        if (st < 0) {
+            check_outcome(&rc, f->expect, &rerr);
+            goto out;
+        }
+        rc.rep.events++;
+        if ((st = gtr_validator_event(v, &ev, &verr)) < 0)
+            record_failure(&rc, st, &verr);
+    }
+    check_outcome(&rc, f->expect, NULL);
+out:
+    gtr_reader_free(r);
+    gtr_validator_free(v);
+    gtr_input_free(in);
+    if (rep != NULL)
+        *rep = rc.rep;
+    return rc.rep.failures > 0 ? rc.first : GTR_OK;
+}
+
+gtr_status tgen_fixture_check(const char *path, tgen_check_report *rep, gtr_err *err)
+{
+    tgen_fixture *f;
+    gtr_err local;
+    gtr_status st;
+
+    if (err == NULL)
+        err = &local;
+    st = tgen_fixture_parse_file(path, &f, err);
+
+    if (st < 0) {
+        if (rep != NULL) {
+            rep->events = 0;
+            rep->failures = 1;
+        }
+        /* Go: t.Fatalf("failed to parse test file at %s: %v", testPath, err) */
+        return gtr_err_wrapf(err, "failed to parse test file at %s", path);
+    }
+    st = tgen_fixture_check_parsed(f, rep, err);
+    tgen_fixture_free(f);
+    return st;
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* fixture.h: `.test` fixture files (Go's testtrace.ParseFile) and the golden check that runs
+ * one (Go's TestReaderGolden / testReader in src/internal/trace/reader_test.go).
+ *
+ * A fixture is a txtar archive with exactly two files, `expect` (see tgen/expect.h) then
+ * `trace` (the text format of gtr/raw.h). Parsing turns the text trace into wire bytes with
+ * the text reader and the raw writer, as Go does. */
+#ifndef TGEN_FIXTURE_H
+#define TGEN_FIXTURE_H
+
+#include <stdint.h>
+
+#include "gtr/spec.h"
+#include "gtr/status.h"
+#include "tgen/expect.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tgen_fixture tgen_fixture;   /* opaque; immutable once parsed */
+
+/* tgen_fixture_parse_file reads and parses the fixture at path (ParseFile). Errors carry
+ * Go's messages, path as given:
+ *   "failed to read test file for %s: %v" (GTR_E_IO; %v is Go's "open PATH: <reason>" or
+ *   "read PATH: <reason>"), "malformed test %s: wrong number of files",
+ *   "malformed test %s: bad filename %s", "malformed test %s: bad trace file: %v",
+ *   "failed to create trace byte writer: %v",
+ *   "internal error during %s: failed to write trace bytes: %v",
+ *   "internal error during %s: failed to parse expectation %q: %v".
+ * On success *out owns the fixture (tgen_fixture_free). */
+GTR_API gtr_status tgen_fixture_parse_file(const char *path, tgen_fixture **out, gtr_err *err);
+
+/* tgen_fixture_parse parses a fixture held in memory (data is not retained); path is used
+ * only in messages. Same errors as tgen_fixture_parse_file, minus the read error. */
+GTR_API gtr_status tgen_fixture_parse(const char *path, const void *data, size_t len,
+                                      tgen_fixture **out, gtr_err *err);
+
+/* tgen_fixture_trace returns the trace's wire bytes (header included), owned by f; *len gets
+ * their length. */
+GTR_API const uint8_t *tgen_fixture_trace(const tgen_fixture *f, size_t *len);
+
+/* tgen_fixture_version returns the trace's version (the text trace's "Trace Go1.N" line). */
+GTR_API gtr_go_version tgen_fixture_version(const tgen_fixture *f);
+
+/* tgen_fixture_expect returns the fixture's expectation, owned by f. */
+GTR_API const tgen_expect *tgen_fixture_expect(const tgen_fixture *f);
+
+/* tgen_fixture_free releases f. NULL: no-op. */
+GTR_API void tgen_fixture_free(tgen_fixture *f);
+
+/* What a golden check saw. */
+typedef struct tgen_check_report {
+    uint64_t events;     /* events the reader returned before EOF or its error */
+    unsigned failures;   /* failures recorded (Go's t.Error/t.Fatalf calls); err holds the first */
+} tgen_check_report;
+
+/* tgen_fixture_check runs the fixture at path the way TestReaderGolden does: parse it
+ * (failure: "failed to parse test file at %s: %v"), read the wire bytes with gtr_reader,
+ * validate every event with a gtr_validator told the trace's version, and check the
+ * reader's outcome against the expectation. Validation failures do not stop the reading (Go
+ * calls t.Error and goes on). Returns GTR_OK when nothing failed, else the first failure's
+ * status with its message in err (GTR_E_INVALID for a broken expectation, the validator's
+ * GTR_E_INVALID, or the parse error's code). rep (may be NULL) receives the counts. */
+GTR_API gtr_status tgen_fixture_check(const char *path, tgen_check_report *rep, gtr_err *err);
+
+/* tgen_fixture_check_parsed is tgen_fixture_check on an already parsed fixture. */
+GTR_API gtr_status tgen_fixture_check_parsed(const tgen_fixture *f, tgen_check_report *rep,
+                                             gtr_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TGEN_FIXTURE_H */

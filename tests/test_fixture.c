@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test_fixture.c: .test fixtures (testtrace.ParseFile) and the golden check (TestReaderGolden).
+ * The expected messages are what Go's golden runner (the oracle's `check`) prints for the same
+ * files; the wire bytes are checked against corpus/upstream/WIRE.sha256 (Go's text2bytes). */
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "tgen/fixture.h"
+
+#define UPSTREAM GTR_SOURCE_DIR "/corpus/upstream"
+
+/* --- a small SHA-256 (FIPS 180-4), for comparing wire bytes with Go's ------------------- */
+
+static const uint32_t K[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+    0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+    0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+    0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+    0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+    0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+    0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+    0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+    0xc67178f2};
+
+static uint32_t ror(uint32_t x, int n)
+{
+    return (x >> n) | (x << (32 - n));
+}
+
+static void sha256_block(uint32_t h[8], const uint8_t *p)
+{
+    uint32_t w[64], a[8];
+    for (int i = 0; i < 16; i++)
+        w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+               (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+    for (int i = 16; i < 64; i++) {
+        uint32_t s0 = ror(w[i - 15], 7) ^ ror(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        uint32_t s1 = ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ (w[i - 2] >> 10);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    memcpy(a, h, sizeof a);
+    for (int i = 0; i < 64; i++) {
+        uint32_t t1 = a[7] + (ror(a[4], 6) ^ ror(a[4], 11) ^ ror(a[4], 25)) +
+                      ((a[4] & a[5]) ^ (~a[4] & a[6])) + K[i] + w[i];
+        uint32_t t2 = (ror(a[0], 2) ^ ror(a[0], 13) ^ ror(a[0], 22)) +
+                      ((a[0] & a[1]) ^ (a[0] & a[2]) ^ (a[1] & a[2]));
+        memmove(a + 1, a, 7 * sizeof a[0]);
+        a[4] += t1;
+        a[0] = t1 + t2;
+    }
+    for (int i = 0; i < 8; i++)
+        h[i] += a[i];
+}
+
+static void sha256_hex(const uint8_t *data, size_t len, char out[65])
+{
+    uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                     0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    uint8_t tail[128] = {0};
+    size_t full = len / 64 * 64, rest = len - full;
+    for (size_t off = 0; off < full; off += 64)
+        sha256_block(h, data + off);
+    if (rest > 0)
+        memcpy(tail, data + full, rest);
+    tail[rest] = 0x80;
+    size_t tlen = rest < 56 ? 64 : 128;
+    uint64_t bits = (uint64_t)len * 8;
+    for (int i = 0; i < 8; i++)
+        tail[tlen - 1 - (size_t)i] = (uint8_t)(bits >> (8 * i));
+    for (size_t off = 0; off < tlen; off += 64)
+        sha256_block(h, tail + off);
+    for (int i = 0; i < 8; i++)
+        snprintf(out + 8 * i, 9, "%08x", h[i]);
+}
+
+static void test_fixture_sha256_known_answer(void **state)
+{
+    (void)state;
+    char hex[65];
+    sha256_hex((const uint8_t *)"abc", 3, hex);
+    assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    sha256_hex((const uint8_t *)"", 0, hex);
+    assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+}
+
+/* --- fixtures ------------------------------------------------------------------------- */
+
+static void test_fixture_upstream_wire_matches_go(void **state)
+{
+    (void)state;
+    FILE *f = fopen(UPSTREAM "/WIRE.sha256", "r");
+    char want[65], name[256], path[512];
+    int n = 0;
+    assert_non_null(f);
+    while (fscanf(f, "%64s %255s", want, name) == 2) {
+        tgen_fixture *fx;
+        gtr_err err;
+        snprintf(path, sizeof path, "%s/%s", UPSTREAM, name);
+        if (tgen_fixture_parse_file(path, &fx, &err) != GTR_OK) {
+            print_error("%s: %s\n", name, err.msg);
+            fail();
+        }
+        size_t len;
+        const uint8_t *wire = tgen_fixture_trace(fx, &len);
+        char got[65];
+        sha256_hex(wire, len, got);
+        if (strcmp(got, want) != 0) {
+            print_error("%s: wire sha256 %s, Go's %s\n", name, got, want);
+            fail();
+        }
+        assert_true(len >= 16);
+        assert_memory_equal(wire, "go 1.", 5);
+        assert_true(tgen_fixture_version(fx) >= GTR_GO122);
+        tgen_fixture_free(fx);
+        n++;
+    }
+    fclose(f);
+    assert_int_equal(n, 22);
+}
+
+static void test_fixture_parse_reads_version_and_expectation(void **state)
+{
+    (void)state;
+    tgen_fixture *fx;
+    gtr_err err;
+    assert_int_equal(tgen_fixture_parse_file(UPSTREAM "/go122-fail-first-gen-first.test", &fx, &err),
+                     GTR_OK);
+    assert_int_equal(tgen_fixture_version(fx), GTR_GO122);
+    const tgen_expect *e = tgen_fixture_expect(fx);
+    assert_true(tgen_expect_is_failure(e));
+    assert_string_equal(tgen_expect_pattern(e, NULL), "expected a proc but didn't have one");
+    size_t len;
+    assert_memory_equal(tgen_fixture_trace(fx, &len), "go 1.22 trace\0\0\0", 16);
+    tgen_fixture_free(fx);
+
+    static const char text[] = "-- expect --\nSUCCESS\n-- trace --\nTrace Go1.23\n";
+    assert_int_equal(tgen_fixture_parse("mem.test", text, sizeof text - 1, &fx, &err), GTR_OK);
+    assert_int_equal(tgen_fixture_version(fx), GTR_GO123);
+    assert_false(tgen_expect_is_failure(tgen_fixture_expect(fx)));
+    assert_int_equal(len = 0, 0);
+    tgen_fixture_trace(fx, &len);
+    assert_int_equal(len, 16);
+    tgen_fixture_free(fx);
+}
+
+/* Each case: a file name, its content, and Go's golden-runner verdict (NULL: pass). */
+static const struct {
+    const char *name;
+    const char *content;
+    const char *want;
+} golden_cases[] = {
+    {"zero.test", "",
+     "failed to parse test file at zero.test: malformed test zero.test: wrong number of files"},
+    {"three.test", "-- expect --\nSUCCESS\n-- trace --\nTrace Go1.22\n-- extra --\n",
+     "failed to parse test file at three.test: malformed test three.test: wrong number of files"},
+    {"badname1.test", "-- expectation --\nSUCCESS\n-- trace --\nTrace Go1.22\n",
+     "failed to parse test file at badname1.test: malformed test badname1.test: bad filename "
+     "expectation"},
+    {"badname2.test", "-- expect --\nSUCCESS\n-- trace2 --\nTrace Go1.22\n",
+     "failed to parse test file at badname2.test: malformed test badname2.test: bad filename "
+     "trace2"},
+    {"badver.test", "-- expect --\nSUCCESS\n-- trace --\nTrace Go1.99\n",
+     "failed to parse test file at badver.test: malformed test badver.test: bad trace file: "
+     "unknown or unsupported Go version 1.99"},
+    {"badhdr.test", "-- expect --\nSUCCESS\n-- trace --\nHello\n",
+     "failed to parse test file at badhdr.test: malformed test badhdr.test: bad trace file: "
+     "failed to parse header"},
+    {"badev.test",
+     "-- expect --\nSUCCESS\n-- trace --\nTrace Go1.22\nEventBatch gen=1 m=0 time=0 size=x\n",
+     "failed to parse test file at badev.test: malformed test badev.test: bad trace file: "
+     "reading args for EventBatch: failed to parse argument value \"x\" for arg \"size\""},
+    {"unk.test", "-- expect --\nSUCCESS\n-- trace --\nTrace Go1.22\nNoSuchEvent a=1\n",
+     "failed to parse test file at unk.test: malformed test unk.test: bad trace file: "
+     "unidentified event: NoSuchEvent"},
+    {"badexp.test", "-- expect --\nBOGUS\n-- trace --\nTrace Go1.22\n",
+     "failed to parse test file at badexp.test: internal error during badexp.test: failed to "
+     "parse expectation \"BOGUS\\n\": bad header line: \"BOGUS\""},
+    {"badre.test", "-- expect --\nFAILURE \"(?=x)\"\n-- trace --\nTrace Go1.22\n",
+     "failed to parse test file at badre.test: internal error during badre.test: failed to "
+     "parse expectation \"FAILURE \\\"(?=x)\\\"\\n\": malformed pattern: not a valid regexp: "
+     "(?=x): error parsing regexp: invalid or unsupported Perl syntax: `(?=`"},
+    {"empty.test", "-- expect --\nSUCCESS\n-- trace --\nTrace Go1.22\n",
+     "unexpected error while reading the trace: no frequency event found"},
+    {"emptyfail.test", "-- expect --\nFAILURE \"x\"\n-- trace --\nTrace Go1.22\n",
+     "unexpected error while reading the trace: want something matching \"x\", got no "
+     "frequency event found"},
+    {"emptyok.test", "-- expect --\nFAILURE \"^no freq.*found$\"\n-- trace --\nTrace Go1.22\n",
+     NULL},
+    {"emptyexp.test", "-- expect --\n-- trace --\nTrace Go1.22\n",
+     "unexpected error while reading the trace: no frequency event found"},
+};
+
+static char tmpdir[] = "/tmp/gtr-fixture-XXXXXX";
+static char oldcwd[4096];
+
+static int setup_dir(void **state)
+{
+    (void)state;
+    if (getcwd(oldcwd, sizeof oldcwd) == NULL || mkdtemp(tmpdir) == NULL || chdir(tmpdir) != 0)
+        return -1;
+    for (size_t i = 0; i < sizeof golden_cases / sizeof golden_cases[0]; i++) {
+        FILE *f = fopen(golden_cases[i].name, "wb");
+        if (f == NULL)
+            return -1;
+        fputs(golden_cases[i].content, f);
+        if (fclose(f) != 0)
+            return -1;
+    }
+    return mkdir("adir.test", 0700);
+}
+
+static int teardown_dir(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof golden_cases / sizeof golden_cases[0]; i++)
+        unlink(golden_cases[i].name);
+    rmdir("adir.test");
+    if (chdir(oldcwd) != 0)
+        return -1;
+    return rmdir(tmpdir);
+}
+
+static void test_fixture_check_verdicts_match_go(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof golden_cases / sizeof golden_cases[0]; i++) {
+        gtr_err err;
+        tgen_check_report rep;
+        gtr_status st = tgen_fixture_check(golden_cases[i].name, &rep, &err);
+        const char *want = golden_cases[i].want;
+        if (want == NULL ? st != GTR_OK : (st >= 0 || strcmp(err.msg, want) != 0)) {
+            print_error("%s: got %s, want %s\n", golden_cases[i].name, st < 0 ? err.msg : "ok",
+                        want ? want : "ok");
+            fail();
+        }
+        assert_int_equal(rep.failures, want == NULL ? 0 : 1);
+    }
+}
+
+static void test_fixture_check_missing_and_directory_fail_like_go(void **state)
+{
+    (void)state;
+    gtr_err err;
+    assert_int_equal(tgen_fixture_check("nonexistent.test", NULL, &err), GTR_E_IO);
+    assert_string_equal(err.msg, "failed to parse test file at nonexistent.test: failed to read "
+                                 "test file for nonexistent.test: open nonexistent.test: no such "
+                                 "file or directory");
+    assert_int_equal(tgen_fixture_check("adir.test", NULL, &err), GTR_E_IO);
+    assert_string_equal(err.msg, "failed to parse test file at adir.test: failed to read test "
+                                 "file for adir.test: read adir.test: is a directory");
+}
+
+static void test_fixture_check_upstream_failure_fixture_passes(void **state)
+{
+    (void)state;
+    gtr_err err;
+    tgen_check_report rep;
+    gtr_status st = tgen_fixture_check(UPSTREAM "/go122-fail-first-gen-first.test", &rep, &err);
+    if (st != GTR_OK) {
+        print_error("%s\n", err.msg);
+        fail();
+    }
+    assert_int_equal(rep.failures, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fixture_sha256_known_answer),
+        cmocka_unit_test(test_fixture_upstream_wire_matches_go),
+        cmocka_unit_test(test_fixture_parse_reads_version_and_expectation),
+        cmocka_unit_test(test_fixture_check_verdicts_match_go),
+        cmocka_unit_test(test_fixture_check_missing_and_directory_fail_like_go),
+        cmocka_unit_test(test_fixture_check_upstream_failure_fixture_passes),
+    };
+    return cmocka_run_group_tests_name("fixture", tests, setup_dir, teardown_dir);
+}
