@@ -1,3 +1,968 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* event.c: in progress. */
-typedef int gtr__in_progress_event;
+/* Port of src/internal/trace/event.go at go1.27.3: the Event accessors, the mapping from
+ * wire types to kinds (tracev2Type2Kind), the detail constructions and Event.String().
+ *
+ * Where Go panics, the C accessor returns GTR_E_USAGE with Go's panic text. An event borrows
+ * its generation's table (base.h); events with a NULL table (the final Sync) are handled. The
+ * end of the file holds the small part of Go's time package a clock snapshot's wall time
+ * needs (event_wall.h). */
+#include <inttypes.h>
+#include <string.h>
+
+#include "base.h"
+#include "event_wall.h"
+#include "gtr/event.h"
+#include "gtr/raw.h"
+
+/* tracev2Type2Kind; unlisted types are EventBad. */
+static const uint8_t type2kind[256] = {
+    [GTR_EV_CPU_SAMPLE] = GTR_EVENT_STACK_SAMPLE,
+    [GTR_EV_PROCS_CHANGE] = GTR_EVENT_METRIC,
+    [GTR_EV_PROC_START] = GTR_EVENT_STATE_TRANSITION,
+    [GTR_EV_PROC_STOP] = GTR_EVENT_STATE_TRANSITION,
+    [GTR_EV_PROC_STEAL] = GTR_EVENT_STATE_TRANSITION,
+    [GTR_EV_PROC_STATUS] = GTR_EVENT_STATE_TRANSITION,
+    [GTR_EV_GO_CREATE] = GTR_EVENT_STATE_TRANSITION,
+    [GTR_EV_GO_CREATE_SYSCALL] = GTR_EVENT_STATE_TRANSITION,
+    [GTR_EV_GO_START] = GTR_EVENT_STATE_TRANSITION,
+    [GTR_EV_GO_DESTROY] = GTR_EVENT_STATE_TRANSITION,
+    [GTR_EV_GO_DESTROY_SYSCALL] = GTR_EVENT_STATE_TRANSITION,
+    [GTR_EV_GO_STOP] = GTR_EVENT_STATE_TRANSITION,
+    [GTR_EV_GO_BLOCK] = GTR_EVENT_STATE_TRANSITION,
+    [GTR_EV_GO_UNBLOCK] = GTR_EVENT_STATE_TRANSITION,
+    [GTR_EV_GO_SYSCALL_BEGIN] = GTR_EVENT_STATE_TRANSITION,
+    [GTR_EV_GO_SYSCALL_END] = GTR_EVENT_STATE_TRANSITION,
+    [GTR_EV_GO_SYSCALL_END_BLOCKED] = GTR_EVENT_STATE_TRANSITION,
+    [GTR_EV_GO_STATUS] = GTR_EVENT_STATE_TRANSITION,
+    [GTR_EV_STW_BEGIN] = GTR_EVENT_RANGE_BEGIN,
+    [GTR_EV_STW_END] = GTR_EVENT_RANGE_END,
+    [GTR_EV_GC_ACTIVE] = GTR_EVENT_RANGE_ACTIVE,
+    [GTR_EV_GC_BEGIN] = GTR_EVENT_RANGE_BEGIN,
+    [GTR_EV_GC_END] = GTR_EVENT_RANGE_END,
+    [GTR_EV_GC_SWEEP_ACTIVE] = GTR_EVENT_RANGE_ACTIVE,
+    [GTR_EV_GC_SWEEP_BEGIN] = GTR_EVENT_RANGE_BEGIN,
+    [GTR_EV_GC_SWEEP_END] = GTR_EVENT_RANGE_END,
+    [GTR_EV_GC_MARK_ASSIST_ACTIVE] = GTR_EVENT_RANGE_ACTIVE,
+    [GTR_EV_GC_MARK_ASSIST_BEGIN] = GTR_EVENT_RANGE_BEGIN,
+    [GTR_EV_GC_MARK_ASSIST_END] = GTR_EVENT_RANGE_END,
+    [GTR_EV_HEAP_ALLOC] = GTR_EVENT_METRIC,
+    [GTR_EV_HEAP_GOAL] = GTR_EVENT_METRIC,
+    [GTR_EV_GO_LABEL] = GTR_EVENT_LABEL,
+    [GTR_EV_USER_TASK_BEGIN] = GTR_EVENT_TASK_BEGIN,
+    [GTR_EV_USER_TASK_END] = GTR_EVENT_TASK_END,
+    [GTR_EV_USER_REGION_BEGIN] = GTR_EVENT_REGION_BEGIN,
+    [GTR_EV_USER_REGION_END] = GTR_EVENT_REGION_END,
+    [GTR_EV_USER_LOG] = GTR_EVENT_LOG,
+    [GTR_EV_GO_SWITCH] = GTR_EVENT_STATE_TRANSITION,
+    [GTR_EV_GO_SWITCH_DESTROY] = GTR_EVENT_STATE_TRANSITION,
+    [GTR_EV_GO_CREATE_BLOCKED] = GTR_EVENT_STATE_TRANSITION,
+    [GTR_EV_GO_STATUS_STACK] = GTR_EVENT_STATE_TRANSITION,
+    [GTR_EV_SPAN] = GTR_EVENT_EXPERIMENTAL,
+    [GTR_EV_SPAN_ALLOC] = GTR_EVENT_EXPERIMENTAL,
+    [GTR_EV_SPAN_FREE] = GTR_EVENT_EXPERIMENTAL,
+    [GTR_EV_HEAP_OBJECT] = GTR_EVENT_EXPERIMENTAL,
+    [GTR_EV_HEAP_OBJECT_ALLOC] = GTR_EVENT_EXPERIMENTAL,
+    [GTR_EV_HEAP_OBJECT_FREE] = GTR_EVENT_EXPERIMENTAL,
+    [GTR_EV_GOROUTINE_STACK] = GTR_EVENT_EXPERIMENTAL,
+    [GTR_EV_GOROUTINE_STACK_ALLOC] = GTR_EVENT_EXPERIMENTAL,
+    [GTR_EV_GOROUTINE_STACK_FREE] = GTR_EVENT_EXPERIMENTAL,
+    [GTR_EV_SYNC_EVENT] = GTR_EVENT_SYNC,
+};
+
+/* tracev2GoStatus2GoState and tracev2ProcStatus2ProcState (both of length 5). */
+static const uint8_t gostatus2state[5] = {
+    [GTR_GSTATUS_RUNNABLE] = GTR_GO_RUNNABLE,
+    [GTR_GSTATUS_RUNNING] = GTR_GO_RUNNING,
+    [GTR_GSTATUS_WAITING] = GTR_GO_WAITING,
+    [GTR_GSTATUS_SYSCALL] = GTR_GO_SYSCALL,
+};
+static const uint8_t procstatus2state[5] = {
+    [GTR_PSTATUS_RUNNING] = GTR_PROC_RUNNING,
+    [GTR_PSTATUS_IDLE] = GTR_PROC_IDLE,
+    [GTR_PSTATUS_SYSCALL] = GTR_PROC_RUNNING,
+    [GTR_PSTATUS_SYSCALL_ABANDONED] = GTR_PROC_IDLE,
+};
+
+static const char *const kind_names[] = {
+    [GTR_EVENT_BAD] = "Bad",
+    [GTR_EVENT_SYNC] = "Sync",
+    [GTR_EVENT_METRIC] = "Metric",
+    [GTR_EVENT_LABEL] = "Label",
+    [GTR_EVENT_STACK_SAMPLE] = "StackSample",
+    [GTR_EVENT_RANGE_BEGIN] = "RangeBegin",
+    [GTR_EVENT_RANGE_ACTIVE] = "RangeActive",
+    [GTR_EVENT_RANGE_END] = "RangeEnd",
+    [GTR_EVENT_TASK_BEGIN] = "TaskBegin",
+    [GTR_EVENT_TASK_END] = "TaskEnd",
+    [GTR_EVENT_REGION_BEGIN] = "RegionBegin",
+    [GTR_EVENT_REGION_END] = "RegionEnd",
+    [GTR_EVENT_LOG] = "Log",
+    [GTR_EVENT_STATE_TRANSITION] = "StateTransition",
+    [GTR_EVENT_EXPERIMENTAL] = "Experimental",
+};
+
+const char *gtr_event_kind_string(gtr_event_kind k)
+{
+    if ((unsigned)k >= sizeof kind_names / sizeof kind_names[0])
+        return kind_names[0];
+    return kind_names[k];
+}
+
+/* ---- table helpers ------------------------------------------------------------------- */
+
+/* must_string is strings.mustGet(id): Go panics when the ID is absent. */
+static gtr_status must_string(const gtr__ev_table *t, uint64_t id, gtr_str *out, gtr_err *err)
+{
+    if (id == 0 || (t != NULL && gtr__evt_string(t, id, out))) {
+        if (id == 0)
+            *out = (gtr_str){"", 0};
+        return GTR_OK;
+    }
+    *out = (gtr_str){"", 0};
+    /* Go: panic(fmt.Sprintf("expected id %d in %T table", id, data)) */
+    return gtr_err_setf(err, GTR_E_USAGE, "expected id %" PRIu64 " in string table", id);
+}
+
+/* extra_index is the first slot of baseEvent.extra(version.Go122): len(spec.Args)-1. */
+static size_t extra_index(uint8_t type)
+{
+    const gtr_event_spec *spec = gtr_spec(type);
+    return spec->nargs > 0 ? (size_t)spec->nargs - 1 : 0;
+}
+
+static uint64_t extra_arg(const gtr_event *ev, size_t i)
+{
+    size_t k = extra_index(ev->type_) + i;
+    return k < GTR_MAX_TIMED_EVENT_ARGS - 1 ? ev->args_[k] : 0;
+}
+
+/* ---- basic accessors ----------------------------------------------------------------- */
+
+gtr_event_kind gtr_event_get_kind(const gtr_event *ev)
+{
+    return ev == NULL ? GTR_EVENT_BAD : (gtr_event_kind)type2kind[ev->type_];
+}
+
+gtr_time gtr_event_time(const gtr_event *ev)
+{
+    return ev->time_;
+}
+
+gtr_goid gtr_event_goroutine(const gtr_event *ev)
+{
+    return ev->g_;
+}
+
+gtr_procid gtr_event_proc(const gtr_event *ev)
+{
+    return ev->p_;
+}
+
+gtr_threadid gtr_event_thread(const gtr_event *ev)
+{
+    return ev->m_;
+}
+
+gtr_stack gtr_event_stack(const gtr_event *ev)
+{
+    gtr_stack none = {NULL, 0};
+    const gtr_event_spec *spec;
+    uint64_t id;
+
+    if (ev == NULL || ev->type_ == GTR_EV_SYNC_EVENT)
+        return none;
+    if (ev->type_ == GTR_EV_CPU_SAMPLE) {
+        gtr_stack s = {ev->table_, ev->args_[0]};
+        return s;
+    }
+    spec = gtr_spec(ev->type_);
+    if (spec->nstack_ids == 0 || spec->stack_ids[0] == 0 ||
+        spec->stack_ids[0] > GTR_MAX_TIMED_EVENT_ARGS - 1)
+        return none;
+    /* The main execution context's stack is the first of StackIDs; -1 skips dt. */
+    id = ev->args_[spec->stack_ids[0] - 1];
+    if (id == 0)
+        return none;
+    gtr_stack s = {ev->table_, id};
+    return s;
+}
+
+/* ---- stacks -------------------------------------------------------------------------- */
+
+bool gtr_stack_is_none(gtr_stack s)
+{
+    return s.table_ == NULL && s.id_ == 0;
+}
+
+bool gtr_stack_equal(gtr_stack a, gtr_stack b)
+{
+    return a.table_ == b.table_ && a.id_ == b.id_;
+}
+
+/* stack_pcs is stacks.mustGet(s.id) for a non-zero ID. */
+static gtr_status stack_pcs(gtr_stack s, const uint64_t **pcs, size_t *n, gtr_err *err)
+{
+    *pcs = NULL;
+    *n = 0;
+    if (s.id_ == 0)
+        return GTR_OK;
+    if (s.table_ != NULL && gtr__evt_stack(s.table_, s.id_, pcs, n))
+        return GTR_OK;
+    /* Go: panic(fmt.Sprintf("expected id %d in %T table", id, data)) */
+    return gtr_err_setf(err, GTR_E_USAGE, "expected id %" PRIu64 " in trace.stack table", s.id_);
+}
+
+size_t gtr_stack_len(gtr_stack s)
+{
+    const uint64_t *pcs;
+    size_t n;
+    return stack_pcs(s, &pcs, &n, NULL) == GTR_OK ? n : 0;
+}
+
+/* frame_at builds StackFrame for pcs[i]: a PC missing from the table is a zero frame (Go's
+ * map lookup), whose string IDs are 0 (""). */
+static gtr_status frame_at(const gtr__ev_table *t, uint64_t pc, gtr_frame *out, gtr_err *err)
+{
+    gtr__frame f = {0, 0, 0, 0};
+    gtr_status st;
+
+    if (t != NULL && !gtr__evt_frame(t, pc, &f))
+        memset(&f, 0, sizeof f);
+    out->pc = f.pc;
+    out->line = f.line;
+    if ((st = must_string(t, f.func_id, &out->func, err)) < 0)
+        return st;
+    return must_string(t, f.file_id, &out->file, err);
+}
+
+gtr_status gtr_stack_frame(gtr_stack s, size_t i, gtr_frame *out, gtr_err *err)
+{
+    const uint64_t *pcs;
+    size_t n;
+    gtr_status st;
+
+    if (out == NULL)
+        return gtr_err_setf(err, GTR_E_USAGE, "gtr_stack_frame: NULL out");
+    if ((st = stack_pcs(s, &pcs, &n, err)) < 0)
+        return st;
+    if (i >= n) {
+        /* Go: panic: runtime error: index out of range [%d] with length %d */
+        return gtr_err_setf(err, GTR_E_USAGE, "runtime error: index out of range [%zu] with length %zu",
+                            i, n);
+    }
+    return frame_at(s.table_, pcs[i], out, err);
+}
+
+/* print_stack is Go's printStack(w, prefix, s.Frames()). */
+static gtr_status print_stack(gtr_buf *out, const char *prefix, gtr_stack s, gtr_err *err)
+{
+    const uint64_t *pcs;
+    size_t n;
+    gtr_status st;
+
+    if ((st = stack_pcs(s, &pcs, &n, err)) < 0)
+        return st;
+    for (size_t i = 0; i < n; i++) {
+        gtr_frame f;
+        if ((st = frame_at(s.table_, pcs[i], &f, err)) < 0)
+            return st;
+        gtr_buf_puts(out, prefix);
+        gtr_buf_append(out, f.func.data, f.func.len);
+        gtr_buf_printf(out, " @ 0x%" PRIx64 "\n%s\t", f.pc, prefix);
+        gtr_buf_append(out, f.file.data, f.file.len);
+        gtr_buf_printf(out, ":%" PRIu64 "\n", f.line);
+    }
+    return gtr_buf_status(out);
+}
+
+gtr_status gtr_stack_string(gtr_stack s, gtr_buf *out)
+{
+    if (out == NULL)
+        return GTR_E_USAGE;
+    return print_stack(out, "", s, NULL);
+}
+
+/* ---- details ------------------------------------------------------------------------- */
+
+gtr_status gtr_event_metric(const gtr_event *ev, gtr_metric *out, gtr_err *err)
+{
+    const char *name;
+
+    if (ev == NULL || out == NULL || gtr_event_get_kind(ev) != GTR_EVENT_METRIC) {
+        /* Go: panic("Metric called on non-Metric event") */
+        return gtr_err_setf(err, GTR_E_USAGE, "Metric called on non-Metric event");
+    }
+    switch (ev->type_) {
+    case GTR_EV_PROCS_CHANGE:
+        name = "/sched/gomaxprocs:threads";
+        break;
+    case GTR_EV_HEAP_ALLOC:
+        name = "/memory/classes/heap/objects:bytes";
+        break;
+    default: /* GTR_EV_HEAP_GOAL: the only other Metric type. */
+        name = "/gc/heap/goal:bytes";
+        break;
+    }
+    out->name = (gtr_str){name, strlen(name)};
+    out->value = gtr_uint64_value(ev->args_[0]);
+    return GTR_OK;
+}
+
+gtr_status gtr_event_label(const gtr_event *ev, gtr_label *out, gtr_err *err)
+{
+    if (ev == NULL || out == NULL || gtr_event_get_kind(ev) != GTR_EVENT_LABEL) {
+        /* Go: panic("Label called on non-Label event") */
+        return gtr_err_setf(err, GTR_E_USAGE, "Label called on non-Label event");
+    }
+    out->resource = gtr_make_resource_goroutine(ev->g_);
+    return must_string(ev->table_, ev->args_[0], &out->label, err);
+}
+
+static bool is_range_kind(gtr_event_kind k)
+{
+    return k == GTR_EVENT_RANGE_BEGIN || k == GTR_EVENT_RANGE_ACTIVE || k == GTR_EVENT_RANGE_END;
+}
+
+static void set_static(gtr_str *s, const char *text)
+{
+    s->data = text;
+    s->len = strlen(text);
+}
+
+gtr_status gtr_event_range(const gtr_event *ev, gtr_range *out, gtr_err *err)
+{
+    gtr_status st;
+    gtr_str kind;
+
+    if (ev == NULL || out == NULL || !is_range_kind(gtr_event_get_kind(ev))) {
+        /* Go: panic("Range called on non-Range event") */
+        return gtr_err_setf(err, GTR_E_USAGE, "Range called on non-Range event");
+    }
+    out->name_buf_[0] = '\0';
+    switch (ev->type_) {
+    case GTR_EV_STW_BEGIN:
+    case GTR_EV_STW_END:
+        /* N.B. the ordering smuggles the STW reason into args[0] for STWEnd too. */
+        if ((st = must_string(ev->table_, ev->args_[0], &kind, err)) < 0)
+            return st;
+        if (kind.len > sizeof out->name_buf_ - sizeof "stop-the-world ()") {
+            return gtr_err_setf(err, GTR_E_LIMIT, "stop-the-world kind of %zu bytes is too long",
+                                kind.len);
+        }
+        memcpy(out->name_buf_, "stop-the-world (", 16);
+        memcpy(out->name_buf_ + 16, kind.data, kind.len);
+        out->name_buf_[16 + kind.len] = ')';
+        out->name_buf_[17 + kind.len] = '\0';
+        out->name = (gtr_str){out->name_buf_, 17 + kind.len};
+        out->scope = gtr_make_resource_goroutine(ev->g_);
+        break;
+    case GTR_EV_GC_BEGIN:
+    case GTR_EV_GC_ACTIVE:
+    case GTR_EV_GC_END:
+        set_static(&out->name, "GC concurrent mark phase");
+        out->scope = (gtr_resource_id){GTR_RESOURCE_NONE, 0};
+        break;
+    case GTR_EV_GC_SWEEP_BEGIN:
+    case GTR_EV_GC_SWEEP_ACTIVE:
+    case GTR_EV_GC_SWEEP_END:
+        set_static(&out->name, "GC incremental sweep");
+        out->scope = gtr_make_resource_proc(ev->type_ == GTR_EV_GC_SWEEP_ACTIVE
+                                                ? (gtr_procid)ev->args_[0]
+                                                : ev->p_);
+        break;
+    default: /* GCMarkAssistBegin, GCMarkAssistActive, GCMarkAssistEnd */
+        set_static(&out->name, "GC mark assist");
+        out->scope = gtr_make_resource_goroutine(ev->type_ == GTR_EV_GC_MARK_ASSIST_ACTIVE
+                                                     ? (gtr_goid)ev->args_[0]
+                                                     : ev->g_);
+        break;
+    }
+    return GTR_OK;
+}
+
+gtr_status gtr_event_range_attributes(const gtr_event *ev,
+                                      gtr_range_attribute out[GTR_MAX_RANGE_ATTRIBUTES],
+                                      size_t *n, gtr_err *err)
+{
+    if (ev == NULL || out == NULL || n == NULL ||
+        gtr_event_get_kind(ev) != GTR_EVENT_RANGE_END) {
+        /* Go: panic("Range called on non-Range event") (sic, in RangeAttributes) */
+        return gtr_err_setf(err, GTR_E_USAGE, "Range called on non-Range event");
+    }
+    *n = 0;
+    if (ev->type_ != GTR_EV_GC_SWEEP_END)
+        return GTR_OK;
+    set_static(&out[0].name, "bytes swept");
+    out[0].value = gtr_uint64_value(ev->args_[0]);
+    set_static(&out[1].name, "bytes reclaimed");
+    out[1].value = gtr_uint64_value(ev->args_[1]);
+    *n = 2;
+    return GTR_OK;
+}
+
+gtr_status gtr_event_task(const gtr_event *ev, gtr_task *out, gtr_err *err)
+{
+    gtr_event_kind k = gtr_event_get_kind(ev);
+
+    if (ev == NULL || out == NULL || (k != GTR_EVENT_TASK_BEGIN && k != GTR_EVENT_TASK_END)) {
+        /* Go: panic("Task called on non-Task event") */
+        return gtr_err_setf(err, GTR_E_USAGE, "Task called on non-Task event");
+    }
+    out->id = ev->args_[0];
+    if (ev->type_ == GTR_EV_USER_TASK_BEGIN) {
+        out->parent = ev->args_[1];
+        return must_string(ev->table_, ev->args_[2], &out->type, err);
+    }
+    /* UserTaskEnd: the ordering put the parent and an extra string ID in extra(). */
+    out->parent = extra_arg(ev, 0);
+    out->type = ev->table_ != NULL ? gtr__evt_extra_string(ev->table_, extra_arg(ev, 1))
+                                   : (gtr_str){"", 0};
+    return GTR_OK;
+}
+
+gtr_status gtr_event_region(const gtr_event *ev, gtr_region *out, gtr_err *err)
+{
+    gtr_event_kind k = gtr_event_get_kind(ev);
+
+    if (ev == NULL || out == NULL || (k != GTR_EVENT_REGION_BEGIN && k != GTR_EVENT_REGION_END)) {
+        /* Go: panic("Region called on non-Region event") */
+        return gtr_err_setf(err, GTR_E_USAGE, "Region called on non-Region event");
+    }
+    out->task = ev->args_[0];
+    return must_string(ev->table_, ev->args_[1], &out->type, err);
+}
+
+gtr_status gtr_event_log(const gtr_event *ev, gtr_log *out, gtr_err *err)
+{
+    gtr_status st;
+
+    if (ev == NULL || out == NULL || gtr_event_get_kind(ev) != GTR_EVENT_LOG) {
+        /* Go: panic("Log called on non-Log event") */
+        return gtr_err_setf(err, GTR_E_USAGE, "Log called on non-Log event");
+    }
+    out->task = ev->args_[0];
+    out->message = (gtr_str){"", 0};
+    if ((st = must_string(ev->table_, ev->args_[1], &out->category, err)) < 0)
+        return st;
+    return must_string(ev->table_, ev->args_[2], &out->message, err);
+}
+
+static gtr_status status_index_panic(gtr_err *err, uint64_t i)
+{
+    /* Go: panic: runtime error: index out of range [%d] with length 5 */
+    return gtr_err_setf(err, GTR_E_USAGE, "runtime error: index out of range [%" PRIu64
+                        "] with length 5", i);
+}
+
+gtr_status gtr_event_state_transition(const gtr_event *ev, gtr_state_transition *out,
+                                      gtr_err *err)
+{
+    gtr_state_transition s;
+    const uint64_t *a;
+    gtr_status st;
+
+    if (ev == NULL || out == NULL || gtr_event_get_kind(ev) != GTR_EVENT_STATE_TRANSITION) {
+        /* Go: panic("StateTransition called on non-StateTransition event") */
+        return gtr_err_setf(err, GTR_E_USAGE,
+                            "StateTransition called on non-StateTransition event");
+    }
+    a = ev->args_;
+    switch (ev->type_) {
+    case GTR_EV_PROC_START:
+        s = gtr_make_proc_state_transition((gtr_procid)a[0], GTR_PROC_IDLE, GTR_PROC_RUNNING);
+        break;
+    case GTR_EV_PROC_STOP:
+        s = gtr_make_proc_state_transition(ev->p_, GTR_PROC_RUNNING, GTR_PROC_IDLE);
+        break;
+    case GTR_EV_PROC_STEAL: {
+        /* N.B. the ordering puts the stolen P's status in extra()[0]. A ProcSteal that
+         * advanced on SyscallAbandoned lost information: treat the P as idle, as ProcStatus
+         * does, or the transition would be invalid. */
+        gtr_proc_state before = GTR_PROC_RUNNING;
+        if (extra_arg(ev, 0) == GTR_PSTATUS_SYSCALL_ABANDONED)
+            before = GTR_PROC_IDLE;
+        s = gtr_make_proc_state_transition((gtr_procid)a[0], before, GTR_PROC_IDLE);
+        break;
+    }
+    case GTR_EV_PROC_STATUS:
+        /* N.B. the ordering puts the old state in extra()[0]. */
+        if (a[1] >= 5)
+            return status_index_panic(err, a[1]);
+        s = gtr_make_proc_state_transition((gtr_procid)a[0], (gtr_proc_state)(uint8_t)extra_arg(ev, 0),
+                                           (gtr_proc_state)procstatus2state[a[1]]);
+        break;
+    case GTR_EV_GO_CREATE:
+    case GTR_EV_GO_CREATE_BLOCKED:
+        s = gtr_make_go_state_transition((gtr_goid)a[0], GTR_GO_NOT_EXIST,
+                                         ev->type_ == GTR_EV_GO_CREATE_BLOCKED ? GTR_GO_WAITING
+                                                                               : GTR_GO_RUNNABLE);
+        s.stack = (gtr_stack){ev->table_, a[1]};
+        break;
+    case GTR_EV_GO_CREATE_SYSCALL:
+        s = gtr_make_go_state_transition((gtr_goid)a[0], GTR_GO_NOT_EXIST, GTR_GO_SYSCALL);
+        break;
+    case GTR_EV_GO_START:
+        s = gtr_make_go_state_transition((gtr_goid)a[0], GTR_GO_RUNNABLE, GTR_GO_RUNNING);
+        break;
+    case GTR_EV_GO_DESTROY:
+        s = gtr_make_go_state_transition(ev->g_, GTR_GO_RUNNING, GTR_GO_NOT_EXIST);
+        break;
+    case GTR_EV_GO_DESTROY_SYSCALL:
+        s = gtr_make_go_state_transition(ev->g_, GTR_GO_SYSCALL, GTR_GO_NOT_EXIST);
+        break;
+    case GTR_EV_GO_STOP:
+    case GTR_EV_GO_BLOCK:
+        s = gtr_make_go_state_transition(ev->g_, GTR_GO_RUNNING,
+                                         ev->type_ == GTR_EV_GO_STOP ? GTR_GO_RUNNABLE
+                                                                     : GTR_GO_WAITING);
+        if ((st = must_string(ev->table_, a[0], &s.reason, err)) < 0)
+            return st;
+        s.stack = gtr_event_stack(ev); /* The resource the event happened on. */
+        break;
+    case GTR_EV_GO_UNBLOCK:
+    case GTR_EV_GO_SWITCH:
+    case GTR_EV_GO_SWITCH_DESTROY:
+        /* N.B. GoSwitch and GoSwitchDestroy emit more events, but the first thing both do
+         * is unblock the goroutine they name, exactly like GoUnblock. */
+        s = gtr_make_go_state_transition((gtr_goid)a[0], GTR_GO_WAITING, GTR_GO_RUNNABLE);
+        break;
+    case GTR_EV_GO_SYSCALL_BEGIN:
+        s = gtr_make_go_state_transition(ev->g_, GTR_GO_RUNNING, GTR_GO_SYSCALL);
+        s.stack = gtr_event_stack(ev);
+        break;
+    case GTR_EV_GO_SYSCALL_END:
+        s = gtr_make_go_state_transition(ev->g_, GTR_GO_SYSCALL, GTR_GO_RUNNING);
+        break;
+    case GTR_EV_GO_SYSCALL_END_BLOCKED:
+        s = gtr_make_go_state_transition(ev->g_, GTR_GO_SYSCALL, GTR_GO_RUNNABLE);
+        break;
+    default: { /* GoStatus, GoStatusStack: gstatus is oldState<<32 | newStatus. */
+        uint64_t packed = a[2], from = packed >> 32, to = packed & 0xffffffffu;
+        if (to >= 5)
+            return status_index_panic(err, to);
+        s = gtr_make_go_state_transition((gtr_goid)a[0], (gtr_go_state)(uint8_t)from,
+                                         (gtr_go_state)gostatus2state[to]);
+        s.stack = gtr_event_stack(ev);
+        break;
+    }
+    }
+    *out = s;
+    return GTR_OK;
+}
+
+gtr_status gtr_event_sync(const gtr_event *ev, gtr_sync *out, gtr_err *err)
+{
+    if (ev == NULL || out == NULL || gtr_event_get_kind(ev) != GTR_EVENT_SYNC) {
+        /* Go: panic("Sync called on non-Sync event") */
+        return gtr_err_setf(err, GTR_E_USAGE, "Sync called on non-Sync event");
+    }
+    memset(out, 0, sizeof *out);
+    out->n = (int64_t)ev->args_[0];
+    out->table_ = ev->table_;
+    if (ev->table_ != NULL) {
+        const gtr__sync *s = gtr__evt_sync(ev->table_);
+        if (s != NULL && s->has_clock_snapshot) {
+            out->has_clock_snapshot = true;
+            out->clock.trace = gtr__freq_mul(s->freq, s->snap_time);
+            gtr__wall_unix(s->snap_wall_sec, s->snap_wall_nsec, &out->clock.wall_sec,
+                           &out->clock.wall_nsec);
+            out->clock.mono = s->snap_mono;
+        }
+    }
+    return GTR_OK;
+}
+
+size_t gtr_sync_experimental_batch_count(const gtr_sync *s, unsigned exp)
+{
+    const gtr__exp_batch *b;
+    if (s == NULL || s->table_ == NULL)
+        return 0;
+    return gtr__evt_exp_batches(s->table_, exp, &b);
+}
+
+gtr_status gtr_sync_experimental_batch(const gtr_sync *s, unsigned exp, size_t i,
+                                       gtr_experimental_batch *out, gtr_err *err)
+{
+    const gtr__exp_batch *b = NULL;
+    size_t n = 0;
+
+    if (s != NULL && s->table_ != NULL)
+        n = gtr__evt_exp_batches(s->table_, exp, &b);
+    if (out == NULL || i >= n) {
+        /* Go: panic: runtime error: index out of range [%d] with length %d */
+        return gtr_err_setf(err, GTR_E_USAGE,
+                            "runtime error: index out of range [%zu] with length %zu", i, n);
+    }
+    out->thread = b[i].thread;
+    out->data = b[i].data;
+    out->len = b[i].len;
+    return GTR_OK;
+}
+
+gtr_status gtr_clock_snapshot_wall_string(const gtr_clock_snapshot *c, gtr_buf *out)
+{
+    if (c == NULL || out == NULL)
+        return GTR_E_USAGE;
+    return gtr__wall_rfc3339nano(c->wall_sec, c->wall_nsec, out);
+}
+
+gtr_status gtr_event_experimental(const gtr_event *ev, gtr_experimental_event *out,
+                                  gtr_err *err)
+{
+    const gtr_event_spec *spec;
+    const char *exp;
+
+    if (ev == NULL || out == NULL || gtr_event_get_kind(ev) != GTR_EVENT_EXPERIMENTAL) {
+        /* Go: panic("Experimental called on non-Experimental event") */
+        return gtr_err_setf(err, GTR_E_USAGE, "Experimental called on non-Experimental event");
+    }
+    spec = gtr_spec(ev->type_);
+    memset(out, 0, sizeof *out);
+    out->name = spec->name;
+    exp = gtr_experiment_name(spec->experiment);
+    out->experiment = exp != NULL ? exp : "";
+    /* Skip the timestamp, already handled. */
+    out->nargs = spec->nargs > 0 ? (size_t)spec->nargs - 1 : 0;
+    if (out->nargs > GTR_MAX_EXPERIMENTAL_ARGS)
+        out->nargs = GTR_MAX_EXPERIMENTAL_ARGS;
+    for (size_t i = 0; i < out->nargs; i++) {
+        out->args[i] = spec->args[i + 1];
+        out->arg_values_[i] = ev->args_[i];
+    }
+    out->table_ = ev->table_;
+    return GTR_OK;
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+gtr_status gtr_experimental_arg_value(const gtr_experimental_event *e, int i, gtr_value *out,
+                                      gtr_err *err)
+{
+    gtr_status st;
+    gtr_str s;
+
+    if (e == NULL || out == NULL || i < 0 || (size_t)i >= e->nargs) {
+        /* Go: panic(fmt.Sprintf("experimental event argument index %d out of bounds [0, %d)",
+         *     i, len(e.Args))) */
+        return gtr_err_setf(err, GTR_E_USAGE,
+                            "experimental event argument index %d out of bounds [0, %zu)", i,
+                            e != NULL ? e->nargs : 0);
+    }
+    if (has_suffix(e->args[i], "string")) {
+        if ((st = must_string(e->table_, e->arg_values_[i], &s, err)) < 0)
+            return st;
+        *out = gtr_string_value(s.data, s.len);
+        return GTR_OK;
+    }
+    *out = gtr_uint64_value(e->arg_values_[i]);
+    return GTR_OK;
+}
+
+/* ---- String() ------------------------------------------------------------------------ */
+
+static void put_q(gtr_buf *out, gtr_str s)
+{
+    gtr_go_quote(out, s.data, s.len);
+}
+
+static gtr_status string_details(const gtr_event *ev, gtr_event_kind kind, gtr_buf *out,
+                                 gtr_err *err)
+{
+    gtr_status st = GTR_OK;
+
+    switch (kind) {
+    case GTR_EVENT_METRIC: {
+        gtr_metric m;
+        if ((st = gtr_event_metric(ev, &m, err)) < 0)
+            return st;
+        gtr_buf_puts(out, " Name=");
+        put_q(out, m.name);
+        gtr_buf_puts(out, " Value=");
+        return gtr_value_string(&m.value, out);
+    }
+    case GTR_EVENT_LABEL: {
+        gtr_label l;
+        if ((st = gtr_event_label(ev, &l, err)) < 0)
+            return st;
+        gtr_buf_puts(out, " Label=");
+        put_q(out, l.label);
+        gtr_buf_puts(out, " Resource=");
+        return gtr_resource_id_string(l.resource, out);
+    }
+    case GTR_EVENT_RANGE_BEGIN:
+    case GTR_EVENT_RANGE_ACTIVE:
+    case GTR_EVENT_RANGE_END: {
+        gtr_range r;
+        gtr_range_attribute attrs[GTR_MAX_RANGE_ATTRIBUTES];
+        size_t n;
+        if ((st = gtr_event_range(ev, &r, err)) < 0)
+            return st;
+        gtr_buf_puts(out, " Name=");
+        put_q(out, r.name);
+        gtr_buf_puts(out, " Scope=");
+        gtr_resource_id_string(r.scope, out);
+        if (kind == GTR_EVENT_RANGE_END) {
+            if ((st = gtr_event_range_attributes(ev, attrs, &n, err)) < 0)
+                return st;
+            gtr_buf_puts(out, " Attributes=[");
+            for (size_t i = 0; i < n; i++) {
+                if (i != 0)
+                    gtr_buf_putc(out, ' ');
+                put_q(out, attrs[i].name);
+                gtr_buf_putc(out, '=');
+                gtr_value_string(&attrs[i].value, out);
+            }
+            gtr_buf_putc(out, ']');
+        }
+        return GTR_OK;
+    }
+    case GTR_EVENT_TASK_BEGIN:
+    case GTR_EVENT_TASK_END: {
+        gtr_task t;
+        if ((st = gtr_event_task(ev, &t, err)) < 0)
+            return st;
+        gtr_buf_printf(out, " ID=%" PRIu64 " Parent=%" PRIu64 " Type=", t.id, t.parent);
+        put_q(out, t.type);
+        return GTR_OK;
+    }
+    case GTR_EVENT_REGION_BEGIN:
+    case GTR_EVENT_REGION_END: {
+        gtr_region r;
+        if ((st = gtr_event_region(ev, &r, err)) < 0)
+            return st;
+        gtr_buf_printf(out, " Task=%" PRIu64 " Type=", r.task);
+        put_q(out, r.type);
+        return GTR_OK;
+    }
+    case GTR_EVENT_LOG: {
+        gtr_log l;
+        if ((st = gtr_event_log(ev, &l, err)) < 0)
+            return st;
+        gtr_buf_printf(out, " Task=%" PRIu64 " Category=", l.task);
+        put_q(out, l.category);
+        gtr_buf_puts(out, " Message=");
+        put_q(out, l.message);
+        return GTR_OK;
+    }
+    case GTR_EVENT_STATE_TRANSITION: {
+        gtr_state_transition s;
+        if ((st = gtr_event_state_transition(ev, &s, err)) < 0)
+            return st;
+        if (s.resource.kind == GTR_RESOURCE_GOROUTINE) {
+            gtr_buf_printf(out, " GoID=%" PRId64 " %s->%s", s.resource.id,
+                           gtr_go_state_string((gtr_go_state)s.old_state_),
+                           gtr_go_state_string((gtr_go_state)s.new_state_));
+        } else if (s.resource.kind == GTR_RESOURCE_PROC) {
+            gtr_buf_printf(out, " ProcID=%" PRId64 " %s->%s", s.resource.id,
+                           gtr_proc_state_string((gtr_proc_state)s.old_state_),
+                           gtr_proc_state_string((gtr_proc_state)s.new_state_));
+        }
+        gtr_buf_puts(out, " Reason=");
+        put_q(out, s.reason);
+        if (!gtr_stack_is_none(s.stack)) {
+            gtr_buf_puts(out, "\nTransitionStack=\n");
+            return print_stack(out, "\t", s.stack, err);
+        }
+        return GTR_OK;
+    }
+    case GTR_EVENT_EXPERIMENTAL: {
+        gtr_experimental_event x;
+        if ((st = gtr_event_experimental(ev, &x, err)) < 0)
+            return st;
+        gtr_buf_printf(out, " Name=%s Args=[", x.name);
+        for (size_t i = 0; i < x.nargs; i++) {
+            gtr_value v;
+            if (i != 0)
+                gtr_buf_puts(out, ", ");
+            if ((st = gtr_experimental_arg_value(&x, (int)i, &v, err)) < 0)
+                return st;
+            gtr_buf_printf(out, "%s=", x.args[i]);
+            gtr_value_string(&v, out);
+        }
+        gtr_buf_putc(out, ']');
+        return GTR_OK;
+    }
+    case GTR_EVENT_SYNC: {
+        gtr_sync s;
+        if ((st = gtr_event_sync(ev, &s, err)) < 0)
+            return st;
+        gtr_buf_printf(out, " N=%" PRId64, s.n);
+        if (s.has_clock_snapshot) {
+            gtr_buf_printf(out, " Trace=%" PRId64 " Mono=%" PRIu64 " Wall=", s.clock.trace,
+                           s.clock.mono);
+            return gtr__wall_rfc3339nano(s.clock.wall_sec, s.clock.wall_nsec, out);
+        }
+        return GTR_OK;
+    }
+    default:
+        return GTR_OK;
+    }
+}
+
+gtr_status gtr_event_string(const gtr_event *ev, gtr_buf *out)
+{
+    gtr_event_kind kind;
+    gtr_stack stk;
+    gtr_status st;
+
+    if (ev == NULL || out == NULL)
+        return GTR_E_USAGE;
+    kind = gtr_event_get_kind(ev);
+    gtr_buf_printf(out, "M=%" PRId64 " P=%" PRId64 " G=%" PRId64 " %s Time=%" PRId64, ev->m_,
+                   ev->p_, ev->g_, gtr_event_kind_string(kind), ev->time_);
+    if ((st = string_details(ev, kind, out, NULL)) < 0)
+        return st;
+    stk = gtr_event_stack(ev);
+    if (!gtr_stack_is_none(stk)) {
+        gtr_buf_puts(out, "\nStack=\n");
+        if ((st = print_stack(out, "\t", stk, NULL)) < 0)
+            return st;
+    }
+    return gtr_buf_status(out);
+}
+
+/* ---- time (a port of the parts of src/time/{time,format,format_rfc3339}.go needed) ---- */
+
+#define SECONDS_PER_DAY 86400
+#define UNIX_TO_INTERNAL INT64_C(62135596800)            /* (1969*365 + ...) * secondsPerDay */
+#define UNIX_TO_ABSOLUTE UINT64_C(9223372028741760000)   /* unixToInternal + internalToAbsolute */
+#define ABSOLUTE_YEARS UINT64_C(292277022400)
+#define MARCH_THRU_DECEMBER 306
+
+void gtr__wall_unix(uint64_t usec, uint64_t unsec, int64_t *osec, int32_t *onsec)
+{
+    /* time.Unix(int64(sec), int64(nsec)); Go's int64 arithmetic wraps. */
+    uint64_t sec = usec;
+    int64_t nsec = (int64_t)unsec;
+    if (nsec < 0 || nsec >= 1000000000) {
+        int64_t n = nsec / 1000000000;
+        sec += (uint64_t)n;
+        nsec -= n * 1000000000;
+        if (nsec < 0) {
+            nsec += 1000000000;
+            sec--;
+        }
+    }
+    *osec = (int64_t)sec;
+    *onsec = (int32_t)nsec;
+}
+
+/* internal_sec is Time.ext for a time made by time.Unix (no monotonic reading). */
+static int64_t internal_sec(int64_t sec)
+{
+    return (int64_t)((uint64_t)sec + (uint64_t)UNIX_TO_INTERNAL);
+}
+
+bool gtr__wall_is_zero(int64_t sec, int32_t nsec)
+{
+    return nsec == 0 && internal_sec(sec) == 0;
+}
+
+bool gtr__wall_after(int64_t asec, int32_t ansec, int64_t bsec, int32_t bnsec)
+{
+    int64_t ts = internal_sec(asec), us = internal_sec(bsec);
+    return ts > us || (ts == us && ansec > bnsec);
+}
+
+/* append_int is time's appendInt(b, x, width). */
+static void append_int(gtr_buf *out, int64_t x, int width)
+{
+    char tmp[24];
+    uint64_t u = (uint64_t)x;
+    int n = 0;
+
+    if (x < 0) {
+        gtr_buf_putc(out, '-');
+        u = -u;
+    }
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u > 0);
+    for (int pad = width - n; pad > 0; pad--)
+        gtr_buf_putc(out, '0');
+    while (n > 0)
+        gtr_buf_putc(out, tmp[--n]);
+}
+
+typedef struct wall_fields {
+    int64_t year;
+    int month, day, hour, min, sec;
+} wall_fields;
+
+/* wall_split is absSeconds.days().date() and absSeconds.clock() for the UTC time at Unix sec. */
+static wall_fields wall_split(int64_t unix_sec)
+{
+    wall_fields w;
+    uint64_t abs = (uint64_t)unix_sec + UNIX_TO_ABSOLUTE;
+    uint64_t days = abs / SECONDS_PER_DAY;
+    /* absDays.split */
+    uint64_t d = 4 * days + 3;
+    uint64_t century = d / 146097;
+    uint32_t cd = (uint32_t)(d % 146097) | 3;
+    uint64_t prod = (uint64_t)2939745 * cd;
+    uint32_t cyear = (uint32_t)(prod >> 32);
+    uint32_t ayday = (uint32_t)(prod & 0xffffffffu) / 2939745 / 4;
+    /* absYday.split */
+    uint32_t md = 2141 * ayday + 197913;
+    int amonth = (int)(md >> 16);
+    int janfeb = ayday >= MARCH_THRU_DECEMBER ? 1 : 0;
+    int clock = (int)(abs % SECONDS_PER_DAY);
+
+    w.day = 1 + (int)((md & 0xffff) / 2141);
+    w.month = amonth - janfeb * 12;
+    w.year = (int64_t)(century * 100 - ABSOLUTE_YEARS) + (int64_t)cyear + janfeb;
+    w.hour = clock / 3600;
+    clock -= w.hour * 3600;
+    w.min = clock / 60;
+    w.sec = clock - w.min * 60;
+    return w;
+}
+
+/* append_date_time writes "2006-01-02<sep>15:04:05" then ".999999999" (trimmed). */
+static void append_date_time(gtr_buf *out, int64_t sec, int32_t nsec, char sep)
+{
+    wall_fields w = wall_split(sec);
+    append_int(out, w.year, 4);
+    gtr_buf_putc(out, '-');
+    append_int(out, w.month, 2);
+    gtr_buf_putc(out, '-');
+    append_int(out, w.day, 2);
+    gtr_buf_putc(out, sep);
+    append_int(out, w.hour, 2);
+    gtr_buf_putc(out, ':');
+    append_int(out, w.min, 2);
+    gtr_buf_putc(out, ':');
+    append_int(out, w.sec, 2);
+    if (nsec != 0) { /* appendNano with stdFracSecond9: trailing zeros trimmed */
+        char frac[10];
+        int n = 9;
+        int32_t v = nsec;
+        for (int i = 8; i >= 0; i--) {
+            frac[i] = (char)('0' + v % 10);
+            v /= 10;
+        }
+        while (n > 0 && frac[n - 1] == '0')
+            n--;
+        gtr_buf_putc(out, '.');
+        gtr_buf_append(out, frac, (size_t)n);
+    }
+}
+
+gtr_status gtr__wall_rfc3339nano(int64_t sec, int32_t nsec, gtr_buf *out)
+{
+    append_date_time(out, sec, nsec, 'T');
+    gtr_buf_putc(out, 'Z');
+    return gtr_buf_status(out);
+}
+
+gtr_status gtr__wall_string(int64_t sec, int32_t nsec, gtr_buf *out)
+{
+    append_date_time(out, sec, nsec, ' ');
+    gtr_buf_puts(out, " +0000 UTC");
+    return gtr_buf_status(out);
+}

@@ -1,3 +1,978 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* validate.c: in progress. */
-typedef int gtr__in_progress_validate;
+/* Port of src/internal/trace/testtrace/validation.go at go1.27.3: the Validator.
+ *
+ * Go keeps its state in maps (gs, ps, ms, ranges, tasks) of pointers. Here each map is an
+ * idmap: a dense array for small non-negative IDs (the common case: goroutine, proc and
+ * thread IDs are small counters) with an open-addressing hash table for everything else, so
+ * any int64 ID works. A binding (Go's *schedContext) is stored as the thread ID, since
+ * threads are never removed from ms. Range names and task types are interned in a string
+ * pool, so the steady state allocates nothing and equal names compare by pointer. Every
+ * failed check is appended to an accumulator and the messages are joined with "\n", as
+ * errors.Join does. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "base.h"
+#include "event_wall.h"
+#include "gtr/raw.h"
+#include "gtr/validate.h"
+#include "mem.h"
+
+/* ---- idmap: int64 ID -> fixed-size value ---------------------------------------------- */
+
+#define DENSE_MAX ((int64_t)1 << 24)   /* largest ID a dense array may cover */
+
+typedef struct idmap {
+    size_t vsize;
+    uint8_t *dvals;      /* dcap values */
+    uint8_t *dpresent;   /* dcap flags */
+    size_t dcap;
+    int64_t *hkeys;      /* hcap keys */
+    uint8_t *hvals;      /* hcap values */
+    uint8_t *hused;      /* hcap flags */
+    size_t hcap, hlen;
+    size_t len;          /* entries in total */
+} idmap;
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= UINT64_C(0xbf58476d1ce4e5b9);
+    x ^= x >> 27;
+    x *= UINT64_C(0x94d049bb133111eb);
+    return x ^ (x >> 31);
+}
+
+static void idmap_free(idmap *m, const gtr_alloc *a)
+{
+    gtr__free(a, m->dvals);
+    gtr__free(a, m->dpresent);
+    gtr__free(a, m->hkeys);
+    gtr__free(a, m->hvals);
+    gtr__free(a, m->hused);
+    memset(m, 0, sizeof *m);
+}
+
+static size_t hash_find(const idmap *m, int64_t id, bool *found)
+{
+    size_t mask = m->hcap - 1, i = (size_t)mix64((uint64_t)id) & mask;
+    while (m->hused[i]) {
+        if (m->hkeys[i] == id) {
+            *found = true;
+            return i;
+        }
+        i = (i + 1) & mask;
+    }
+    *found = false;
+    return i;
+}
+
+static void *idmap_get(const idmap *m, int64_t id)
+{
+    bool found;
+    size_t i;
+
+    if (id >= 0 && (uint64_t)id < m->dcap)
+        return m->dpresent[id] ? m->dvals + (size_t)id * m->vsize : NULL;
+    if (m->hlen == 0)
+        return NULL;
+    i = hash_find(m, id, &found);
+    return found ? m->hvals + i * m->vsize : NULL;
+}
+
+static bool hash_grow(idmap *m, const gtr_alloc *a)
+{
+    size_t ncap = m->hcap ? m->hcap * 2 : 16;
+    int64_t *keys = gtr__calloc(a, ncap, sizeof *keys);
+    uint8_t *vals = gtr__calloc(a, ncap, m->vsize);
+    uint8_t *used = gtr__calloc(a, ncap, 1);
+    idmap old = *m;
+
+    if (keys == NULL || vals == NULL || used == NULL) {
+        gtr__free(a, keys);
+        gtr__free(a, vals);
+        gtr__free(a, used);
+        return false;
+    }
+    m->hkeys = keys;
+    m->hvals = vals;
+    m->hused = used;
+    m->hcap = ncap;
+    for (size_t i = 0; i < old.hcap; i++) {
+        bool found;
+        size_t j;
+        if (!old.hused[i])
+            continue;
+        j = hash_find(m, old.hkeys[i], &found);
+        m->hused[j] = 1;
+        m->hkeys[j] = old.hkeys[i];
+        memcpy(m->hvals + j * m->vsize, old.hvals + i * m->vsize, m->vsize);
+    }
+    gtr__free(a, old.hkeys);
+    gtr__free(a, old.hvals);
+    gtr__free(a, old.hused);
+    return true;
+}
+
+/* hash_delete removes slot i with backward-shift deletion (linear probing). */
+static void hash_delete(idmap *m, size_t i)
+{
+    size_t mask = m->hcap - 1, j = i;
+    for (;;) {
+        size_t home;
+        j = (j + 1) & mask;
+        if (!m->hused[j])
+            break;
+        home = (size_t)mix64((uint64_t)m->hkeys[j]) & mask;
+        /* Move j back to i if its home is not within (i, j]. */
+        if ((i <= j) ? (i < home && home <= j) : (i < home || home <= j))
+            continue;
+        m->hkeys[i] = m->hkeys[j];
+        memcpy(m->hvals + i * m->vsize, m->hvals + j * m->vsize, m->vsize);
+        i = j;
+    }
+    m->hused[i] = 0;
+    m->hlen--;
+}
+
+/* dense_grow extends the dense array to cover id and moves hash entries it now covers. */
+static bool dense_grow(idmap *m, const gtr_alloc *a, int64_t id)
+{
+    size_t ncap = m->dcap ? m->dcap : 64;
+    uint8_t *vals, *present;
+
+    while (ncap <= (uint64_t)id)
+        ncap *= 2;
+    vals = gtr__realloc_array(a, m->dvals, ncap, m->vsize);
+    if (vals == NULL)
+        return false;
+    m->dvals = vals;
+    present = gtr__realloc_array(a, m->dpresent, ncap, 1);
+    if (present == NULL)
+        return false;
+    m->dpresent = present;
+    memset(m->dvals + m->dcap * m->vsize, 0, (ncap - m->dcap) * m->vsize);
+    memset(m->dpresent + m->dcap, 0, ncap - m->dcap);
+    m->dcap = ncap;
+    for (size_t i = 0; i < m->hcap && m->hlen > 0;) {
+        int64_t k = m->hkeys[i];
+        if (m->hused[i] && k >= 0 && (uint64_t)k < m->dcap) {
+            memcpy(m->dvals + (size_t)k * m->vsize, m->hvals + i * m->vsize, m->vsize);
+            m->dpresent[k] = 1;
+            hash_delete(m, i); /* slot i may now hold a shifted entry: look again */
+            continue;
+        }
+        i++;
+    }
+    return true;
+}
+
+/* idmap_put returns the value slot of id, creating a zeroed one (*created) if needed. NULL
+ * when out of memory. The pointer is valid until the next put or delete. */
+static void *idmap_put(idmap *m, const gtr_alloc *a, int64_t id, bool *created)
+{
+    void *v = idmap_get(m, id);
+    bool found;
+    size_t i;
+
+    *created = false;
+    if (v != NULL)
+        return v;
+    *created = true;
+    if (id >= 0 && (uint64_t)id >= m->dcap && id < DENSE_MAX &&
+        (uint64_t)id <= 2 * (uint64_t)m->len + 1024) {
+        if (!dense_grow(m, a, id))
+            return NULL;
+    }
+    if (id >= 0 && (uint64_t)id < m->dcap) {
+        m->dpresent[id] = 1;
+        m->len++;
+        v = m->dvals + (size_t)id * m->vsize;
+        memset(v, 0, m->vsize);
+        return v;
+    }
+    if ((m->hlen + 1) * 2 > m->hcap && !hash_grow(m, a))
+        return NULL;
+    i = hash_find(m, id, &found);
+    m->hused[i] = 1;
+    m->hkeys[i] = id;
+    m->hlen++;
+    m->len++;
+    v = m->hvals + i * m->vsize;
+    memset(v, 0, m->vsize);
+    return v;
+}
+
+static void idmap_delete(idmap *m, int64_t id)
+{
+    bool found;
+    size_t i;
+
+    if (id >= 0 && (uint64_t)id < m->dcap) {
+        if (m->dpresent[id]) {
+            m->dpresent[id] = 0;
+            m->len--;
+        }
+        return;
+    }
+    if (m->hlen == 0)
+        return;
+    i = hash_find(m, id, &found);
+    if (found) {
+        hash_delete(m, i);
+        m->len--;
+    }
+}
+
+/* idmap_each calls fn on every value (used to free range lists). */
+static void idmap_each(idmap *m, void (*fn)(void *v, const gtr_alloc *a), const gtr_alloc *a)
+{
+    for (size_t i = 0; i < m->dcap; i++)
+        if (m->dpresent[i])
+            fn(m->dvals + i * m->vsize, a);
+    for (size_t i = 0; i < m->hcap; i++)
+        if (m->hused[i])
+            fn(m->hvals + i * m->vsize, a);
+}
+
+/* ---- string pool ---------------------------------------------------------------------- */
+
+typedef struct istr {
+    uint64_t hash;
+    size_t len;
+    char *s;
+} istr;
+
+typedef struct strpool {
+    istr *slots;   /* cap slots, s == NULL: empty */
+    size_t cap, len;
+} strpool;
+
+static uint64_t str_hash(const char *s, size_t n)
+{
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (size_t i = 0; i < n; i++) {
+        h ^= (uint8_t)s[i];
+        h *= UINT64_C(1099511628211);
+    }
+    return h;
+}
+
+/* strpool_find returns the interned copy of s, or NULL if s was never interned. */
+static const istr *strpool_find(const strpool *p, gtr_str s)
+{
+    uint64_t h;
+    size_t mask, i;
+
+    if (p->cap == 0)
+        return NULL;
+    h = str_hash(s.data, s.len);
+    mask = p->cap - 1;
+    for (i = (size_t)h & mask; p->slots[i].s != NULL; i = (i + 1) & mask) {
+        const istr *e = &p->slots[i];
+        if (e->hash == h && e->len == s.len && memcmp(e->s, s.data, s.len) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+static const istr *strpool_intern(strpool *p, const gtr_alloc *a, gtr_str s)
+{
+    const istr *e = strpool_find(p, s);
+    uint64_t h;
+    size_t i, mask;
+
+    if (e != NULL)
+        return e;
+    if ((p->len + 1) * 2 > p->cap) {
+        size_t ncap = p->cap ? p->cap * 2 : 64;
+        istr *slots = gtr__calloc(a, ncap, sizeof *slots);
+        if (slots == NULL)
+            return NULL;
+        for (size_t j = 0; j < p->cap; j++) {
+            if (p->slots[j].s == NULL)
+                continue;
+            for (i = (size_t)p->slots[j].hash & (ncap - 1); slots[i].s != NULL;
+                 i = (i + 1) & (ncap - 1)) {
+            }
+            slots[i] = p->slots[j];
+        }
+        gtr__free(a, p->slots);
+        p->slots = slots;
+        p->cap = ncap;
+    }
+    h = str_hash(s.data, s.len);
+    mask = p->cap - 1;
+    for (i = (size_t)h & mask; p->slots[i].s != NULL; i = (i + 1) & mask) {
+    }
+    p->slots[i].s = gtr__strndup(a, s.data, s.len);
+    if (p->slots[i].s == NULL)
+        return NULL;
+    p->slots[i].hash = h;
+    p->slots[i].len = s.len;
+    p->len++;
+    return &p->slots[i];
+}
+
+static void strpool_free(strpool *p, const gtr_alloc *a)
+{
+    for (size_t i = 0; i < p->cap; i++)
+        gtr__free(a, p->slots[i].s);
+    gtr__free(a, p->slots);
+    memset(p, 0, sizeof *p);
+}
+
+/* ---- validator state ------------------------------------------------------------------ */
+
+/* Go's schedContext. */
+typedef struct sched_ctx {
+    gtr_threadid m;
+    gtr_procid p;
+    gtr_goid g;
+} sched_ctx;
+
+/* Go's goState and procState: binding is the thread whose schedContext is bound. */
+typedef struct res_state {
+    uint8_t state;
+    bool bound;
+    gtr_threadid binding;
+} res_state;
+
+/* One resource's active ranges (Go's []string). Items are interned (pointer equality). */
+typedef struct range_list {
+    const char **items;
+    size_t n, cap;
+} range_list;
+
+typedef struct task_type {
+    const char *type;   /* interned */
+    size_t len;
+} task_type;
+
+/* Go's lastSync (trace.Sync), only what the checks read. */
+typedef struct last_sync {
+    int64_t n;
+    bool has_clock;
+    gtr_clock_snapshot clock;
+} last_sync;
+
+struct gtr_validator {
+    gtr_alloc alc;
+    gtr_time last_ts;
+    idmap gs;            /* goid -> res_state */
+    idmap ps;            /* procid -> res_state */
+    idmap ms;            /* threadid -> sched_ctx */
+    idmap ranges[4];     /* per gtr_resource_kind: id -> range_list */
+    idmap tasks;         /* taskid -> task_type */
+    strpool pool;
+    last_sync last;
+    gtr_go_version go_version;
+    bool skip_clock_snapshot_checks;
+    gtr_buf errs;        /* the accumulator: messages joined with "\n" */
+    size_t nerrs;
+};
+
+gtr_status gtr_validator_new(const gtr_alloc *alc, gtr_validator **out, gtr_err *err)
+{
+    const gtr_alloc *a = gtr__alloc_or_libc(alc);
+    gtr_validator *v;
+
+    if (out == NULL)
+        return gtr_err_setf(err, GTR_E_USAGE, "gtr_validator_new: NULL out");
+    *out = NULL;
+    v = gtr__calloc(a, 1, sizeof *v);
+    if (v == NULL)
+        return gtr_err_setf(err, GTR_E_NOMEM, "allocating validator");
+    v->alc = *a;
+    v->gs.vsize = sizeof(res_state);
+    v->ps.vsize = sizeof(res_state);
+    v->ms.vsize = sizeof(sched_ctx);
+    for (int i = 0; i < 4; i++)
+        v->ranges[i].vsize = sizeof(range_list);
+    v->tasks.vsize = sizeof(task_type);
+    v->go_version = GTR_GO_CURRENT;
+    gtr_buf_init(&v->errs, &v->alc);
+    *out = v;
+    return GTR_OK;
+}
+
+void gtr_validator_set_go_version(gtr_validator *v, gtr_go_version ver)
+{
+    if (v != NULL)
+        v->go_version = ver;
+}
+
+void gtr_validator_skip_clock_snapshot_checks(gtr_validator *v)
+{
+    if (v != NULL)
+        v->skip_clock_snapshot_checks = true;
+}
+
+static void free_range_list(void *p, const gtr_alloc *a)
+{
+    range_list *l = p;
+    gtr__free(a, (void *)l->items);
+}
+
+void gtr_validator_free(gtr_validator *v)
+{
+    const gtr_alloc *a;
+
+    if (v == NULL)
+        return;
+    a = &v->alc;
+    idmap_free(&v->gs, a);
+    idmap_free(&v->ps, a);
+    idmap_free(&v->ms, a);
+    for (int i = 0; i < 4; i++) {
+        idmap_each(&v->ranges[i], free_range_list, a);
+        idmap_free(&v->ranges[i], a);
+    }
+    idmap_free(&v->tasks, a);
+    strpool_free(&v->pool, a);
+    gtr_buf_free(&v->errs);
+    gtr__free(a, v);
+}
+
+/* ---- the accumulator ------------------------------------------------------------------ */
+
+/* acc_begin starts a new message (errors.Join separates them with "\n"). */
+static gtr_buf *acc_begin(gtr_validator *v)
+{
+    if (v->nerrs++ > 0)
+        gtr_buf_putc(&v->errs, '\n');
+    return &v->errs;
+}
+
+static void acc_errorf(gtr_validator *v, const char *fmt, ...) GTR_PRINTF(2, 3);
+static void acc_errorf(gtr_validator *v, const char *fmt, ...)
+{
+    va_list ap;
+    gtr_buf *b = acc_begin(v);
+    va_start(ap, fmt);
+    gtr_buf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+static void put_q(gtr_buf *b, const char *s, size_t n)
+{
+    gtr_go_quote(b, s, n);
+}
+
+/* ---- checks --------------------------------------------------------------------------- */
+
+/* check_stack is Go's checkStack: every frame but the first must be complete. */
+static gtr_status check_stack(gtr_validator *v, gtr_stack stk, gtr_err *err)
+{
+    size_t n = gtr_stack_len(stk);
+    gtr_status st;
+
+    if (stk.id_ != 0) {
+        const uint64_t *pcs;
+        size_t npcs;
+        if (stk.table_ == NULL || !gtr__evt_stack(stk.table_, stk.id_, &pcs, &npcs)) {
+            /* Go: panic(fmt.Sprintf("expected id %d in %T table", id, data)) (Frames) */
+            return gtr_err_setf(err, GTR_E_USAGE, "expected id %" PRIu64 " in trace.stack table",
+                                stk.id_);
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        gtr_frame f;
+        if ((st = gtr_stack_frame(stk, i, &f, err)) < 0)
+            return st;
+        if (i == 0)
+            continue; /* Allow for one fully zero stack. */
+        if (f.func.len == 0 || f.file.len == 0 || f.pc == 0 || f.line == 0) {
+            /* Go: e.Errorf("invalid stack frame %#v: missing information", f) */
+            gtr_buf *b = acc_begin(v);
+            gtr_buf_printf(b, "invalid stack frame trace.StackFrame{PC:0x%" PRIx64 ", Func:",
+                           f.pc);
+            put_q(b, f.func.data, f.func.len);
+            gtr_buf_puts(b, ", File:");
+            put_q(b, f.file.data, f.file.len);
+            gtr_buf_printf(b, ", Line:0x%" PRIx64 "}: missing information", f.line);
+        }
+    }
+    return GTR_OK;
+}
+
+static range_list *ranges_of(gtr_validator *v, gtr_resource_id r)
+{
+    return idmap_get(&v->ranges[r.kind & 3], r.id);
+}
+
+static bool has_range(gtr_validator *v, gtr_resource_id r, const char *name)
+{
+    range_list *l = ranges_of(v, r);
+    if (l == NULL || name == NULL)
+        return false;
+    for (size_t i = 0; i < l->n; i++)
+        if (l->items[i] == name)
+            return true;
+    return false;
+}
+
+static bool has_any_range(gtr_validator *v, gtr_resource_id r)
+{
+    range_list *l = ranges_of(v, r);
+    return l != NULL && l->n != 0;
+}
+
+static gtr_status add_range(gtr_validator *v, gtr_resource_id r, const char *name, gtr_err *err)
+{
+    bool created;
+    range_list *l = idmap_put(&v->ranges[r.kind & 3], &v->alc, r.id, &created);
+    if (l == NULL || !GTR__GROW(&v->alc, l->items, l->cap, l->n + 1))
+        return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
+    l->items[l->n++] = name;
+    return GTR_OK;
+}
+
+static void delete_range(gtr_validator *v, gtr_resource_id r, const char *name)
+{
+    range_list *l = ranges_of(v, r);
+    if (l == NULL)
+        return;
+    for (size_t i = 0; i < l->n; i++) {
+        if (l->items[i] == name) {
+            memmove(&l->items[i], &l->items[i + 1], (l->n - i - 1) * sizeof l->items[0]);
+            l->n--;
+            return;
+        }
+    }
+}
+
+/* get_or_create_thread is Go's getOrCreateThread; *ctx is NULL when the event has no
+ * thread (an error is recorded). */
+static gtr_status get_or_create_thread(gtr_validator *v, const gtr_event *ev, gtr_threadid m,
+                                       const gtr_state_transition *tr, sched_ctx **ctx,
+                                       gtr_err *err)
+{
+    bool created;
+    sched_ctx *s;
+
+    *ctx = NULL;
+    if (m == GTR_NO_THREAD) {
+        /* Be lenient about GoUndetermined -> GoSyscall transitions from traces older than
+         * Go 1.22, which lack thread information for them. */
+        bool lenient = v->go_version < GTR_GO122 &&
+                       gtr_event_get_kind(ev) == GTR_EVENT_STATE_TRANSITION &&
+                       tr->resource.kind == GTR_RESOURCE_GOROUTINE &&
+                       tr->old_state_ == GTR_GO_UNDETERMINED && tr->new_state_ == GTR_GO_SYSCALL;
+        if (!lenient) {
+            acc_errorf(v, "must have thread, but thread ID is none");
+            return GTR_OK;
+        }
+    }
+    s = idmap_put(&v->ms, &v->alc, m, &created);
+    if (s == NULL)
+        return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
+    if (created) {
+        s->m = m;
+        s->p = GTR_NO_PROC;
+        s->g = GTR_NO_GOROUTINE;
+    }
+    *ctx = s;
+    return GTR_OK;
+}
+
+static gtr_status check_sync(gtr_validator *v, const gtr_event *ev, gtr_err *err)
+{
+    gtr_sync s;
+    gtr_status st;
+
+    if ((st = gtr_event_sync(ev, &s, err)) < 0)
+        return st;
+    if (s.n != v->last.n + 1) {
+        acc_errorf(v, "sync count is not sequential: expected %" PRId64 ", got %" PRId64,
+                   v->last.n + 1, s.n);
+    }
+    /* The reader emits a synthetic Sync at the end of a trace without clock snapshot data;
+     * those are not checked. */
+    if (v->go_version >= GTR_GO125 && !(s.n > 1 && !s.has_clock_snapshot)) {
+        if (!s.has_clock_snapshot) {
+            acc_errorf(v, "sync %" PRId64 " has no clock snapshot", s.n);
+        } else {
+            const gtr_clock_snapshot *c = &s.clock, *l = &v->last.clock;
+            if (gtr__wall_is_zero(c->wall_sec, c->wall_nsec))
+                acc_errorf(v, "sync %" PRId64 " has zero wall time", s.n);
+            if (c->mono == 0)
+                acc_errorf(v, "sync %" PRId64 " has zero mono time", s.n);
+            if (c->trace == 0)
+                acc_errorf(v, "sync %" PRId64 " has zero trace time", s.n);
+            if (!v->skip_clock_snapshot_checks && s.n >= 2) {
+                if (!v->last.has_clock) {
+                    /* Go dereferences a nil lastSync.ClockSnapshot here and panics. */
+                    acc_errorf(v, "runtime error: invalid memory address or nil pointer "
+                                  "dereference");
+                } else {
+                    if (!gtr__wall_after(c->wall_sec, c->wall_nsec, l->wall_sec, l->wall_nsec)) {
+                        gtr_buf *b = acc_begin(v);
+                        gtr_buf_printf(b, "sync %" PRId64 " has non-increasing wall time: ", s.n);
+                        gtr__wall_string(c->wall_sec, c->wall_nsec, b);
+                        gtr_buf_puts(b, " vs ");
+                        gtr__wall_string(l->wall_sec, l->wall_nsec, b);
+                    }
+                    if (!(c->mono > l->mono)) {
+                        acc_errorf(v, "sync %" PRId64 " has non-increasing mono time: %" PRIu64
+                                      " vs %" PRIu64, s.n, c->mono, l->mono);
+                    }
+                    if (!(c->trace > l->trace)) {
+                        acc_errorf(v, "sync %" PRId64 " has non-increasing trace time: %" PRId64
+                                      " vs %" PRId64, s.n, c->trace, l->trace);
+                    }
+                }
+            }
+        }
+    }
+    v->last.n = s.n;
+    v->last.has_clock = s.has_clock_snapshot;
+    v->last.clock = s.clock;
+    return GTR_OK;
+}
+
+static gtr_status check_label(gtr_validator *v, const gtr_event *ev, gtr_err *err)
+{
+    gtr_label l;
+    gtr_status st;
+
+    if ((st = gtr_event_label(ev, &l, err)) < 0)
+        return st;
+    if (l.label.len == 0) {
+        gtr_buf *b = acc_begin(v);
+        gtr_buf_puts(b, "invalid label ");
+        put_q(b, l.label.data, l.label.len);
+    }
+    if (l.resource.kind == GTR_RESOURCE_NONE)
+        acc_errorf(v, "label resource none");
+    switch (l.resource.kind) {
+    case GTR_RESOURCE_GOROUTINE:
+        if (idmap_get(&v->gs, l.resource.id) == NULL)
+            acc_errorf(v, "label for invalid goroutine %" PRId64, l.resource.id);
+        break;
+    case GTR_RESOURCE_PROC:
+        if (idmap_get(&v->ps, l.resource.id) == NULL)
+            acc_errorf(v, "label for invalid proc %" PRId64, l.resource.id);
+        break;
+    case GTR_RESOURCE_THREAD:
+        if (idmap_get(&v->ms, l.resource.id) == NULL)
+            acc_errorf(v, "label for invalid thread %" PRId64, l.resource.id);
+        break;
+    default:
+        break;
+    }
+    return GTR_OK;
+}
+
+static gtr_status check_goroutine(gtr_validator *v, const gtr_event *ev,
+                                  const gtr_state_transition *tr, gtr_err *err)
+{
+    gtr_goid id = tr->resource.id;
+    gtr_go_state old = (gtr_go_state)tr->old_state_, new_ = (gtr_go_state)tr->new_state_;
+    gtr_threadid thread = gtr_event_thread(ev);
+    res_state *state;
+    bool created;
+    gtr_status st;
+
+    if (new_ == GTR_GO_UNDETERMINED)
+        acc_errorf(v, "transition to undetermined state for goroutine %" PRId64, id);
+    if (v->last.n > 1 && old == GTR_GO_UNDETERMINED)
+        acc_errorf(v, "undetermined goroutine %" PRId64 " after first global sync", id);
+    if (new_ == GTR_GO_NOT_EXIST && has_any_range(v, gtr_make_resource_goroutine(id)))
+        acc_errorf(v, "goroutine %" PRId64 " died with active ranges", id);
+    state = idmap_put(&v->gs, &v->alc, id, &created);
+    if (state == NULL)
+        return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
+    if (!created) {
+        if (old != (gtr_go_state)state->state) {
+            acc_errorf(v, "bad old state for goroutine %" PRId64 ": got %s, want %s", id,
+                       gtr_go_state_string(old), gtr_go_state_string((gtr_go_state)state->state));
+        }
+    } else if (old != GTR_GO_UNDETERMINED && old != GTR_GO_NOT_EXIST) {
+        acc_errorf(v, "bad old state for unregistered goroutine %" PRId64 ": %s", id,
+                   gtr_go_state_string(old));
+    }
+    state->state = (uint8_t)new_;
+
+    /* Validate the sched context. */
+    if (gtr_go_state_executing(new_)) {
+        sched_ctx *ctx;
+        if ((st = get_or_create_thread(v, ev, thread, tr, &ctx, err)) < 0)
+            return st;
+        if (ctx != NULL) {
+            if (ctx->g != GTR_NO_GOROUTINE && ctx->g != id) {
+                acc_errorf(v, "tried to run goroutine %" PRId64 " when one was already executing (%"
+                              PRId64 ") on thread %" PRId64, id, ctx->g, thread);
+            }
+            ctx->g = id;
+            /* get_or_create_thread only touches ms: state (in gs) is still valid. */
+            state->bound = true;
+            state->binding = ctx->m;
+        }
+    } else if (gtr_go_state_executing(old) && !gtr_go_state_executing(new_)) {
+        if (!gtr_stack_equal(tr->stack, gtr_event_stack(ev))) {
+            /* The transitioning goroutine is the executing one: the stacks must match. */
+            acc_errorf(v, "StateTransition.Stack doesn't match Event.Stack");
+        }
+        if (state->bound) {
+            sched_ctx *ctx = idmap_get(&v->ms, state->binding);
+            if (ctx->g != id) {
+                acc_errorf(v, "tried to stop goroutine %" PRId64 " when it wasn't currently "
+                              "executing (currently executing %" PRId64 ") on thread %" PRId64,
+                           id, ctx->g, thread);
+            }
+            ctx->g = GTR_NO_GOROUTINE;
+            state->bound = false;
+        } else {
+            acc_errorf(v, "stopping goroutine %" PRId64 " not bound to any active context", id);
+        }
+    }
+    return GTR_OK;
+}
+
+static gtr_status check_proc(gtr_validator *v, const gtr_event *ev,
+                             const gtr_state_transition *tr, gtr_err *err)
+{
+    gtr_procid id = tr->resource.id;
+    gtr_proc_state old = (gtr_proc_state)tr->old_state_, new_ = (gtr_proc_state)tr->new_state_;
+    gtr_threadid thread = gtr_event_thread(ev);
+    res_state *state;
+    bool created;
+    gtr_status st;
+
+    if (new_ == GTR_PROC_UNDETERMINED)
+        acc_errorf(v, "transition to undetermined state for proc %" PRId64, id);
+    if (v->last.n > 1 && old == GTR_PROC_UNDETERMINED)
+        acc_errorf(v, "undetermined proc %" PRId64 " after first global sync", id);
+    if (new_ == GTR_PROC_NOT_EXIST && has_any_range(v, gtr_make_resource_proc(id)))
+        acc_errorf(v, "proc %" PRId64 " died with active ranges", id);
+    state = idmap_put(&v->ps, &v->alc, id, &created);
+    if (state == NULL)
+        return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
+    if (!created) {
+        if (old != (gtr_proc_state)state->state) {
+            acc_errorf(v, "bad old state for proc %" PRId64 ": got %s, want %s", id,
+                       gtr_proc_state_string(old),
+                       gtr_proc_state_string((gtr_proc_state)state->state));
+        }
+    } else if (old != GTR_PROC_UNDETERMINED && old != GTR_PROC_NOT_EXIST) {
+        acc_errorf(v, "bad old state for unregistered proc %" PRId64 ": %s", id,
+                   gtr_proc_state_string(old));
+    }
+    state->state = (uint8_t)new_;
+
+    if (gtr_proc_state_executing(new_)) {
+        sched_ctx *ctx;
+        if ((st = get_or_create_thread(v, ev, thread, tr, &ctx, err)) < 0)
+            return st;
+        if (ctx != NULL) {
+            if (ctx->p != GTR_NO_PROC && ctx->p != id) {
+                acc_errorf(v, "tried to run proc %" PRId64 " when one was already executing (%"
+                              PRId64 ") on thread %" PRId64, id, ctx->p, thread);
+            }
+            ctx->p = id;
+            state->bound = true;
+            state->binding = ctx->m;
+        }
+    } else if (gtr_proc_state_executing(old) && !gtr_proc_state_executing(new_)) {
+        if (state->bound) {
+            sched_ctx *ctx = idmap_get(&v->ms, state->binding);
+            if (ctx->p != id) {
+                acc_errorf(v, "tried to stop proc %" PRId64 " when it wasn't currently executing "
+                              "(currently executing %" PRId64 ") on thread %" PRId64,
+                           id, ctx->p, ctx->m);
+            }
+            ctx->p = GTR_NO_PROC;
+            state->bound = false;
+        } else {
+            acc_errorf(v, "stopping proc %" PRId64 " not bound to any active context", id);
+        }
+    }
+    return GTR_OK;
+}
+
+static gtr_status check_range(gtr_validator *v, const gtr_event *ev, gtr_event_kind kind,
+                              gtr_err *err)
+{
+    gtr_range r;
+    const istr *name;
+    gtr_status st;
+
+    if ((st = gtr_event_range(ev, &r, err)) < 0)
+        return st;
+    name = strpool_find(&v->pool, r.name);
+    switch (kind) {
+    case GTR_EVENT_RANGE_BEGIN:
+        if (name != NULL && has_range(v, r.scope, name->s)) {
+            gtr_buf *b = acc_begin(v);
+            gtr_buf_puts(b, "already active range ");
+            put_q(b, r.name.data, r.name.len);
+            gtr_buf_puts(b, " on ");
+            gtr_resource_id_string(r.scope, b);
+            gtr_buf_puts(b, " begun again");
+        }
+        if (name == NULL && (name = strpool_intern(&v->pool, &v->alc, r.name)) == NULL)
+            return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
+        return add_range(v, r.scope, name->s, err);
+    case GTR_EVENT_RANGE_ACTIVE:
+        if (name != NULL && has_range(v, r.scope, name->s))
+            return GTR_OK;
+        if (name == NULL && (name = strpool_intern(&v->pool, &v->alc, r.name)) == NULL)
+            return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
+        return add_range(v, r.scope, name->s, err);
+    default: /* GTR_EVENT_RANGE_END */
+        if (name == NULL || !has_range(v, r.scope, name->s)) {
+            gtr_buf *b = acc_begin(v);
+            gtr_buf_puts(b, "inactive range ");
+            put_q(b, r.name.data, r.name.len);
+            gtr_buf_puts(b, " on ");
+            gtr_resource_id_string(r.scope, b);
+            gtr_buf_puts(b, " ended");
+        }
+        if (name != NULL)
+            delete_range(v, r.scope, name->s);
+        return GTR_OK;
+    }
+}
+
+static gtr_status check_task(gtr_validator *v, const gtr_event *ev, gtr_event_kind kind,
+                             gtr_err *err)
+{
+    gtr_task t;
+    gtr_status st;
+    task_type *tt;
+    bool created;
+
+    if ((st = gtr_event_task(ev, &t, err)) < 0)
+        return st;
+    if (kind == GTR_EVENT_TASK_BEGIN) {
+        const istr *type;
+        if (t.id == GTR_NO_TASK || t.id == GTR_BACKGROUND_TASK) {
+            /* The background task should never have an event emitted for it. */
+            gtr_buf *b = acc_begin(v);
+            gtr_buf_puts(b, "found invalid task ID for task of type ");
+            gtr_buf_append(b, t.type.data, t.type.len);
+        }
+        if (t.parent == GTR_BACKGROUND_TASK) {
+            /* A task cannot be a subtask of the background task. */
+            gtr_buf *b = acc_begin(v);
+            gtr_buf_puts(b, "found background task as the parent for task of type ");
+            gtr_buf_append(b, t.type.data, t.type.len);
+        }
+        /* N.B. the task type is not checked: "" is a valid type. */
+        type = strpool_intern(&v->pool, &v->alc, t.type);
+        tt = type != NULL ? idmap_put(&v->tasks, &v->alc, (int64_t)t.id, &created) : NULL;
+        if (tt == NULL)
+            return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
+        tt->type = type->s;
+        tt->len = type->len;
+        return GTR_OK;
+    }
+    /* A task end may come without a begin: only check ends whose begin was seen. */
+    tt = idmap_get(&v->tasks, (int64_t)t.id);
+    if (tt != NULL) {
+        if (t.type.len != tt->len || memcmp(t.type.data, tt->type, tt->len) != 0) {
+            gtr_buf *b = acc_begin(v);
+            gtr_buf_puts(b, "task end type ");
+            put_q(b, t.type.data, t.type.len);
+            gtr_buf_puts(b, " doesn't match task start type ");
+            put_q(b, tt->type, tt->len);
+            gtr_buf_printf(b, " for task %" PRIu64, t.id);
+        }
+        idmap_delete(&v->tasks, (int64_t)t.id);
+    }
+    return GTR_OK;
+}
+
+static gtr_status validate(gtr_validator *v, const gtr_event *ev, gtr_err *err)
+{
+    gtr_event_kind kind = gtr_event_get_kind(ev);
+    gtr_time ts = gtr_event_time(ev);
+    gtr_status st;
+
+    /* Timestamp order. */
+    if (v->last_ts != 0) {
+        if (ts <= v->last_ts) {
+            gtr_buf *b = acc_begin(v);
+            gtr_buf_printf(b, "timestamp out-of-order (want > %" PRId64 ") for ", v->last_ts);
+            if ((st = gtr_event_string(ev, b)) < 0 && st != GTR_E_NOMEM)
+                return gtr_err_setf(err, st, "formatting event: %s", gtr_status_text(st));
+        } else {
+            v->last_ts = ts;
+        }
+    } else {
+        v->last_ts = ts;
+    }
+
+    /* The event's stack. */
+    if ((st = check_stack(v, gtr_event_stack(ev), err)) < 0)
+        return st;
+
+    switch (kind) {
+    case GTR_EVENT_SYNC:
+        return check_sync(v, ev, err);
+    case GTR_EVENT_METRIC: {
+        gtr_metric m;
+        if ((st = gtr_event_metric(ev, &m, err)) < 0)
+            return st;
+        if (memchr(m.name.data, ':', m.name.len) == NULL) {
+            /* Metric names have a ":" per the runtime/metrics convention. */
+            gtr_buf *b = acc_begin(v);
+            gtr_buf_puts(b, "invalid metric name ");
+            put_q(b, m.name.data, m.name.len);
+        }
+        if (m.value.kind == GTR_VALUE_BAD)
+            acc_errorf(v, "invalid value");
+        return GTR_OK;
+    }
+    case GTR_EVENT_LABEL:
+        return check_label(v, ev, err);
+    case GTR_EVENT_STATE_TRANSITION: {
+        gtr_state_transition tr;
+        if ((st = gtr_event_state_transition(ev, &tr, err)) < 0)
+            return st;
+        if ((st = check_stack(v, tr.stack, err)) < 0)
+            return st;
+        if (tr.resource.kind == GTR_RESOURCE_GOROUTINE)
+            return check_goroutine(v, ev, &tr, err);
+        if (tr.resource.kind == GTR_RESOURCE_PROC)
+            return check_proc(v, ev, &tr, err);
+        return GTR_OK;
+    }
+    case GTR_EVENT_RANGE_BEGIN:
+    case GTR_EVENT_RANGE_ACTIVE:
+    case GTR_EVENT_RANGE_END:
+        return check_range(v, ev, kind, err);
+    case GTR_EVENT_TASK_BEGIN:
+    case GTR_EVENT_TASK_END:
+        return check_task(v, ev, kind, err);
+    case GTR_EVENT_LOG: {
+        /* Category and message are the user's; only make sure a Log can be built. */
+        gtr_log l;
+        return gtr_event_log(ev, &l, err);
+    }
+    default:
+        /* StackSample: a sched context and a stack, already checked. */
+        return GTR_OK;
+    }
+}
+
+gtr_status gtr_validator_event(gtr_validator *v, const gtr_event *ev, gtr_err *err)
+{
+    gtr_err local;
+    gtr_status st;
+
+    if (err == NULL)
+        err = &local;
+    if (v == NULL || ev == NULL)
+        return gtr_err_setf(err, GTR_E_USAGE, "gtr_validator_event: NULL argument");
+    gtr_buf_reset(&v->errs);
+    v->nerrs = 0;
+    if ((st = validate(v, ev, err)) < 0)
+        return st;
+    if (gtr_buf_status(&v->errs) < 0)
+        return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
+    if (v->nerrs == 0)
+        return GTR_OK;
+    return gtr_err_setf(err, GTR_E_INVALID, "%s", v->errs.data);
+}

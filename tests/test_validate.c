@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test_validate.c: the validator against Go's testtrace.Validator. Each scenario of
+ * event_vectors.h is a sequence of events with the exact error Go's validator reports for
+ * each (joined messages included); one test per scenario. Plus the ID maps' fallback for
+ * large IDs and the absence of per-event allocation in steady state. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "event_testutil.h"
+#include "gtr/validate.h"
+
+static const vec_scenario *find_scenario(const char *name)
+{
+    for (size_t i = 0; i < NELEM(vec_scenarios); i++)
+        if (strcmp(vec_scenarios[i].name, name) == 0)
+            return &vec_scenarios[i];
+    fail_msg("no scenario %s", name);
+    return NULL;
+}
+
+static void run_scenario(const char *name)
+{
+    const vec_scenario *sc = find_scenario(name);
+    gtr_validator *v;
+    gtr_err err;
+
+    assert_int_equal(gtr_validator_new(NULL, &v, &err), GTR_OK);
+    gtr_validator_set_go_version(v, (gtr_go_version)sc->version);
+    if (sc->skip_clock_checks)
+        gtr_validator_skip_clock_snapshot_checks(v);
+    for (size_t i = 0; i < sc->n; i++) {
+        const vec_event *ve = &sc->evs[i];
+        gtr__ev_table *t = vec_table(ve);
+        gtr_event e = vec_make_event(ve, t);
+        gtr_status st;
+        gtr_err_clear(&err);
+        st = gtr_validator_event(v, &e, &err);
+        gtr__evt_free(t);
+        if (ve->want[0] == '\0') {
+            if (st != GTR_OK) {
+                print_error("%s event %zu: unexpected error: %s\n", name, i, err.msg);
+                fail();
+            }
+        } else {
+            if (st != GTR_E_INVALID || strcmp(err.msg, ve->want) != 0) {
+                print_error("%s event %zu (status %d):\n got: %s\nwant: %s\n", name, i, st,
+                            err.msg, ve->want);
+                fail();
+            }
+        }
+    }
+    gtr_validator_free(v);
+}
+
+#define SCENARIO(fn, name)              \
+    static void fn(void **state)        \
+    {                                   \
+        (void)state;                    \
+        run_scenario(name);             \
+    }
+
+SCENARIO(test_validate_timestamp_out_of_order_fails, "timestamp_out_of_order")
+SCENARIO(test_validate_sync_not_sequential_fails, "sync_not_sequential")
+SCENARIO(test_validate_sync_without_clock_snapshot_fails, "sync_no_clock_snapshot")
+SCENARIO(test_validate_sync_without_clock_snapshot_before_go125_passes,
+         "sync_no_clock_snapshot_old_version")
+SCENARIO(test_validate_sync_zero_times_fail_joined, "sync_zero_times")
+SCENARIO(test_validate_sync_non_increasing_times_fail, "sync_non_increasing")
+SCENARIO(test_validate_sync_non_increasing_skipped_passes, "sync_non_increasing_skipped")
+SCENARIO(test_validate_label_invalid_fails, "label")
+SCENARIO(test_validate_goroutine_states_fail, "goroutine_states")
+SCENARIO(test_validate_goroutine_undetermined_after_sync_fails,
+         "goroutine_undetermined_after_sync")
+SCENARIO(test_validate_goroutine_died_with_ranges_fails, "goroutine_died_with_ranges")
+SCENARIO(test_validate_ranges_inconsistent_fail, "ranges")
+SCENARIO(test_validate_tasks_inconsistent_fail, "tasks")
+SCENARIO(test_validate_proc_states_fail, "proc_states")
+SCENARIO(test_validate_proc_undetermined_after_sync_fails, "proc_undetermined_after_sync")
+SCENARIO(test_validate_stack_frames_missing_information_fail, "stack_frames")
+SCENARIO(test_validate_thread_none_before_go122_passes, "lenient_old_version")
+SCENARIO(test_validate_thread_none_from_go122_fails, "lenient_not_for_go122")
+SCENARIO(test_validate_several_failures_joined, "many_errors")
+
+/* Every generated scenario has a test above. */
+static void test_validate_every_scenario_has_a_test(void **state)
+{
+    (void)state;
+    assert_int_equal(NELEM(vec_scenarios), 19);
+}
+
+/* ---- ID maps ---- */
+
+static gtr_event go_status(gtr_goid g, gtr_threadid m, uint64_t from, uint64_t to, gtr_time t)
+{
+    gtr_event e = gtr__make_event(NULL, -1, -1, m, GTR_EV_GO_STATUS, t);
+    e.args_[0] = (uint64_t)g;
+    e.args_[1] = (uint64_t)m;
+    e.args_[2] = from << 32 | to;
+    return e;
+}
+
+static gtr_event go_event(uint8_t type, gtr_goid ctxg, gtr_threadid m, uint64_t a0, gtr_time t)
+{
+    gtr_event e = gtr__make_event(NULL, ctxg, -1, m, type, t);
+    e.args_[0] = a0;
+    return e;
+}
+
+static void test_validate_large_and_negative_ids_tracked(void **state)
+{
+    static const gtr_goid ids[] = {5000, INT64_C(1) << 40, -7, INT64_MAX, INT64_MIN + 1};
+    gtr_validator *v;
+    gtr_err err;
+    gtr_time t = 1;
+    gtr_event e;
+    (void)state;
+
+    assert_int_equal(gtr_validator_new(NULL, &v, &err), GTR_OK);
+    /* Large IDs land in the hash fallback; then many small ones grow the dense array past
+     * 5000, which must move goroutine 5000's state along. */
+    for (size_t i = 0; i < NELEM(ids); i++) {
+        e = go_status(ids[i], 1, GTR_GO_UNDETERMINED, GTR_GSTATUS_RUNNABLE, t++);
+        assert_int_equal(gtr_validator_event(v, &e, &err), GTR_OK);
+    }
+    for (gtr_goid g = 1; g <= 6000; g++) {
+        e = go_status(g == 5000 ? 6001 : g, 1, GTR_GO_UNDETERMINED, GTR_GSTATUS_WAITING, t++);
+        assert_int_equal(gtr_validator_event(v, &e, &err), GTR_OK);
+    }
+    for (size_t i = 0; i < NELEM(ids); i++) {
+        e = go_event(GTR_EV_GO_START, -1, 2, (uint64_t)ids[i], t++);
+        assert_int_equal(gtr_validator_event(v, &e, &err), GTR_OK);
+        e = go_event(GTR_EV_GO_STOP, ids[i], 2, 0, t++);
+        assert_int_equal(gtr_validator_event(v, &e, &err), GTR_OK);
+    }
+    /* Goroutine 5000 is Runnable now: starting it from Waiting is a bad old state. */
+    e = go_event(GTR_EV_GO_UNBLOCK, -1, 2, 5000, t++);
+    assert_int_equal(gtr_validator_event(v, &e, &err), GTR_E_INVALID);
+    assert_string_equal(err.msg, "bad old state for goroutine 5000: got Waiting, want Runnable");
+    gtr_validator_free(v);
+}
+
+/* ---- allocation ---- */
+
+typedef struct counting {
+    size_t n;
+} counting;
+
+static void *count_malloc(void *ctx, size_t n)
+{
+    ((counting *)ctx)->n++;
+    return malloc(n);
+}
+
+static void *count_realloc(void *ctx, void *p, size_t n)
+{
+    ((counting *)ctx)->n++;
+    return realloc(p, n);
+}
+
+static void count_free(void *ctx, void *p)
+{
+    (void)ctx;
+    free(p);
+}
+
+static void test_validate_steady_state_allocates_nothing(void **state)
+{
+    counting c = {0};
+    gtr_alloc alc = {count_malloc, count_realloc, count_free, &c};
+    vec_event ve = {.table = 1};
+    gtr__ev_table *t = vec_table(&ve);
+    gtr_validator *v;
+    gtr_err err;
+    gtr_time ts = 1;
+    size_t warm = 0;
+    (void)state;
+
+    assert_int_equal(gtr_validator_new(&alc, &v, &err), GTR_OK);
+    for (int round = 0; round < 200; round++) {
+        gtr_event e;
+        if (round == 10)
+            warm = c.n;
+        for (gtr_goid g = 1; g <= 50; g++) {
+            if (round == 0) {
+                e = go_status(g, 3, GTR_GO_UNDETERMINED, GTR_GSTATUS_RUNNABLE, ts++);
+                assert_int_equal(gtr_validator_event(v, &e, &err), GTR_OK);
+            }
+            e = go_event(GTR_EV_GO_START, -1, 3, (uint64_t)g, ts++);
+            assert_int_equal(gtr_validator_event(v, &e, &err), GTR_OK);
+            e = gtr__make_event(t, g, -1, 3, GTR_EV_GC_MARK_ASSIST_BEGIN, ts++);
+            assert_int_equal(gtr_validator_event(v, &e, &err), GTR_OK);
+            e = gtr__make_event(t, g, -1, 3, GTR_EV_GC_MARK_ASSIST_END, ts++);
+            assert_int_equal(gtr_validator_event(v, &e, &err), GTR_OK);
+            e = gtr__make_event(t, g, -1, 3, GTR_EV_USER_TASK_BEGIN, ts++);
+            e.args_[0] = (uint64_t)g;
+            e.args_[1] = 1;
+            e.args_[2] = 8; /* "mytask" */
+            assert_int_equal(gtr_validator_event(v, &e, &err), GTR_OK);
+            e = gtr__make_event(t, g, -1, 3, GTR_EV_USER_TASK_END, ts++);
+            e.args_[0] = (uint64_t)g;
+            e.args_[2] = 1;
+            e.args_[3] = 1; /* extra string "mytask" */
+            assert_int_equal(gtr_validator_event(v, &e, &err), GTR_OK);
+            e = go_event(GTR_EV_GO_STOP, g, 3, 6, ts++);
+            e.table_ = t;
+            assert_int_equal(gtr_validator_event(v, &e, &err), GTR_OK);
+        }
+    }
+    assert_true(warm > 0);
+    assert_int_equal(c.n, warm);
+    gtr_validator_free(v);
+    gtr__evt_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_validate_timestamp_out_of_order_fails),
+        cmocka_unit_test(test_validate_sync_not_sequential_fails),
+        cmocka_unit_test(test_validate_sync_without_clock_snapshot_fails),
+        cmocka_unit_test(test_validate_sync_without_clock_snapshot_before_go125_passes),
+        cmocka_unit_test(test_validate_sync_zero_times_fail_joined),
+        cmocka_unit_test(test_validate_sync_non_increasing_times_fail),
+        cmocka_unit_test(test_validate_sync_non_increasing_skipped_passes),
+        cmocka_unit_test(test_validate_label_invalid_fails),
+        cmocka_unit_test(test_validate_goroutine_states_fail),
+        cmocka_unit_test(test_validate_goroutine_undetermined_after_sync_fails),
+        cmocka_unit_test(test_validate_goroutine_died_with_ranges_fails),
+        cmocka_unit_test(test_validate_ranges_inconsistent_fail),
+        cmocka_unit_test(test_validate_tasks_inconsistent_fail),
+        cmocka_unit_test(test_validate_proc_states_fail),
+        cmocka_unit_test(test_validate_proc_undetermined_after_sync_fails),
+        cmocka_unit_test(test_validate_stack_frames_missing_information_fail),
+        cmocka_unit_test(test_validate_thread_none_before_go122_passes),
+        cmocka_unit_test(test_validate_thread_none_from_go122_fails),
+        cmocka_unit_test(test_validate_several_failures_joined),
+        cmocka_unit_test(test_validate_every_scenario_has_a_test),
+        cmocka_unit_test(test_validate_large_and_negative_ids_tracked),
+        cmocka_unit_test(test_validate_steady_state_allocates_nothing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
