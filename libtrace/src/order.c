@@ -583,7 +583,11 @@ typedef struct sched_ctx {
     gtr_threadid m;
 } sched_ctx;
 
-enum constraint { MUST_NOT_HAVE = 0, MAY_HAVE = 1, MUST_HAVE = 2 };
+enum constraint {
+    MUST_NOT_HAVE = GTR__MUST_NOT_HAVE,
+    MAY_HAVE = GTR__MAY_HAVE,
+    MUST_HAVE = GTR__MUST_HAVE
+};
 
 typedef struct sched_reqs {
     uint8_t m, p, g;
@@ -616,6 +620,14 @@ static gtr_status validate_ctx(sched_ctx ctx, sched_reqs reqs, gtr_err *err)
         /* "expected no goroutine but had one" */
         return gtr_err_setf(err, GTR_E_ORDER, "expected no goroutine but had one");
     return GTR_OK;
+}
+
+gtr_status gtr__ordering_validate_ctx(gtr_goid g, gtr_procid p, gtr_threadid m, int req_m,
+                                      int req_p, int req_g, gtr_err *err)
+{
+    sched_ctx ctx = {g, p, m};
+    sched_reqs r = {(uint8_t)req_m, (uint8_t)req_p, (uint8_t)req_g};
+    return validate_ctx(ctx, r, err);
 }
 
 #define VALIDATE(ctx, reqs)                                 \

@@ -29,6 +29,15 @@ gtr_status gtr__ordering_advance(gtr__ordering *o, gtr__base_event *ev, gtr__ev_
 /* gtr__ordering_next pops the next queued event (Go's Next). false when the queue is empty. */
 bool gtr__ordering_next(gtr__ordering *o, gtr_event *out);
 
+/* Presence requirements on a scheduling context (Go's constraint values). */
+enum { GTR__MUST_NOT_HAVE = 0, GTR__MAY_HAVE = 1, GTR__MUST_HAVE = 2 };
+
+/* gtr__ordering_validate_ctx is Go's validateCtx(schedCtx{g, p, m}, schedReqs{req_m, req_p,
+ * req_g}): GTR_OK, or GTR_E_ORDER with one of its six messages. Exposed for tests, since no
+ * advance function requires a thread or a proc to be absent. */
+gtr_status gtr__ordering_validate_ctx(gtr_goid g, gtr_procid p, gtr_threadid m, int req_m,
+                                      int req_p, int req_g, gtr_err *err);
+
 /* gtr__ordering_dump appends Go's dumpOrdering(o) text (used in "broken trace" errors). */
 void gtr__ordering_dump(const gtr__ordering *o, gtr_buf *out);
 
