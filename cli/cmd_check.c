@@ -1,10 +1,174 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cmd_check.c: in progress. */
+/* cmd_check.c: `gotrace check FILE.test|DIR...`: the golden runner. Each fixture goes through
+ * tgen_fixture_check (Go's TestReaderGolden for one file); the output has the shape of the
+ * oracle's `gtroracle check`, so the two can be diffed. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
 #include "cli.h"
+#include "tgen/fixture.h"
+
+static const char usage[] =
+    "usage: gotrace check FILE.test|DIR...\n"
+    "\n"
+    "Checks .test fixtures (txtar: an `expect` file then a text `trace`) the way Go's\n"
+    "TestReaderGolden does: the trace is converted to wire bytes, read with the reader, every\n"
+    "event validated, and the outcome compared with the expectation (SUCCESS, or FAILURE with\n"
+    "a regexp the error must match). A DIR (a directory whose name does not end in .test)\n"
+    "stands for every *.test file in it, sorted by name.\n"
+    "\n"
+    "Prints `ok   NAME` or `FAIL NAME: <why>` per fixture (a newline inside <why> is written as\n"
+    "\\n, so each fixture is one line), then `N passed, N failed`.\n"
+    "Exit status: 0 all passed, 1 some failed, 2 usage error.\n"
+    "\n"
+    "  -h   this help\n";
+
+typedef struct tally {
+    unsigned passed, failed;
+} tally;
+
+static void print_failure(const char *name, const char *why)
+{
+    printf("FAIL %s: ", name);
+    for (const char *p = why; *p != '\0'; p++) {
+        if (*p == '\n')
+            fputs("\\n", stdout);
+        else
+            putchar(*p);
+    }
+    putchar('\n');
+}
+
+static void check_file(const char *path, tally *t)
+{
+    gtr_err err;
+    tgen_check_report rep;
+
+    if (tgen_fixture_check(path, &rep, &err) == GTR_OK) {
+        printf("ok   %s\n", path);
+        t->passed++;
+    } else {
+        if (rep.failures > 1) {
+            char more[64];
+            snprintf(more, sizeof more, " (and %u more failures)", rep.failures - 1);
+            size_t len = strlen(err.msg);
+            if (len + strlen(more) < sizeof err.msg)
+                memcpy(err.msg + len, more, strlen(more) + 1);
+        }
+        print_failure(path, err.msg);
+        t->failed++;
+    }
+    fflush(stdout);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool has_test_suffix(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 5 && strcmp(name + n - 5, ".test") == 0;
+}
+
+/* check_dir checks every *.test in dir, sorted. Returns CLI_OK or CLI_FAIL (listing failed). */
+static int check_dir(const char *dir, tally *t)
+{
+    DIR *d = opendir(dir);
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    int rc = CLI_OK;
+
+    if (d == NULL) {
+        print_failure(dir, strerror(errno));
+        t->failed++;
+        return CLI_OK;
+    }
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.' || !has_test_suffix(e->d_name))
+            continue;
+        if (n == cap) {
+            size_t ncap = cap ? cap * 2 : 64;
+            char **nn = realloc(names, ncap * sizeof *nn);
+            if (nn == NULL) {
+                rc = cli_fail("check: out of memory listing %s", dir);
+                goto out;
+            }
+            names = nn;
+            cap = ncap;
+        }
+        if ((names[n] = strdup(e->d_name)) == NULL) {
+            rc = cli_fail("check: out of memory listing %s", dir);
+            goto out;
+        }
+        n++;
+    }
+    if (n == 0) {
+        print_failure(dir, "no .test files in the directory");
+        t->failed++;
+        goto out;
+    }
+    qsort(names, n, sizeof *names, cmp_names);
+    size_t dlen = strlen(dir);
+    bool slash = dlen > 0 && dir[dlen - 1] == '/';
+    for (size_t i = 0; i < n; i++) {
+        size_t plen = dlen + 1 + strlen(names[i]) + 1;
+        char *path = malloc(plen);
+        if (path == NULL) {
+            rc = cli_fail("check: out of memory");
+            goto out;
+        }
+        snprintf(path, plen, "%s%s%s", dir, slash ? "" : "/", names[i]);
+        check_file(path, t);
+        free(path);
+    }
+out:
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    closedir(d);
+    return rc;
+}
 
 int cmd_check(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cli_fail("check: in progress");
+    tally t = {0, 0};
+    int nops = 0;
+    bool operands = false;
+
+    /* Flags first (up to "--"); everything else is an operand, kept in place in argv. */
+    for (int i = 1; i < argc; i++) {
+        if (!operands && strcmp(argv[i], "--") == 0) {
+            operands = true;
+            continue;
+        }
+        if (!operands && cli_is_help(argv[i])) {
+            fputs(usage, stdout);
+            return CLI_OK;
+        }
+        if (!operands && argv[i][0] == '-' && argv[i][1] != '\0')
+            return cli_usage(usage, "check: unknown flag %s", argv[i]);
+        argv[1 + nops++] = argv[i];
+    }
+    if (nops == 0)
+        return cli_usage(usage, "check: no fixtures given");
+
+    for (int i = 1; i <= nops; i++) {
+        struct stat sb;
+        if (!has_test_suffix(argv[i]) && stat(argv[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            if (check_dir(argv[i], &t) != CLI_OK)
+                return CLI_FAIL;
+        } else {
+            check_file(argv[i], &t);
+        }
+    }
+    printf("%u passed, %u failed\n", t.passed, t.failed);
+    if (fflush(stdout) != 0)
+        return cli_fail("check: writing the report failed");
+    return t.failed > 0 ? CLI_FAIL : CLI_OK;
 }
