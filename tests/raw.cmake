@@ -1,1 +1,3 @@
-# Tests of the raw component.
+# Tests of the raw component: quoting, header, wire and text readers and writers, corpus
+# round trips.
+gtr_unit_test(NAME test_quote SOURCES test_quote.c LIBS gtr)
