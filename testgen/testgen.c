@@ -20,13 +20,12 @@
  * no-ops. Interning is a linear search: generators intern tens of strings, at most a few
  * thousand, so a hash table would buy nothing.
  */
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gtr/raw.h"
+#include "tgen/expect.h"
 #include "tgen/tgen.h"
 #include "txtar.h"
 
@@ -83,8 +82,7 @@ struct tgen_trace {
     gtr_err err;          /* the sticky error (code GTR_OK while none) */
     bool valid_ts;
     uint64_t last_ts;
-    bool bad;
-    char *pattern;
+    tgen_expect *expect;  /* NULL: SUCCESS */
     recs top;
     tgen_gen **gens;
     size_t ngens, cap_gens;
@@ -219,7 +217,7 @@ void tgen_trace_free(tgen_trace *t)
     for (size_t i = 0; i < t->ngens; i++)
         gen_free(t, t->gens[i]);
     t_free(t, t->gens);
-    t_free(t, t->pattern);
+    tgen_expect_free(t->expect);
     t->alc.free_fn(t->alc.ctx, t);
 }
 
@@ -239,36 +237,33 @@ gtr_status tgen_trace_status(const tgen_trace *t, gtr_err *err)
 
 void tgen_expect_failure(tgen_trace *t, const char *pattern)
 {
-    pcre2_code *re;
-    int ecode;
-    PCRE2_SIZE eoff;
-    char *p;
+    tgen_expect *e;
+    gtr_err err;
 
     if (failed(t))
         return;
-    /* Go: regexp.MustCompile(pattern), which panics on a bad pattern. */
-    re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &ecode, &eoff,
-                       NULL);
-    if (re == NULL) {
-        PCRE2_UCHAR msg[256];
-        pcre2_get_error_message(ecode, msg, sizeof msg);
-        fail(t, GTR_E_USAGE, "regexp: Compile(%s): %s at offset %zu", pattern, (char *)msg,
-             (size_t)eoff);
+    /* Go: regexp.MustCompile(pattern), which panics with
+     * "regexp: Compile(" + quote(expr) + "): " + err.Error(). */
+    gtr_err_clear(&err);
+    if (tgen_expect_new_failure(pattern, strlen(pattern), &e, &err) < 0) {
+        gtr_buf q = {0};
+        gtr_buf_init(&q, &t->alc);
+        gtr_go_quote(&q, pattern, strlen(pattern));
+        fail(t, err.code == GTR_E_NOMEM ? GTR_E_NOMEM : GTR_E_USAGE, "regexp: Compile(%s): %s",
+             q.data != NULL ? q.data : "\"\"", err.msg);
+        gtr_buf_free(&q);
         return;
     }
-    pcre2_code_free(re);
-    if ((p = t_dup(t, pattern, strlen(pattern))) == NULL)
-        return;
-    t_free(t, t->pattern);
-    t->pattern = p;
-    t->bad = true;
+    tgen_expect_free(t->expect);
+    t->expect = e;
 }
 
 void tgen_expect_success(tgen_trace *t)
 {
     if (failed(t))
         return;
-    t->bad = false;
+    tgen_expect_free(t->expect);
+    t->expect = NULL;
 }
 
 void tgen_disable_timestamps(tgen_trace *t)
@@ -740,11 +735,9 @@ static void write_gen(out_ctx *o, tgen_gen *g)
 /* expect_text appends the `expect` file: "SUCCESS\n" or "FAILURE %q\n". */
 static gtr_status expect_text(const tgen_trace *t, gtr_buf *out)
 {
-    if (!t->bad)
+    if (t->expect == NULL)
         return gtr_buf_puts(out, "SUCCESS\n");
-    gtr_buf_puts(out, "FAILURE ");
-    gtr_go_quote(out, t->pattern, strlen(t->pattern));
-    return gtr_buf_putc(out, '\n');
+    return tgen_expect_format(t->expect, out);
 }
 
 gtr_status tgen_generate(tgen_trace *t, gtr_buf *out, gtr_err *err)
