@@ -457,9 +457,9 @@ static uint64_t dt_sum(const gtr_fs_trace *t, size_t b, size_t n)
 static bool apply(gtr_fs_mutator *m, enum op op)
 {
     gtr_fs_trace *t = &m->t;
-    pos p, q;
-    size_t b, c;
-    uint32_t k, idx;
+    pos p = {0, 0}, q = {0, 0};
+    size_t b = 0, c = 0;
+    uint32_t k = 0, idx = 0;
 
     switch (op) {
     case OP_ARG_VALUE: {
@@ -629,7 +629,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
     case OP_SPLIT_BATCH: {
         if (!pick_batch(m, is_body_batch, &b) || t->batches[b].nev < 2)
             return false;
-        uint8_t first;
+        uint8_t first = 0;
         batch_first_type(t, b, &first);
         if (first == GTR_EV_SYNC || first == GTR_EV_FREQUENCY)
             return false;
@@ -923,6 +923,14 @@ static size_t emit(gtr_fs_mutator *m, size_t max, uint8_t *out)
     return n;
 }
 
+static uint64_t fnv(const uint8_t *d, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ d[i]) * 0x100000001b3ULL;
+    return h;
+}
+
 size_t gtr_fs_mutate(gtr_fs_mutator *m, const uint8_t *data, size_t size, size_t max_size,
                      uint64_t seed, uint8_t *out)
 {
@@ -942,6 +950,8 @@ size_t gtr_fs_mutate(gtr_fs_mutator *m, const uint8_t *data, size_t size, size_t
         n = byte_mutate(m, out, n, max_size);
         return n ? n : 1;
     }
+    /* out may be data (libFuzzer mutates in place): remember the input by its hash. */
+    uint64_t in_hash = fnv(data, size);
     collect_ids(m);
     unsigned total = 0;
     for (int i = 0; i < OP_NUM; i++)
@@ -964,15 +974,31 @@ size_t gtr_fs_mutate(gtr_fs_mutator *m, const uint8_t *data, size_t size, size_t
         }
     }
     m->last_op = done == 0 ? "none" : done > 1 ? "multi" : op_names[last];
+    size_t n = done == 0 ? 0 : emit(m, max_size, out);
+    /* A mutant identical to its input (a reference set to its own value, a batch moved
+     * onto itself) is wasted work: mutate again, a few times at most. */
+    for (int again = 0; n == size && n > 0 && fnv(out, n) == in_hash && again < 8; again++) {
+        unsigned r = (unsigned)below(m, total);
+        enum op op = OP_ARG_VALUE;
+        for (int i = 0; i < OP_NUM; i++) {
+            if (r < op_weights[i]) {
+                op = (enum op)i;
+                break;
+            }
+            r -= op_weights[i];
+        }
+        if (apply(m, op)) {
+            m->last_op = done++ > 0 ? "multi" : op_names[op];
+            n = emit(m, max_size, out);
+        }
+    }
     if (done == 0) {
         /* Nothing applied (e.g. a header-only trace): fall back to bytes. */
         m->last_op = "bytes";
-        size_t n = size < max_size ? size : max_size;
+        n = size < max_size ? size : max_size;
         memmove(out, data, n);
         n = byte_mutate(m, out, n, max_size);
-        return n ? n : 1;
     }
-    size_t n = emit(m, max_size, out);
     return n ? n : 1;
 }
 

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test_mutator.c: the structure-aware mutator (fuzz/structure/include/fs/mutate.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fs/check.h"
+#include "fs/model.h"
+#include "fs/mutate.h"
+
+#define UPSTREAM GTR_SOURCE_DIR "/corpus/upstream/"
+#define REAL GTR_SOURCE_DIR "/corpus/real/"
+
+/* Seeds that validate (Go's own fixtures with a SUCCESS expectation and small real traces). */
+static const char *const seed_paths[] = {
+    UPSTREAM "go122-annotations.test",
+    UPSTREAM "go122-confuse-seq-across-generations.test",
+    UPSTREAM "go122-create-syscall-reuse-thread-id.test",
+    UPSTREAM "go122-syscall-steal-proc-simple.test",
+    UPSTREAM "go122-task-across-generations.test",
+    UPSTREAM "go123-sync.test",
+    UPSTREAM "go125-sync.test",
+    REAL "testprog-annotations.trace.gz",
+    REAL "testprog-many-start-stop.trace.gz",
+    REAL "testprog-wait-on-pipe.trace.gz",
+};
+#define NSEEDS (sizeof seed_paths / sizeof seed_paths[0])
+
+static gtr_buf seeds[NSEEDS];
+
+static int setup(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NSEEDS; i++) {
+        gtr_err err;
+        if (gtr_fs_load_trace(seed_paths[i], &seeds[i], &err) < 0) {
+            fprintf(stderr, "%s: %s\n", seed_paths[i], err.msg);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NSEEDS; i++)
+        gtr_buf_free(&seeds[i]);
+    return 0;
+}
+
+static const uint8_t *sd(size_t i)
+{
+    return (const uint8_t *)seeds[i % NSEEDS].data;
+}
+
+static size_t sz(size_t i)
+{
+    return seeds[i % NSEEDS].len;
+}
+
+static void test_mutator_seeds_validate(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NSEEDS; i++) {
+        gtr_fs_result r;
+        gtr_status st = gtr_fs_check(sd(i), sz(i), NULL, NULL, &r);
+        if (st != GTR_OK)
+            fail_msg("%s: %s%s", seed_paths[i], r.read_err.msg, r.valid_err.msg);
+    }
+}
+
+static void test_mutator_same_seed_same_output(void **state)
+{
+    gtr_fs_mutator *m1 = gtr_fs_mutator_new(NULL), *m2 = gtr_fs_mutator_new(NULL);
+    static uint8_t o1[1 << 16], o2[1 << 16];
+    (void)state;
+    size_t differ = 0;
+    for (uint64_t s = 0; s < 300; s++) {
+        size_t n1 = gtr_fs_mutate(m1, sd(s), sz(s), sizeof o1, s, o1);
+        /* m2 runs another mutation first: no state may leak between calls. */
+        gtr_fs_mutate(m2, sd(s + 1), sz(s + 1), sizeof o2, s + 12345, o2);
+        size_t n2 = gtr_fs_mutate(m2, sd(s), sz(s), sizeof o2, s, o2);
+        assert_int_equal(n1, n2);
+        assert_memory_equal(o1, o2, n1);
+        differ += n1 != sz(s) || memcmp(o1, sd(s), n1) != 0;
+    }
+    assert_true(differ > 270);   /* mutants differ from their seed */
+    gtr_fs_mutator_free(m1);
+    gtr_fs_mutator_free(m2);
+}
+
+static void test_mutator_output_fits_max_size(void **state)
+{
+    gtr_fs_mutator *m = gtr_fs_mutator_new(NULL);
+    uint8_t *out = malloc(1 << 16);
+    (void)state;
+    static const size_t caps[] = {1, 2, 16, 17, 40, 100, 1000, 4096};
+    for (uint64_t s = 0; s < 400; s++) {
+        size_t cap = caps[s % (sizeof caps / sizeof caps[0])];
+        /* Exact-size buffer: ASan catches any write past cap. */
+        uint8_t *o = malloc(cap);
+        size_t n = gtr_fs_mutate(m, sd(s), sz(s), cap, s, o);
+        assert_in_range(n, 1, cap);
+        free(o);
+        n = gtr_fs_crossover(m, sd(s), sz(s), sd(s + 3), sz(s + 3), cap, s, out);
+        assert_in_range(n, 1, cap);
+    }
+    free(out);
+    gtr_fs_mutator_free(m);
+}
+
+static void test_mutator_garbage_and_empty_inputs_survive(void **state)
+{
+    gtr_fs_mutator *m = gtr_fs_mutator_new(NULL);
+    uint8_t in[512], out[1024];
+    uint64_t x = 0x123456789abcdefULL;
+    (void)state;
+    assert_int_equal(gtr_fs_mutate(m, in, 0, sizeof out, 1, out) >= 1, 1);
+    for (int r = 0; r < 3000; r++) {
+        size_t n = (size_t)(r % 512);
+        for (size_t i = 0; i < n; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            in[i] = (uint8_t)((x & 1) ? x % 60 : x >> 24);
+        }
+        if (r % 2 && n >= 16)
+            memcpy(in, r % 4 == 1 ? "go 1.22 trace\0\0\0" : "go 1.26 trace\0\0\0", 16);
+        size_t k = gtr_fs_mutate(m, in, n, sizeof out, (uint64_t)r, out);
+        assert_in_range(k, 1, sizeof out);
+        /* The mutant feeds the next round, as in a fuzzing loop. */
+        k = gtr_fs_mutate(m, out, k, sizeof out, (uint64_t)r + 1, out);
+        assert_in_range(k, 1, sizeof out);
+        k = gtr_fs_crossover(m, in, n, out, k, sizeof in, (uint64_t)r, in);
+        (void)k;
+    }
+    gtr_fs_mutator_free(m);
+}
+
+/* The goal of structure awareness: at least 40% of mutants pass full validation. */
+static void test_mutator_valid_rate_at_least_40_percent(void **state)
+{
+    gtr_fs_mutator *m = gtr_fs_mutator_new(NULL);
+    uint8_t *out = malloc(1 << 20);
+    size_t valid = 0, n = 600;
+    (void)state;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = gtr_fs_mutate(m, sd(i), sz(i), 1 << 20, 1000 + i, out);
+        gtr_fs_result r;
+        valid += gtr_fs_check(out, k, NULL, NULL, &r) == GTR_OK;
+    }
+    print_message("valid mutants: %zu/%zu\n", valid, n);
+    assert_true(valid * 100 >= n * 40);
+    free(out);
+    gtr_fs_mutator_free(m);
+}
+
+static size_t hook_calls;
+
+static size_t count_hook(void *ctx, uint8_t *data, size_t size, size_t max_size)
+{
+    (void)ctx;
+    (void)max_size;
+    hook_calls++;
+    if (size > 0)
+        data[size - 1] ^= 0x55;
+    return size;
+}
+
+static void test_mutator_byte_share_goes_through_engine_hook(void **state)
+{
+    gtr_fs_options opt = {.byte_mutate = count_hook, .byte_percent = 100};
+    gtr_fs_mutator *m = gtr_fs_mutator_new(&opt);
+    uint8_t out[1 << 16];
+    (void)state;
+    hook_calls = 0;
+    for (uint64_t s = 0; s < 50; s++) {
+        size_t k = gtr_fs_mutate(m, sd(s), sz(s), sizeof out, s, out);
+        assert_int_equal(k, sz(s));
+        assert_int_equal(out[k - 1], sd(s)[k - 1] ^ 0x55);
+        assert_string_equal(gtr_fs_mutator_last_op(m), "bytes");
+    }
+    assert_int_equal(hook_calls, 50);
+    gtr_fs_mutator_free(m);
+}
+
+static void test_mutator_crossover_generation_splice_reads(void **state)
+{
+    gtr_fs_mutator *m = gtr_fs_mutator_new(NULL);
+    uint8_t *out = malloc(1 << 20);
+    size_t gen_ok = 0, gen_n = 0;
+    (void)state;
+    for (uint64_t s = 0; s < 200; s++) {
+        /* Cross a multi-generation trace with itself. */
+        size_t k = gtr_fs_crossover(m, sd(1), sz(1), sd(1), sz(1), 1 << 20, s, out);
+        gtr_fs_trace t = {0};
+        assert_int_equal(gtr_fs_decode(&t, out, k, NULL), GTR_OK);
+        assert_true(t.has_header);
+        assert_int_equal(t.tail_len, 0);
+        gtr_fs_trace_free(&t);
+        if (strcmp(gtr_fs_mutator_last_op(m), "crossover_gen") == 0) {
+            gtr_fs_result r;
+            gen_n++;
+            gen_ok += gtr_fs_check(out, k, NULL, NULL, &r) >= 0 || r.read >= 0;
+        }
+    }
+    assert_true(gen_n > 50);
+    print_message("generation-aligned crossovers that read: %zu/%zu\n", gen_ok, gen_n);
+    assert_true(gen_ok > 0);
+    free(out);
+    gtr_fs_mutator_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mutator_seeds_validate),
+        cmocka_unit_test(test_mutator_same_seed_same_output),
+        cmocka_unit_test(test_mutator_output_fits_max_size),
+        cmocka_unit_test(test_mutator_garbage_and_empty_inputs_survive),
+        cmocka_unit_test(test_mutator_valid_rate_at_least_40_percent),
+        cmocka_unit_test(test_mutator_byte_share_goes_through_engine_hook),
+        cmocka_unit_test(test_mutator_crossover_generation_splice_reads),
+    };
+    return cmocka_run_group_tests_name("mutator", tests, setup, teardown);
+}
