@@ -1,3 +1,4 @@
 # Tests of the raw component: quoting, header, wire and text readers and writers, corpus
 # round trips.
 gtr_unit_test(NAME test_quote SOURCES test_quote.c LIBS gtr)
+gtr_unit_test(NAME test_raw_reader SOURCES test_raw_reader.c LIBS gtr)
