@@ -2,3 +2,4 @@
 # round trips.
 gtr_unit_test(NAME test_quote SOURCES test_quote.c LIBS gtr)
 gtr_unit_test(NAME test_raw_reader SOURCES test_raw_reader.c LIBS gtr)
+gtr_unit_test(NAME test_text_reader SOURCES test_text_reader.c LIBS gtr)
