@@ -1,0 +1,37 @@
+# validate_corpus.cmake: `gotrace validate --log-events` over every real trace of
+# corpus/real/REFERENCE.tsv must reproduce Go's verdict and Go's event dump byte for byte
+# (dump_sha256: the SHA-256 of every event's String() followed by "\n").
+#
+#   cmake -DGOTRACE=... -DCORPUS=.../corpus/real -DWORKDIR=... -P validate_corpus.cmake
+file(STRINGS "${CORPUS}/REFERENCE.tsv" rows)
+list(POP_FRONT rows header)
+if(NOT header MATCHES "^name\tbytes\theader\tresult\tevents\tdump_sha256\t")
+  message(FATAL_ERROR "unexpected REFERENCE.tsv header: ${header}")
+endif()
+set(failed 0)
+set(count 0)
+foreach(row IN LISTS rows)
+  string(REPLACE "\t" ";" f "${row}")
+  list(GET f 0 name)
+  list(GET f 3 result)
+  list(GET f 5 want_sha)
+  set(out "${WORKDIR}/${name}.dump")
+  execute_process(COMMAND "${GOTRACE}" validate --log-events "${CORPUS}/${name}.trace.gz"
+                  OUTPUT_FILE "${out}" ERROR_VARIABLE err RESULT_VARIABLE rc)
+  file(SHA256 "${out}" got_sha)
+  file(REMOVE "${out}")
+  math(EXPR count "${count} + 1")
+  if(result STREQUAL "ok")
+    set(want_rc 0)
+  else()
+    set(want_rc 1)
+  endif()
+  if(NOT rc EQUAL want_rc OR NOT got_sha STREQUAL want_sha)
+    message(SEND_ERROR "${name}: exit ${rc} (want ${want_rc}), dump ${got_sha} (want ${want_sha}) ${err}")
+    math(EXPR failed "${failed} + 1")
+  endif()
+endforeach()
+if(count EQUAL 0)
+  message(FATAL_ERROR "no traces in ${CORPUS}/REFERENCE.tsv")
+endif()
+message(STATUS "${count} traces, ${failed} differ from Go")
