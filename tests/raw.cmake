@@ -3,3 +3,4 @@
 gtr_unit_test(NAME test_quote SOURCES test_quote.c LIBS gtr)
 gtr_unit_test(NAME test_raw_reader SOURCES test_raw_reader.c LIBS gtr)
 gtr_unit_test(NAME test_text_reader SOURCES test_text_reader.c LIBS gtr)
+gtr_unit_test(NAME test_raw_corpus SOURCES test_raw_corpus.c sha256.c LIBS gtr gtr_txtar)
