@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test_raw_corpus.c: the raw layer's required properties on the corpora.
- *   - Each of Go's 22 golden fixtures (the .test files of corpus/upstream): text -> bytes hashes to the
- *     SHA-256 recorded in corpus/upstream/WIRE.sha256 (Go's wire bytes), and bytes -> text
- *     gives back the fixture's trace section byte for byte.
- *   - Each real trace (the .trace.gz files of corpus/real), read straight from its .gz: bytes -> text
- *     hashes to text_sha256 in corpus/real/REFERENCE.tsv (Go's bytes2text); rows whose
- *     text_sha256 is "-" are traces Go's raw reader rejects, and must be rejected too. */
+ *   - Each of Go's 22 golden fixtures (the .test files of corpus/upstream): text -> bytes
+ *     hashes to the SHA-256 recorded in corpus/upstream/WIRE.sha256 (Go's wire bytes), and
+ *     bytes -> text gives back the fixture's trace section byte for byte.
+ *   - Each real trace (the .trace.gz files of corpus/real), read straight from its .gz:
+ *     bytes -> text hashes to text_sha256 in corpus/real/REFERENCE.tsv (Go's bytes2text);
+ *     rows whose text_sha256 is "-" are traces Go's raw reader rejects, and must be rejected
+ *     too. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
