@@ -1,1 +1,3 @@
-# Tests of the reader component.
+# Tests of the reader component (base.c, batch.c, batchcursor.c, generation.c, reader.c).
+gtr_unit_test(NAME test_heap SOURCES test_heap.c LIBS gtr)
+gtr_unit_test(NAME test_reader SOURCES test_reader.c LIBS gtr)

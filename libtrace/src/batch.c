@@ -181,7 +181,11 @@ gtr_status gtr__bytes_uvarint(gtr__bytes *r, uint64_t *v, gtr_err *err)
     for (int i = 0; i < 10; i++) {
         if (r->off >= r->len) {
             *v = x;
-            return gtr_err_setf(err, GTR_E_FORMAT, i > 0 ? "unexpected EOF" : "EOF");
+            /* Go returns io.EOF itself here, which the reader's callers take for the end of
+             * the trace: GTR_EOF, not an error. */
+            if (i == 0)
+                return gtr_err_setf(err, GTR_EOF, "EOF");
+            return gtr_err_setf(err, GTR_E_FORMAT, "unexpected EOF");
         }
         uint8_t b = r->p[r->off++];
         if (b < 0x80) {

@@ -52,9 +52,10 @@ typedef struct gtr__bytes {
     size_t off;
 } gtr__bytes;
 
-/* gtr__bytes_uvarint: binary.ReadUvarint over r. Errors (GTR_E_FORMAT) with Go's texts:
- * "EOF" (no byte left), "unexpected EOF" (the varint is cut), "binary: varint overflows a
- * 64-bit integer". */
+/* gtr__bytes_uvarint: binary.ReadUvarint over r. No byte left is Go's bare io.EOF: GTR_EOF
+ * with the text "EOF" (Go's reader passes it up unwrapped, and its callers see the end of
+ * the trace). Errors (GTR_E_FORMAT): "unexpected EOF" (the varint is cut), "binary: varint
+ * overflows a 64-bit integer". */
 gtr_status gtr__bytes_uvarint(gtr__bytes *r, uint64_t *v, gtr_err *err);
 
 /* gtr__uvarint is binary.Uvarint over p[0..n): the value and the byte count; the count is 0

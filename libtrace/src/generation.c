@@ -136,6 +136,8 @@ static gtr_status add_stacks(gtr__generation *g, const gtr__batch *b, gtr_err *e
             uint64_t v[4];
             for (int k = 0; k < 4; k++) {
                 st = gtr__bytes_uvarint(&r, &v[k], err);
+                if (st == GTR_EOF)
+                    err->code = GTR_E_FORMAT;   /* a wrapped io.EOF is an error */
                 if (st != GTR_OK)
                     /* Go: "reading frame %d's PC for stack %d: %w" (and funcID, fileID,
                      * line) */

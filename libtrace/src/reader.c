@@ -427,9 +427,14 @@ gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
     gtr_status st = read_event(r, ev, err);
     if (st == GTR_OK)
         st = validate_table_ids(ev, err);
+    if (st == GTR_EOF) {
+        /* A bare io.EOF from inside a table batch: Go's ReadEvent returns it as is, which
+         * ends the trace for its callers. */
+        r->done = true;
+        memset(ev, 0, sizeof *ev);
+        return gtr_err_setf(err, GTR_EOF, "EOF");
+    }
     if (st != GTR_OK) {
-        if (st > 0)   /* no path yields a positive status here; keep the contract */
-            st = gtr_err_setf(err, GTR_E_FORMAT, "%s", "unexpected end of trace");
         r->failed = true;
         gtr_err_copy(&r->sticky, err);
         return st;

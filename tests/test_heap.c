@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test_heap.c: the frontier min-heap (Go's TestHeap) and Go's slices.SortFunc order. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "base.h"
+#include "batchcursor.h"
+
+#define NCURSORS 64
+
+static gtr__batch_cursor cursors[NCURSORS];
+static size_t ncursors;
+
+static gtr__batch_cursor *make_cursor(int64_t v)
+{
+    assert_true(ncursors < NCURSORS);
+    gtr__batch_cursor *bc = &cursors[ncursors++];
+    memset(bc, 0, sizeof *bc);
+    bc->ev.time = v;
+    return bc;
+}
+
+/* check_heap is Go's checkHeap: every parent is no later than its children. */
+static void check_heap(gtr__batch_cursor **heap, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        assert_true(gtr__batch_cursor_compare(heap[(i - 1) / 2], heap[i]) <= 0);
+}
+
+static void test_heap_insert_update_remove_keeps_order(void **state)
+{
+    (void)state;
+    gtr__batch_cursor *heap[NCURSORS];
+    size_t n = 0;
+    ncursors = 0;
+
+    /* Insert a bunch of values into the heap. */
+    check_heap(heap, n);
+    gtr__heap_insert(heap, &n, make_cursor(5));
+    check_heap(heap, n);
+    for (int64_t i = -20; i < 20; i++) {
+        gtr__heap_insert(heap, &n, make_cursor(i));
+        check_heap(heap, n);
+    }
+    assert_int_equal(n, 41);
+
+    /* Update an element in the middle to be the new minimum. */
+    for (size_t i = 0; i < n; i++) {
+        if (heap[i]->ev.time == 5) {
+            heap[i]->ev.time = -21;
+            gtr__heap_update(heap, n, i);
+            break;
+        }
+    }
+    check_heap(heap, n);
+    assert_int_equal(heap[0]->ev.time, -21);
+
+    /* Update the minimum element to be smaller. There should be no change. */
+    heap[0]->ev.time = -22;
+    gtr__heap_update(heap, n, 0);
+    check_heap(heap, n);
+    assert_int_equal(heap[0]->ev.time, -22);
+
+    /* Update the last element to be larger. There should be no change. */
+    heap[n - 1]->ev.time = 21;
+    gtr__heap_update(heap, n, n - 1);
+    check_heap(heap, n);
+    assert_int_equal(heap[n - 1]->ev.time, 21);
+
+    /* Update the last element to be smaller. */
+    heap[n - 1]->ev.time = 7;
+    gtr__heap_update(heap, n, n - 1);
+    check_heap(heap, n);
+    assert_int_not_equal(heap[n - 1]->ev.time, 21);
+
+    /* Remove an element in the middle. */
+    for (size_t i = 0; i < n; i++) {
+        if (heap[i]->ev.time == 5) {
+            gtr__heap_remove(heap, &n, i);
+            break;
+        }
+    }
+    check_heap(heap, n);
+    for (size_t i = 0; i < n; i++)
+        assert_int_not_equal(heap[i]->ev.time, 5);
+
+    /* Remove the tail. */
+    gtr__heap_remove(heap, &n, n - 1);
+    check_heap(heap, n);
+
+    /* Remove from the head, and make sure the result is sorted. */
+    size_t l = n;
+    gtr__batch_cursor *removed[NCURSORS];
+    for (size_t i = 0; i < l; i++) {
+        removed[i] = heap[0];
+        gtr__heap_remove(heap, &n, 0);
+        check_heap(heap, n);
+    }
+    assert_int_equal(n, 0);
+    for (size_t i = 1; i < l; i++)
+        assert_true(gtr__batch_cursor_compare(removed[i - 1], removed[i]) <= 0);
+}
+
+/* Equal times: the heap's sift steps decide which cursor surfaces; Go's min3 prefers the
+ * parent, then the left child. */
+static void test_heap_equal_times_keep_go_tie_order(void **state)
+{
+    (void)state;
+    gtr__batch_cursor *heap[NCURSORS];
+    size_t n = 0;
+    ncursors = 0;
+    gtr__batch_cursor *a = make_cursor(10), *b = make_cursor(10), *c = make_cursor(10);
+    gtr__heap_insert(heap, &n, a);
+    gtr__heap_insert(heap, &n, b);
+    gtr__heap_insert(heap, &n, c);
+    /* Nothing moves on equal times. */
+    assert_ptr_equal(heap[0], a);
+    assert_ptr_equal(heap[1], b);
+    assert_ptr_equal(heap[2], c);
+    /* Removing the root sifts the last element (c) down past nothing: c becomes root. */
+    gtr__heap_remove(heap, &n, 0);
+    assert_ptr_equal(heap[0], c);
+    assert_ptr_equal(heap[1], b);
+}
+
+typedef struct keyed {
+    int64_t t, id;
+} keyed;
+
+static int keyed_cmp(const void *a, const void *b)
+{
+    int64_t x = ((const keyed *)a)->t, y = ((const keyed *)b)->t;
+    return (x > y) - (x < y);
+}
+
+/* The expected orders were printed by Go 1.27.3's slices.SortFunc on the same inputs. */
+static void test_heap_sort_func_ties_match_go(void **state)
+{
+    (void)state;
+    static const int64_t want1[200] = {
+        0, 130, 143, 91, 39, 195, 156, 65, 52, 26, 104, 169, 182, 13, 78, 117, 111, 176, 124,
+        150, 20, 46, 59, 189, 163, 137, 7, 98, 72, 33, 85, 170, 53, 157, 105, 79, 144, 1, 183,
+        27, 40, 14, 66, 118, 131, 196, 92, 8, 86, 21, 164, 151, 177, 125, 190, 47, 112, 73, 99,
+        138, 60, 34, 132, 184, 106, 15, 54, 67, 119, 93, 171, 197, 2, 158, 41, 28, 80, 145, 100,
+        191, 152, 35, 139, 165, 22, 126, 74, 87, 48, 178, 113, 61, 9, 55, 133, 16, 120, 29, 68,
+        159, 146, 172, 81, 198, 3, 42, 185, 107, 94, 10, 140, 23, 166, 62, 114, 49, 179, 36,
+        101, 127, 192, 75, 153, 88, 108, 82, 121, 95, 69, 173, 160, 30, 43, 147, 134, 186, 56,
+        4, 199, 17, 63, 193, 180, 37, 167, 102, 141, 24, 11, 89, 115, 128, 76, 50, 154, 109, 18,
+        31, 83, 5, 70, 161, 96, 148, 187, 57, 122, 135, 174, 44, 51, 103, 25, 129, 168, 90, 194,
+        64, 155, 116, 38, 181, 12, 142, 77, 58, 162, 110, 188, 136, 6, 97, 19, 149, 123, 32, 71,
+        175, 84, 45};
+    static const int64_t want2[60] = {
+        59, 58, 57, 56, 55, 54, 53, 52, 49, 51, 50, 46, 47, 48, 43, 45, 44, 40, 42, 41,
+        39, 38, 37, 36, 35, 34, 31, 33, 32, 29, 30, 28, 27, 26, 25, 24, 23, 22, 19, 21,
+        20, 16, 17, 18, 13, 15, 14, 10, 12, 11, 9,  8,  7,  6,  5,  4,  3,  2,  1,  0};
+    keyed x[200];
+    for (int64_t i = 0; i < 200; i++) {
+        x[i].t = (i * 7919) % 13;
+        x[i].id = i;
+    }
+    gtr__sort_func(x, 200, sizeof x[0], keyed_cmp);
+    for (size_t i = 0; i < 200; i++)
+        assert_int_equal(x[i].id, want1[i]);
+
+    keyed y[60];
+    for (int64_t i = 0; i < 60; i++) {
+        y[i].t = (60 - i) / 3;
+        y[i].id = i;
+    }
+    gtr__sort_func(y, 60, sizeof y[0], keyed_cmp);
+    for (size_t i = 0; i < 60; i++)
+        assert_int_equal(y[i].id, want2[i]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_heap_insert_update_remove_keeps_order),
+        cmocka_unit_test(test_heap_equal_times_keep_go_tie_order),
+        cmocka_unit_test(test_heap_sort_func_ties_match_go),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
