@@ -13,7 +13,9 @@
 #include <cmocka.h>
 #include <zlib.h>
 
+#include "gtr/buf.h"
 #include "gtr/input.h"
+#include "input_priv.h"
 
 /* gz compresses src into a fresh malloc'd gzip member. */
 static uint8_t *gz(const void *src, size_t n, size_t *out_len)
@@ -462,6 +464,115 @@ static void test_input_allocation_failures_fail_cleanly(void **state)
     free(z);
 }
 
+static void test_input_peek_across_windows_is_contiguous(void **state)
+{
+    (void)state;
+    size_t n = 200000, zn;
+    uint8_t *plain = pattern(n);
+    uint8_t *z = gz(plain, n, &zn);
+    gtr_input *in = NULL;
+    gtr_err err;
+    assert_int_equal(gtr_input_open_memory(z, zn, NULL, &in, &err), GTR_OK);
+    /* Walk to just before the first 64 KiB window boundary, then peek over it. */
+    size_t at = (64u << 10) - 3;
+    for (size_t i = 0; i < at; i++)
+        assert_int_equal(gtr_input_byte(in), plain[i]);
+    const uint8_t *p;
+    size_t avail;
+    assert_int_equal(gtr__input_peek(in, 16, &p, &avail), GTR_OK);
+    assert_int_equal(avail, 16);
+    assert_memory_equal(p, plain + at, 16);
+    assert_true(gtr_input_offset(in) == at); /* nothing consumed */
+    /* A second peek inside the splice, then consume part of it. */
+    assert_int_equal(gtr__input_peek(in, 4, &p, &avail), GTR_OK);
+    assert_memory_equal(p, plain + at, 4);
+    gtr__input_skip(in, 5);
+    assert_true(gtr_input_offset(in) == at + 5);
+    assert_int_equal(gtr__input_peek(in, 16, &p, &avail), GTR_OK);
+    assert_memory_equal(p, plain + at + 5, 16);
+    /* Everything after comes out in order. */
+    char *rest;
+    size_t rn;
+    assert_int_equal(slurp(in, &rest, &rn, &err), GTR_OK);
+    assert_int_equal(rn, n - at - 5);
+    assert_memory_equal(rest, plain + at + 5, rn);
+    free(rest);
+    /* At the end, a peek finds nothing. */
+    assert_int_equal(gtr__input_peek(in, 4, &p, &avail), GTR_OK);
+    assert_int_equal(avail, 0);
+    gtr_input_free(in);
+    free(z);
+    free(plain);
+}
+
+static void test_input_peek_short_at_end_and_limit(void **state)
+{
+    (void)state;
+    const char msg[] = "abcdef";
+    gtr_input *in = NULL;
+    gtr_err err;
+    const uint8_t *p;
+    size_t avail;
+    assert_int_equal(gtr_input_open_memory(msg, 6, NULL, &in, &err), GTR_OK);
+    assert_int_equal(gtr_input_byte(in), 'a');
+    assert_int_equal(gtr__input_peek(in, 16, &p, &avail), GTR_OK);
+    assert_int_equal(avail, 5);
+    assert_memory_equal(p, "bcdef", 5);
+    gtr_input_free(in);
+
+    /* A limit inside the peek: the bytes before it are seen, then reads fail. */
+    assert_int_equal(gtr_input_open_memory(msg, 6, NULL, &in, &err), GTR_OK);
+    gtr_input_set_limit(in, 3);
+    assert_int_equal(gtr__input_peek(in, 16, &p, &avail), GTR_OK);
+    assert_int_equal(avail, 3);
+    gtr__input_skip(in, 3);
+    assert_int_equal(gtr_input_byte(in), -1);
+    assert_int_equal(gtr_input_error(in, &err), GTR_E_LIMIT);
+    gtr_input_free(in);
+}
+
+static void test_input_read_line_scanner_rules(void **state)
+{
+    (void)state;
+    /* CRLF, a lone CR kept inside a line, an empty line, a last line without newline. */
+    const char text[] = "one\r\ntw\ro\n\nlast\r";
+    gtr_input *in = NULL;
+    gtr_err err;
+    gtr_buf line;
+    gtr_buf_init(&line, NULL);
+    assert_int_equal(gtr_input_open_memory(text, sizeof text - 1, NULL, &in, &err), GTR_OK);
+    assert_int_equal(gtr__input_read_line(in, &line, &err), GTR_OK);
+    assert_string_equal(line.data, "one");
+    assert_int_equal(gtr__input_read_line(in, &line, &err), GTR_OK);
+    assert_string_equal(line.data, "tw\ro");
+    assert_int_equal(gtr__input_read_line(in, &line, &err), GTR_OK);
+    assert_int_equal(line.len, 0);
+    assert_int_equal(gtr__input_read_line(in, &line, &err), GTR_OK);
+    assert_string_equal(line.data, "last");
+    assert_int_equal(gtr__input_read_line(in, &line, &err), GTR_EOF);
+    assert_string_equal(err.msg, "EOF");
+    gtr_input_free(in);
+
+    /* A line across gzip windows, with its CR right at a boundary. */
+    size_t n = (64u << 10) * 2 + 10, zn;
+    char *big = malloc(n);
+    memset(big, 'x', n);
+    big[(64u << 10) - 1] = '\r';
+    big[64u << 10] = '\n';
+    big[n - 1] = '\n';
+    uint8_t *z = gz(big, n, &zn);
+    assert_int_equal(gtr_input_open_memory(z, zn, NULL, &in, &err), GTR_OK);
+    assert_int_equal(gtr__input_read_line(in, &line, &err), GTR_OK);
+    assert_int_equal(line.len, (64u << 10) - 1);
+    assert_int_equal(gtr__input_read_line(in, &line, &err), GTR_OK);
+    assert_int_equal(line.len, n - (64u << 10) - 2);
+    assert_int_equal(gtr__input_read_line(in, &line, &err), GTR_EOF);
+    gtr_input_free(in);
+    free(z);
+    free(big);
+    gtr_buf_free(&line);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -480,6 +591,9 @@ int main(void)
         cmocka_unit_test(test_input_limit_exact_size_reads_cleanly),
         cmocka_unit_test(test_input_limit_exceeded_fails),
         cmocka_unit_test(test_input_allocation_failures_fail_cleanly),
+        cmocka_unit_test(test_input_peek_across_windows_is_contiguous),
+        cmocka_unit_test(test_input_peek_short_at_end_and_limit),
+        cmocka_unit_test(test_input_read_line_scanner_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
