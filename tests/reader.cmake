@@ -1,3 +1,4 @@
 # Tests of the reader component (base.c, batch.c, batchcursor.c, generation.c, reader.c).
 gtr_unit_test(NAME test_heap SOURCES test_heap.c LIBS gtr)
 gtr_unit_test(NAME test_reader SOURCES test_reader.c LIBS gtr)
+gtr_unit_test(NAME test_generation SOURCES test_generation.c LIBS gtr)
