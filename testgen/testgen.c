@@ -291,6 +291,10 @@ static bool make_rec(tgen_trace *t, uint8_t typ, const void *data, size_t len,
              nargs);
         return false;
     }
+    if (len != 0 && data == NULL) {
+        fail(t, GTR_E_USAGE, "tgen: %s event of %zu data bytes given no bytes", spec->name, len);
+        return false;
+    }
     if (len != 0 && !spec->has_data) {
         fail(t, GTR_E_USAGE, "tgen: %s events carry no data", spec->name);
         return false;
@@ -382,6 +386,10 @@ uint64_t tgen_string_n(tgen_gen *g, const char *s, size_t n)
     if (g == NULL || failed(g->trace) || n == 0)
         return 0;
     t = g->trace;
+    if (s == NULL) {
+        fail(t, GTR_E_USAGE, "tgen: string of %zu bytes given no bytes", n);
+        return 0;
+    }
     for (size_t i = 0; i < g->nstrs; i++) {
         if (g->strs[i].n == n && memcmp(g->strs[i].s, s, n) == 0)
             return i + 1;
@@ -410,6 +418,10 @@ uint64_t tgen_stack(tgen_gen *g, const tgen_frame *frames, size_t n)
     if (g == NULL || failed(g->trace) || n == 0)
         return 0;
     t = g->trace;
+    if (frames == NULL) {
+        fail(t, GTR_E_USAGE, "tgen: stack of %zu frames given no frames", n);
+        return 0;
+    }
     if (n > MAX_TEST_FRAMES) {
         /* Go: panic("stack too big for test") */
         fail(t, GTR_E_USAGE, "stack too big for test");

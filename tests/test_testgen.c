@@ -471,6 +471,32 @@ static void test_testgen_null_handles_are_ignored(void **state)
     assert_int_equal(tgen_trace_status(NULL, NULL), GTR_E_NOMEM);
 }
 
+static void test_testgen_null_bytes_with_length_fail(void **state)
+{
+    tgen_trace *t = tgen_trace_new(GTR_GO122, NULL);
+    tgen_batch *b = running_g1(t, 1, 0);
+    (void)state;
+    tgen_event(b, "GoStop", TG_STRN(NULL, 3), TG_NOSTACK);
+    expect_error(t, "tgen: string of 3 bytes given no bytes");
+    tgen_trace_free(t);
+
+    t = tgen_trace_new(GTR_GO122, NULL);
+    b = running_g1(t, 1, 0);
+    tgen_event(b, "GoStop", TG_NOSTR, TG_STACK(NULL, 2));
+    expect_error(t, "tgen: stack of 2 frames given no frames");
+    tgen_trace_free(t);
+
+    t = tgen_trace_new(GTR_GO122, NULL);
+    tgen_trace_raw_data(t, GTR_EV_STRING, NULL, 4, 1);
+    expect_error(t, "tgen: String event of 4 data bytes given no bytes");
+    tgen_trace_free(t);
+
+    t = tgen_trace_new(GTR_GO122, NULL);
+    tgen_trace_raw_data(t, GTR_EV_FREQUENCY, "abc", 3, 1);
+    expect_error(t, "tgen: Frequency events carry no data");
+    tgen_trace_free(t);
+}
+
 /* An allocator that fails after a budget of allocations. */
 typedef struct budget {
     int left;
@@ -544,6 +570,7 @@ int main(void)
         cmocka_unit_test(test_testgen_expect_failure_quotes_pattern),
         cmocka_unit_test(test_testgen_expect_failure_bad_regexp_fails),
         cmocka_unit_test(test_testgen_null_handles_are_ignored),
+        cmocka_unit_test(test_testgen_null_bytes_with_length_fail),
         cmocka_unit_test(test_testgen_out_of_memory_is_reported_not_fatal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

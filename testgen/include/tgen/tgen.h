@@ -144,7 +144,10 @@ uint64_t tgen_string_n(tgen_gen *g, const char *s, size_t n);
 uint64_t tgen_stack(tgen_gen *g, const tgen_frame *frames, size_t n);
 
 /* Options applied when the generation is written: do not split the Stacks or Strings batch
- * when it grows past GTR_MAX_BATCH_SIZE/2 (to build oversized batches on purpose). */
+ * when it grows past GTR_MAX_BATCH_SIZE/2 (to build oversized batches on purpose).
+ * N.B. The split itself is upstream's: the continuation batch carries no Stacks/Strings
+ * header event, so Go's reader (and ours) rejects it ("found event without a timestamp:
+ * type=5"). No upstream generator reaches the split; tgen keeps it byte for byte. */
 void tgen_ignore_stack_batch_size_limit(tgen_gen *g);
 void tgen_ignore_string_batch_size_limit(tgen_gen *g);
 
