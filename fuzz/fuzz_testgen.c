@@ -289,17 +289,23 @@ static void legal_step(choices *c, model *md, tgen_batch *b, unsigned m)
     }
     tgen_frame f = {0x1000 + take_below(c, 4), "main.f", "main.go", take_below(c, 100)};
     tgen_arg stack = take_below(c, 2) ? TG_STACK(&f, 1) : TG_NOSTACK;
-    int w;
-    switch (take_below(c, 10)) {
+    unsigned act = take_below(c, 10);
+    int w = act == 4 ? pick_g(c, md, G_WAITING) : -1;
+    if (act == 0 && md->ng >= MAX_GS)
+        act = 1;                      /* no room for a goroutine: stop instead */
+    if (act == 4 && w < 0)
+        act = 5;                      /* nobody waiting: log instead */
+    if (act == 6 && md->nopen >= 8)
+        act = 7;                      /* too many open tasks: end one */
+    if (act == 7 && md->nopen == 0)
+        act = 8;
+    switch (act) {
     case 0:
-        if (md->ng < MAX_GS) {
-            md->state[md->ng] = G_RUNNABLE;
-            md->seq[md->ng] = 0;
-            md->ng++;
-            tgen_event(b, "GoCreate", TG_G(md->ng), TG_NOSTACK, stack);
-            break;
-        }
-        /* fall through */
+        md->state[md->ng] = G_RUNNABLE;
+        md->seq[md->ng] = 0;
+        md->ng++;
+        tgen_event(b, "GoCreate", TG_G(md->ng), TG_NOSTACK, stack);
+        break;
     case 1:
         tgen_event(b, "GoStop", TG_STR("yield"), stack);
         md->state[gr] = G_RUNNABLE;
@@ -316,30 +322,19 @@ static void legal_step(choices *c, model *md, tgen_batch *b, unsigned m)
         md->running[m] = -1;
         break;
     case 4:
-        w = pick_g(c, md, G_WAITING);
-        if (w >= 0) {
-            tgen_event(b, "GoUnblock", TG_G(w + 1), TG_SEQ(++md->seq[w]), stack);
-            md->state[w] = G_RUNNABLE;
-            break;
-        }
-        /* fall through */
+        tgen_event(b, "GoUnblock", TG_G(w + 1), TG_SEQ(++md->seq[w]), stack);
+        md->state[w] = G_RUNNABLE;
+        break;
     case 5:
         tgen_event(b, "UserLog", TG_TASK(0), TG_STR("key"), TG_STR("value"), stack);
         break;
     case 6:
-        if (md->nopen < 8) {
-            md->open_tasks[md->nopen++] = ++md->next_task;
-            tgen_event(b, "UserTaskBegin", TG_TASK(md->next_task), TG_TASK(0), TG_STR("task"),
-                       stack);
-            break;
-        }
-        /* fall through */
+        md->open_tasks[md->nopen++] = ++md->next_task;
+        tgen_event(b, "UserTaskBegin", TG_TASK(md->next_task), TG_TASK(0), TG_STR("task"), stack);
+        break;
     case 7:
-        if (md->nopen > 0) {
-            tgen_event(b, "UserTaskEnd", TG_TASK(md->open_tasks[--md->nopen]), stack);
-            break;
-        }
-        /* fall through */
+        tgen_event(b, "UserTaskEnd", TG_TASK(md->open_tasks[--md->nopen]), stack);
+        break;
     default:
         tgen_event(b, "HeapAlloc", TG_VALUE(take_u64(c)));
         break;

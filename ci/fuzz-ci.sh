@@ -1,0 +1,54 @@
+#!/bin/bash
+# fuzz-ci.sh: the CI fuzzing job.
+#  1. Replay: every target over its seeds (corpus/fuzz/<target>/) and every regression input
+#     (fuzz/regressions/) with the engine-free regression driver under ASan+UBSan (any C
+#     compiler; `ctest -L fuzz`). Fast: well under 30 s.
+#  2. Fuzz: when clang's libFuzzer runtime is available, FUZZ_SECONDS (default 60) of real
+#     fuzzing per target, from the seeds, one target at a time (ci/fuzz-libfuzzer.sh).
+#     FUZZ_SECONDS=0 skips it. Crashers are saved to $FUZZ_ARTIFACTS/<target>/.
+# Exit status 1 when any replay or fuzzing run failed (every target still runs).
+#
+#   ci/fuzz-ci.sh                 # replay + 5 x 60 s
+#   FUZZ_SECONDS=10 ci/fuzz-ci.sh # the main job's short run
+#   FUZZ_TARGETS="reader text" ci/fuzz-ci.sh
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+secs=${FUZZ_SECONDS:-60}
+targets=${FUZZ_TARGETS:-reader raw_roundtrip text txtar_check testgen}
+replay_build=${REPLAY_BUILD:-$root/build-fuzz}
+export FUZZ_ARTIFACTS=${FUZZ_ARTIFACTS:-$root/build-fuzz-clang/artifacts}
+jobs=${JOBS:-2}
+failed=0
+
+echo "== fuzz-ci: replay under ASan+UBSan ($replay_build)"
+cmake -S "$root" -B "$replay_build" -DCMAKE_BUILD_TYPE=Debug -DGTR_SANITIZE='address;undefined' \
+  -DGTR_WERROR=ON >/dev/null || exit 1
+list=""
+for t in $targets; do list="$list fuzz_${t}_replay"; done
+cmake --build "$replay_build" -j"$jobs" --target $list gtr_gofuzz2bin fuzz_dicts || exit 1
+start=$(date +%s)
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+for t in $targets; do
+  if ! "$replay_build/bin/fuzz_${t}_replay" "$root/corpus/fuzz/$t" "$root/fuzz/regressions"; then
+    echo "fuzz-ci: replay of $t FAILED" >&2
+    failed=1
+  fi
+done
+echo "fuzz-ci: replay took $(( $(date +%s) - start )) s"
+
+if [ "$secs" -gt 0 ]; then
+  cc=$(command -v clang-14 || command -v clang || true)
+  rt=""
+  [ -n "$cc" ] && rt=$("$cc" -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null || true)
+  if [ -z "$cc" ] || [ ! -f "$rt" ]; then
+    echo "fuzz-ci: no clang libFuzzer runtime; skipping the fuzzing runs"
+  else
+    echo "== fuzz-ci: libFuzzer, ${secs}s per target"
+    CC=$cc "$root/ci/fuzz-libfuzzer.sh" build >/dev/null || exit 1
+    for t in $targets; do
+      CC=$cc "$root/ci/fuzz-libfuzzer.sh" run "$t" "$secs" || failed=1
+    done
+  fi
+fi
+[ $failed -eq 0 ] && echo "fuzz-ci: OK" || echo "fuzz-ci: FAILED (crashers under $FUZZ_ARTIFACTS)" >&2
+exit $failed

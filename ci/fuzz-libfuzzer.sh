@@ -1,0 +1,101 @@
+#!/bin/bash
+# fuzz-libfuzzer.sh: build and run the libFuzzer targets (clang, -fsanitize=fuzzer,address,
+# undefined) from one CMake tree.
+#
+#   ci/fuzz-libfuzzer.sh build
+#   ci/fuzz-libfuzzer.sh run TARGET SECONDS [libFuzzer flags...]   fuzz from the seeds
+#   ci/fuzz-libfuzzer.sh merge TARGET [DIR...]    minimize corpus/fuzz/TARGET (+ DIRs) in place
+#   ci/fuzz-libfuzzer.sh speed TARGET [SECONDS]   exec/s on the seeds (print_final_stats)
+#
+# TARGET is reader, raw_roundtrip, text, txtar_check or testgen. `run` works on a copy of the
+# seeds in $FUZZ_WORK/TARGET (default build-fuzz-clang/work; new inputs stay there for
+# `merge`), uses bin/fuzz_TARGET.dict and the max_len/timeout of fuzz/options, writes
+# crashers to $FUZZ_ARTIFACTS/TARGET/ (default build-fuzz-clang/artifacts) and exits 1 when
+# the target crashed, leaked, timed out or ran out of memory.
+# Environment: BUILD (default build-fuzz-clang), CC (default clang-14 or clang), JOBS (2).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$root/build-fuzz-clang}
+work=${FUZZ_WORK:-$build/work}
+artifacts=${FUZZ_ARTIFACTS:-$build/artifacts}
+jobs=${JOBS:-2}
+targets="reader raw_roundtrip text txtar_check testgen"
+cc=${CC:-$(command -v clang-14 || command -v clang)}
+
+die() { echo "fuzz-libfuzzer: $*" >&2; exit 2; }
+check_target() { case " $targets " in *" $1 "*) ;; *) die "unknown target '$1' ($targets)";; esac; }
+
+build() {
+  cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DGTR_BUILD_FUZZERS=ON -DGTR_BUILD_TESTS=OFF -DGTR_SANITIZE='address;undefined' >/dev/null
+  local list=""
+  for t in $targets; do list="$list fuzz_$t"; done
+  cmake --build "$build" -j"$jobs" --target $list fuzz_dicts
+}
+
+opt() {   # opt TARGET KEY: a value from fuzz/options/fuzz_TARGET.options
+  sed -n "s/^$2 *= *//p" "$root/fuzz/options/fuzz_$1.options"
+}
+
+flags() {   # flags TARGET: dictionary and limits
+  local t=$1 f="-max_len=$(opt "$t" max_len) -timeout=$(opt "$t" timeout) -rss_limit_mb=$(opt "$t" rss_limit_mb)"
+  [ -f "$build/bin/fuzz_$t.dict" ] && f="$f -dict=$build/bin/fuzz_$t.dict"
+  echo "$f"
+}
+
+run() {
+  local t=$1 secs=$2; shift 2
+  check_target "$t"
+  [ -x "$build/bin/fuzz_$t" ] || build
+  mkdir -p "$work/$t" "$artifacts/$t"
+  cp -n "$root/corpus/fuzz/$t"/* "$work/$t"/ 2>/dev/null || true
+  echo "fuzz-libfuzzer: $t for ${secs}s"
+  local log="$artifacts/$t/fuzz.log" rc=0
+  # shellcheck disable=SC2046
+  UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:silence_unsigned_overflow=1} \
+  "$build/bin/fuzz_$t" $(flags "$t") -max_total_time="$secs" -print_final_stats=1 \
+    -artifact_prefix="$artifacts/$t/" "$@" "$work/$t" "$root/fuzz/regressions" >"$log" 2>&1 || rc=$?
+  grep -E "^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)" "$log" || true
+  grep -E "^#[0-9]+ +DONE" "$log" | tail -1 || true
+  if [ $rc -ne 0 ]; then
+    grep -E "ERROR|SUMMARY|fuzz oracle failed|Test unit written" "$log" | head -20 >&2 || true
+    echo "fuzz-libfuzzer: $t FAILED (rc $rc); log $log, crashers in $artifacts/$t/" >&2
+    return 1
+  fi
+}
+
+merge() {
+  local t=$1; shift
+  check_target "$t"
+  [ -x "$build/bin/fuzz_$t" ] || build
+  local new="$work/$t.merged"
+  rm -rf "$new"; mkdir -p "$new"
+  local extra=("$@")
+  [ ${#extra[@]} -eq 0 ] && [ -d "$work/$t" ] && extra=("$work/$t")
+  "$build/bin/fuzz_$t" -merge=1 $(flags "$t") "$new" "$root/corpus/fuzz/$t" "${extra[@]}" 2>&1 |
+    grep -E "MERGE-OUTER: [0-9]+ new files" || true
+  local before after
+  before=$(ls "$root/corpus/fuzz/$t" | wc -l)
+  rm -rf "$root/corpus/fuzz/$t"; mv "$new" "$root/corpus/fuzz/$t"
+  after=$(ls "$root/corpus/fuzz/$t" | wc -l)
+  echo "fuzz-libfuzzer: corpus/fuzz/$t: $before -> $after files ($(du -sb "$root/corpus/fuzz/$t" | cut -f1) bytes)"
+}
+
+speed() {
+  local t=$1 secs=${2:-30}
+  check_target "$t"
+  [ -x "$build/bin/fuzz_$t" ] || build
+  local tmp; tmp=$(mktemp -d)
+  cp "$root/corpus/fuzz/$t"/* "$tmp"/
+  "$build/bin/fuzz_$t" $(flags "$t") -max_total_time="$secs" -print_final_stats=1 "$tmp" 2>&1 |
+    grep -E "^stat::(number_of_executed_units|average_exec_per_sec)|cov: .*DONE" || true
+  rm -rf "$tmp"
+}
+
+case "${1:-}" in
+  build) build ;;
+  run) [ $# -ge 3 ] || die "usage: run TARGET SECONDS [flags]"; shift; run "$@" ;;
+  merge) [ $# -ge 2 ] || die "usage: merge TARGET [DIR...]"; shift; merge "$@" ;;
+  speed) [ $# -ge 2 ] || die "usage: speed TARGET [SECONDS]"; shift; speed "$@" ;;
+  *) die "usage: $0 build | run TARGET SECONDS | merge TARGET [DIR...] | speed TARGET [SECONDS]" ;;
+esac
