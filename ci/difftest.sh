@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# difftest.sh: differential test of gotrace against Go's own trace reader (the oracle).
+#
+#   bash ci/difftest.sh TRACE...     TRACE: .trace, .trace.gz (wire bytes) or .test (fixture)
+#
+# For each trace, runs `gotrace validate --log-events` and the oracle's `validate` (Go 1.27.3's
+# internal/trace reader and testtrace validator, built by ci/oracle-fetch.sh) on the same
+# bytes, and compares the event dump (each event's String(), one per line), the exit status
+# and the final error message (ours "gotrace: MSG", Go's "error: MSG"). For a .test, the
+# trace section is first turned into wire bytes by Go's text2bytes; when Go rejects the text,
+# our `gotrace raw text2bytes` must reject it with the same message.
+# Prints `ok   NAME (N dump lines)` or `FAIL NAME: <what differs>` with the first differing event
+# and its context, then `N passed, N failed`. Exit status 1 on any difference, 2 when the
+# tools cannot be had.
+#
+# Environment: GOTRACE (default: build-ci/bin/gotrace, built when missing), GTR_ORACLE
+# (default: built or found by ci/oracle-fetch.sh), BUILD (build dir, default build-ci), JOBS.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+jobs=${JOBS:-2}
+
+if [ $# -eq 0 ] || [ "$1" = -h ] || [ "$1" = --help ]; then
+    sed -n '2,17p' "$0"
+    [ $# -eq 0 ] && exit 2 || exit 0
+fi
+
+gotrace=${GOTRACE:-}
+if [ -z "$gotrace" ]; then
+    build=${BUILD:-$root/build-ci}
+    gotrace=$build/bin/gotrace
+    if [ ! -x "$gotrace" ]; then
+        echo "difftest: building gotrace in $build" >&2
+        { cmake -S "$root" -B "$build" >/dev/null && cmake --build "$build" -j"$jobs" --target gotrace >/dev/null; } \
+            || { echo "difftest: cannot build gotrace" >&2; exit 2; }
+    fi
+fi
+oracle=${GTR_ORACLE:-}
+if [ -z "$oracle" ]; then
+    oracle=$(bash "$root/ci/oracle-fetch.sh") || { echo "difftest: cannot build the oracle (ci/oracle-fetch.sh failed)" >&2; exit 2; }
+fi
+[ -x "$oracle" ] || { echo "difftest: oracle $oracle is not executable" >&2; exit 2; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gtr-difftest.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+# show_first_diff A B: the first line where files A (ours) and B (Go's) differ, with context.
+show_first_diff() {
+    local out line
+    out=$(cmp "$1" "$2" 2>&1 || true)
+    case "$out" in
+        *"line "*) line=${out##*line }; line=${line%% *} ;;
+        *"EOF on $1"*) line=$(( $(wc -l <"$1") + 1 )) ;;
+        *"EOF on $2"*) line=$(( $(wc -l <"$2") + 1 )) ;;
+        *) line=1 ;;
+    esac
+    local from=$(( line > 3 ? line - 3 : 1 ))
+    echo "    first difference at dump line $line:"
+    echo "    --- gotrace"
+    sed -n "${from},${line}p" "$1" | sed 's/^/    | /'
+    [ "$line" -gt "$(wc -l <"$1")" ] && echo "    | <end of dump>"
+    echo "    --- go"
+    sed -n "${from},${line}p" "$2" | sed 's/^/    | /'
+    [ "$line" -gt "$(wc -l <"$2")" ] && echo "    | <end of dump>"
+}
+
+# error_of FILE PREFIX: the message of a tool's stderr, PREFIX stripped from its first line.
+error_of() {
+    sed "1s/^$2//" "$1"
+}
+
+fail_case() { # fail_case NAME WHY
+    echo "FAIL $1: $2"
+    failed=$((failed + 1))
+}
+
+for t in "$@"; do
+    input=$t
+    if [ ! -f "$t" ]; then
+        fail_case "$t" "no such file"
+        continue
+    fi
+    case "$t" in
+    *.test)
+        # The trace section: everything after the "-- trace --" marker (testgen fixtures
+        # end with it; txtar markers trim spaces around the name).
+        awk 'f { print } /^-- +trace +--$/ { f = 1 }' "$t" >"$tmp/text"
+        input=$tmp/bytes
+        if ! "$oracle" text2bytes <"$tmp/text" >"$input" 2>"$tmp/go.err"; then
+            if "$gotrace" raw text2bytes "$tmp/text" >"$tmp/our.bytes" 2>"$tmp/our.err"; then
+                fail_case "$t" "Go's text2bytes fails ($(error_of "$tmp/go.err" 'error: ')), ours succeeds"
+            elif [ "$(error_of "$tmp/our.err" 'gotrace: ')" != "$(error_of "$tmp/go.err" 'error: ')" ]; then
+                fail_case "$t" "text2bytes errors differ: gotrace: $(error_of "$tmp/our.err" 'gotrace: ') / go: $(error_of "$tmp/go.err" 'error: ')"
+            else
+                echo "ok   $t (text rejected by both)"
+                passed=$((passed + 1))
+            fi
+            continue
+        fi
+        ;;
+    esac
+
+    "$gotrace" validate --log-events "$input" >"$tmp/our.out" 2>"$tmp/our.err" </dev/null
+    our_rc=$?
+    "$oracle" validate <"$input" >"$tmp/go.out" 2>"$tmp/go.err"
+    go_rc=$?
+    events=$(wc -l <"$tmp/go.out")
+    why=""
+    if ! cmp -s "$tmp/our.out" "$tmp/go.out"; then
+        why="event dumps differ (gotrace $(wc -l <"$tmp/our.out") lines, go $events)"
+    elif [ "$our_rc" -ne "$go_rc" ]; then
+        why="exit status $our_rc, go $go_rc"
+    elif [ "$(error_of "$tmp/our.err" 'gotrace: ')" != "$(error_of "$tmp/go.err" 'error: ')" ]; then
+        why="final errors differ"
+    fi
+    if [ -n "$why" ]; then
+        fail_case "$t" "$why"
+        if ! cmp -s "$tmp/our.out" "$tmp/go.out"; then
+            show_first_diff "$tmp/our.out" "$tmp/go.out"
+        fi
+        echo "    gotrace (exit $our_rc): $(head -c 2000 "$tmp/our.err" | error_of /dev/stdin 'gotrace: ')"
+        echo "    go      (exit $go_rc): $(head -c 2000 "$tmp/go.err" | error_of /dev/stdin 'error: ')"
+        continue
+    fi
+    if [ "$go_rc" -eq 0 ]; then
+        echo "ok   $t ($events dump lines)"
+    else
+        echo "ok   $t ($events dump lines, same error)"
+    fi
+    passed=$((passed + 1))
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# main-job.sh: the main job: build gotrace, regenerate the fixture corpus, run the golden
+# runner over every fixture, fuzz briefly, and summarise.
+#
+#   bash ci/main-job.sh
+#
+#  1. ci/setup.sh (installs what is missing; Debian 12, root)
+#  2. build gotrace (build-main/, Release)
+#  3. gotrace gen --out corpus/tests          (every testgen generator writes its fixture)
+#  4. gotrace check corpus/upstream corpus/tests
+#  5. when ci/fuzz-ci.sh exists: replay of the fuzz corpora and FUZZ_SECONDS (default 10) of
+#     fuzzing per target
+#  6. summary: fixtures generated, passed, failed, time taken
+# Steps 1-4 take well under a minute on 2 cores once the machine is set up. Exit status 0 when
+# every fixture passed and the fuzz run (if any) found nothing.
+#
+# Environment: JOBS (default 2), FUZZ_SECONDS (default 10; 0 skips fuzzing, keeps the replay).
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+jobs=${JOBS:-2}
+export FUZZ_SECONDS=${FUZZ_SECONDS:-10}
+exec </dev/null
+build=$root/build-main
+start=$(date +%s)
+now() { echo $(( $(date +%s) - start )); }
+
+bash ci/setup.sh || { echo "main-job: setup failed" >&2; exit 1; }
+
+echo "== build ($(now) s)"
+if ! { cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DGTR_BUILD_TESTS=OFF >/dev/null &&
+       cmake --build "$build" -j"$jobs" --target gotrace >"$build/build.log" 2>&1; }; then
+    tail -n 40 "$build/build.log" 2>/dev/null
+    echo "main-job: build FAILED" >&2
+    exit 1
+fi
+gotrace=$build/bin/gotrace
+built_at=$(now)
+
+echo "== gotrace gen --out corpus/tests ($(now) s)"
+generated=0
+gen_status=ok
+if "$gotrace" gen --out corpus/tests; then
+    generated=$(ls corpus/tests/*.test 2>/dev/null | wc -l)
+else
+    gen_status=FAILED
+fi
+if command -v git >/dev/null && git -C "$root" rev-parse >/dev/null 2>&1; then
+    changed=$(git -C "$root" status --porcelain -- corpus/tests | wc -l)
+else
+    changed="?"
+fi
+
+echo "== gotrace check corpus/upstream corpus/tests ($(now) s)"
+report=$("$gotrace" check corpus/upstream corpus/tests)
+check_rc=$?
+printf '%s\n' "$report"
+summary=$(printf '%s\n' "$report" | tail -n 1)
+passed=$(echo "$summary" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+nfailed=$(echo "$summary" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+checked_at=$(now)
+
+fuzz_status="skipped (no ci/fuzz-ci.sh)"
+if [ -f ci/fuzz-ci.sh ]; then
+    echo "== fuzz: replay + ${FUZZ_SECONDS} s per target ($(now) s)"
+    if JOBS=$jobs bash ci/fuzz-ci.sh; then
+        fuzz_status="ok (FUZZ_SECONDS=$FUZZ_SECONDS)"
+    else
+        fuzz_status=FAILED
+    fi
+fi
+
+echo
+echo "==== main job summary"
+echo "  fixtures generated: $generated (gen $gen_status; files changed vs git: $changed)"
+echo "  fixtures passed:    ${passed:-?}"
+echo "  fixtures failed:    ${nfailed:-?}"
+echo "  fuzz:               $fuzz_status"
+echo "  time: build ${built_at} s, gen+check $(( checked_at - built_at )) s, total $(now) s"
+if [ "$gen_status" != ok ] || [ "$check_rc" -ne 0 ] || [ "$fuzz_status" = FAILED ]; then
+    echo "main-job: FAILED"
+    exit 1
+fi
+echo "main-job: ok"

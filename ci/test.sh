@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# test.sh: THE test command: everything CI checks, in order, from a clean clone.
+#
+#   bash ci/test.sh
+#
+#  1. setup     ci/setup.sh installs what is missing (Debian 12, root).
+#  2. gcc       configure + build with -DGTR_WERROR=ON (build-ci/), run ctest.
+#  3. asan      configure + build with -DGTR_SANITIZE='address;undefined' (Debug, -Werror;
+#               build-ci-asan/), run ctest again.
+#  4. corpus    drift check: `gotrace gen --out <tmp>` must reproduce corpus/tests exactly;
+#               then `gotrace check corpus/upstream corpus/tests` (the golden runner).
+#  5. difftest  when the oracle (Go's own reader) can be built by ci/oracle-fetch.sh:
+#               ci/difftest.sh over every fixture and real trace; otherwise skipped, saying why.
+#  6. fuzz      when ci/fuzz-ci.sh exists: replay of the fuzz corpora and regressions under
+#               ASan+UBSan (reusing build-ci-asan/), then FUZZ_SECONDS (default 30) of
+#               libFuzzer per target when clang's fuzzer runtime is there.
+# Every step runs even when an earlier one failed (except when a build fails, which stops the
+# steps that need it); the summary lists each step's result. Exit status 0 only when every
+# step passed or was skipped for a stated reason.
+#
+# Environment: JOBS (default 2), FUZZ_SECONDS (default 30), GTR_ORACLE (use this oracle
+# binary instead of building one), CI (set by CI systems; nothing here reads stdin).
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+jobs=${JOBS:-2}
+export FUZZ_SECONDS=${FUZZ_SECONDS:-30}
+export CTEST_OUTPUT_ON_FAILURE=1
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+exec </dev/null
+
+build_gcc=$root/build-ci
+build_asan=$root/build-ci-asan
+start=$(date +%s)
+results=()
+failed=0
+
+step() { echo; echo "==== $* ($(( $(date +%s) - start )) s)"; }
+record() { # record STEP STATUS [NOTE]
+    results+=("$(printf '%-9s %s%s' "$1" "$2" "${3:+ ($3)}")")
+    [ "$2" = FAILED ] && failed=1
+    return 0
+}
+
+step "1/6 setup"
+if bash ci/setup.sh; then record setup ok; else record setup FAILED; fi
+
+# build_and_test NAME DIR CMAKE-ARGS...: configure, build everything, run ctest.
+build_and_test() {
+    local name=$1 dir=$2
+    shift 2
+    if ! cmake -S "$root" -B "$dir" -DCMAKE_C_COMPILER=gcc -DGTR_WERROR=ON "$@" >/dev/null; then
+        record "$name" FAILED "configure"
+        return 1
+    fi
+    if ! cmake --build "$dir" -j"$jobs" >"$dir/build.log" 2>&1; then
+        grep -E "error|warning" "$dir/build.log" | head -n 40
+        echo "(full log: $dir/build.log)"
+        record "$name" FAILED "build"
+        return 1
+    fi
+    if ctest --test-dir "$dir" -j"$jobs"; then
+        record "$name" ok
+    else
+        record "$name" FAILED "ctest"
+    fi
+    return 0
+}
+
+step "2/6 gcc build with -Werror, ctest"
+gcc_built=0
+build_and_test gcc "$build_gcc" -DCMAKE_BUILD_TYPE=RelWithDebInfo && gcc_built=1
+
+step "3/6 ASan+UBSan build, ctest"
+asan_built=0
+build_and_test asan "$build_asan" -DCMAKE_BUILD_TYPE=Debug -DGTR_SANITIZE='address;undefined' \
+    && asan_built=1
+
+step "4/6 corpus drift check and golden runner"
+gotrace=$build_gcc/bin/gotrace
+if [ "$gcc_built" -ne 1 ]; then
+    record corpus SKIPPED "no gotrace: the gcc build failed"
+else
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/gtr-gen.XXXXXX")
+    note=""
+    status=ok
+    if ! "$gotrace" gen -h >/dev/null 2>&1; then
+        echo "corpus drift check SKIPPED: \`gotrace gen\` is not available yet"
+        note="drift check skipped: no gotrace gen"
+    elif ! "$gotrace" gen --out "$tmp" >"$tmp.log" 2>&1; then
+        cat "$tmp.log"
+        status=FAILED
+        note="gotrace gen failed"
+    elif ! diff -ru corpus/tests "$tmp" >"$tmp.diff"; then
+        head -n 60 "$tmp.diff"
+        echo "corpus/tests differs from what the generators write: run \`gotrace gen --out corpus/tests\` and commit"
+        status=FAILED
+        note="corpus/tests drifted"
+    else
+        echo "corpus/tests matches the generators ($(ls "$tmp" | wc -l) fixtures)"
+    fi
+    rm -rf "$tmp" "$tmp.log" "$tmp.diff"
+    if ! "$gotrace" check corpus/upstream corpus/tests; then
+        status=FAILED
+        note="${note:+$note; }gotrace check failed"
+    fi
+    record corpus "$status" "$note"
+fi
+
+step "5/6 differential test against Go's reader"
+if [ "$gcc_built" -ne 1 ]; then
+    record difftest SKIPPED "no gotrace: the gcc build failed"
+else
+    oracle=${GTR_ORACLE:-}
+    if [ -z "$oracle" ]; then
+        if ! oracle=$(bash ci/oracle-fetch.sh 2>"$build_gcc/oracle.log"); then
+            oracle=""
+            why=$(tail -n 1 "$build_gcc/oracle.log")
+        fi
+    fi
+    if [ -z "$oracle" ]; then
+        echo "differential test SKIPPED: the oracle could not be built: ${why:-unknown reason}"
+        record difftest SKIPPED "oracle unavailable: ${why:-unknown reason}"
+    elif GOTRACE=$gotrace GTR_ORACLE=$oracle bash ci/difftest.sh corpus/upstream/*.test \
+            corpus/tests/*.test corpus/real/*.trace.gz; then
+        record difftest ok
+    else
+        record difftest FAILED
+    fi
+fi
+
+step "6/6 fuzz replay and short fuzzing"
+if [ ! -f ci/fuzz-ci.sh ]; then
+    echo "fuzz step SKIPPED: ci/fuzz-ci.sh does not exist yet"
+    record fuzz SKIPPED "no ci/fuzz-ci.sh"
+elif REPLAY_BUILD=$build_asan JOBS=$jobs bash ci/fuzz-ci.sh; then
+    record fuzz ok "FUZZ_SECONDS=$FUZZ_SECONDS"
+else
+    record fuzz FAILED
+fi
+
+echo
+echo "==== summary ($(( $(date +%s) - start )) s)"
+printf '  %s\n' "${results[@]}"
+if [ "$failed" -ne 0 ]; then
+    echo "ci/test.sh: FAILED"
+    exit 1
+fi
+echo "ci/test.sh: all steps passed"
