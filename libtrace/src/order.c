@@ -1153,7 +1153,7 @@ static gtr_status advance_go_stop_exec(ADV_PARAMS)
     /* Goroutine events that need an active running goroutine. They are always advanceable,
      * since running goroutines are bound to their M. */
     VALIDATE(cur, user_go_reqs);
-    gstate *state;
+    gstate *state = NULL;
     if ((st = running_goroutine(o, ev, cur, &state, err)) != GTR_OK)
         return st;
     sched_ctx nc = cur;
@@ -1225,7 +1225,7 @@ static gtr_status advance_go_switch(ADV_PARAMS)
      * goroutine, it advances only when the sequence numbers line up. The current goroutine
      * must be running. */
     VALIDATE(cur, user_go_reqs);
-    gstate *cur_gs;
+    gstate *cur_gs = NULL;
     if ((st = running_goroutine(o, ev, cur, &cur_gs, err)) != GTR_OK)
         return st;
     gtr_goid nextg = (gtr_goid)ev->args[0];
@@ -1271,7 +1271,7 @@ static gtr_status advance_go_syscall_begin(ADV_PARAMS)
     gtr_status st;
     /* Entering a syscall needs a running goroutine with a proc; always advanceable. */
     VALIDATE(cur, user_go_reqs);
-    gstate *state;
+    gstate *state = NULL;
     if ((st = running_goroutine(o, ev, cur, &state, err)) != GTR_OK)
         return st;
     /* Still running on this P and M. */
@@ -1305,7 +1305,7 @@ static gtr_status advance_go_syscall_end(ADV_PARAMS)
     /* Always advanceable: it happens on the thread of the GoSyscallBegin, and the goroutine
      * can't leave that thread until it's done. */
     VALIDATE(cur, user_go_reqs);
-    gstate *state;
+    gstate *state = NULL;
     if ((st = syscall_goroutine(o, ev, cur, &state, err)) != GTR_OK)
         return st;
     state->status = GTR_GSTATUS_RUNNING;
@@ -1347,7 +1347,7 @@ static gtr_status advance_go_syscall_end_blocked(ADV_PARAMS)
     }
     /* We may have a (new) P if a ProcStart came first. */
     VALIDATE(cur, reqs(MUST_HAVE, MAY_HAVE, MUST_HAVE));
-    gstate *state;
+    gstate *state = NULL;
     if ((st = syscall_goroutine(o, ev, cur, &state, err)) != GTR_OK)
         return st;
     sched_ctx nc = cur;
@@ -1691,7 +1691,7 @@ static gtr_status advance_gc_sweep_begin(ADV_PARAMS)
     gtr_status st;
     /* Sweep is bound to a P and doesn't require a G. */
     VALIDATE(cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
-    pstate *ps;
+    pstate *ps = NULL;
     if ((st = cur_pstate(o, cur, &ps, err)) != GTR_OK)
         return st;
     if ((st = begin_range(o->alc, &ps->ranges, make_range_type(ev->type, 0), err)) != GTR_OK)
@@ -1725,10 +1725,10 @@ static gtr_status advance_gc_sweep_end(ADV_PARAMS)
     (void)gen;
     gtr_status st;
     VALIDATE(cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
-    pstate *ps;
+    pstate *ps = NULL;
     if ((st = cur_pstate(o, cur, &ps, err)) != GTR_OK)
         return st;
-    uint64_t desc;
+    uint64_t desc = 0;
     if ((st = end_range(&ps->ranges, ev->type, &desc, err)) != GTR_OK)
         return st;
     push_event(o, evt, cur, ev);
@@ -1791,7 +1791,7 @@ static gtr_status advance_go_range_end(ADV_PARAMS)
                             "encountered event of type %u without known state for current "
                             "goroutine %" PRId64,
                             (unsigned)ev->type, cur.g);
-    uint64_t desc;
+    uint64_t desc = 0;
     if ((st = end_range(&gs->ranges, ev->type, &desc, err)) != GTR_OK)
         return st;
     if (ev->type == GTR_EV_STW_END) {
