@@ -62,6 +62,19 @@ void gtr_fs_trace_free(gtr_fs_trace *t)
     memset(t, 0, sizeof *t);
 }
 
+/* ensure_pools gives the pools storage, so that pool + offset is never NULL + 0. */
+static bool ensure_pools(gtr_fs_trace *t)
+{
+    return GROW(t->bytes, t->bytes_cap, 1) && GROW(t->vals, t->vals_cap, 1) &&
+           GROW(t->events, t->events_cap, 1);
+}
+
+/* bytes_at: the pool's bytes at off (NULL for an empty, never-allocated pool). */
+static const uint8_t *bytes_at(const gtr_fs_trace *t, size_t off)
+{
+    return t->bytes != NULL ? t->bytes + off : NULL;
+}
+
 /* push_bytes appends n bytes to the byte pool and stores their offset. src may point into
  * the pool itself. */
 static bool push_bytes(gtr_fs_trace *t, const uint8_t *src, size_t n, size_t *off)
@@ -70,7 +83,8 @@ static bool push_bytes(gtr_fs_trace *t, const uint8_t *src, size_t n, size_t *of
     bool inside = t->bytes != NULL && src >= t->bytes && src < t->bytes + t->nbytes;
     if (inside)
         src_off = (size_t)(src - t->bytes);
-    if (n > SIZE_MAX - t->nbytes || !GROW(t->bytes, t->bytes_cap, t->nbytes + n))
+    if (n > SIZE_MAX - t->nbytes || !ensure_pools(t) ||
+        !GROW(t->bytes, t->bytes_cap, t->nbytes + n))
         return false;
     if (n > 0)
         memcpy(t->bytes + t->nbytes, inside ? t->bytes + src_off : src, n);
@@ -85,7 +99,7 @@ static bool push_vals(gtr_fs_trace *t, const uint64_t *src, size_t n, size_t *of
     bool inside = t->vals != NULL && src >= t->vals && src < t->vals + t->nvals;
     if (inside)
         src_off = (size_t)(src - t->vals);
-    if (n > SIZE_MAX - t->nvals || !GROW(t->vals, t->vals_cap, t->nvals + n))
+    if (n > SIZE_MAX - t->nvals || !ensure_pools(t) || !GROW(t->vals, t->vals_cap, t->nvals + n))
         return false;
     if (n > 0)
         memcpy(t->vals + t->nvals, inside ? t->vals + src_off : src, n * sizeof *src);
@@ -120,8 +134,8 @@ gtr_status gtr_fs_add_bytes(gtr_fs_trace *t, const uint8_t *data, size_t n, size
 gtr_status gtr_fs_dup_event(gtr_fs_trace *t, uint32_t ev, uint32_t *idx)
 {
     gtr_fs_event e = t->events[ev];
-    return gtr_fs_add_event(t, e.type, t->vals + e.args, e.nargs, e.has_data, t->bytes + e.data,
-                            e.data_len, idx);
+    return gtr_fs_add_event(t, e.type, t->vals + e.args, e.nargs, e.has_data,
+                            bytes_at(t, e.data), e.data_len, idx);
 }
 
 gtr_status gtr_fs_set_args(gtr_fs_trace *t, uint32_t ev, const uint64_t *args, uint32_t nargs)
@@ -337,6 +351,8 @@ gtr_status gtr_fs_decode(gtr_fs_trace *t, const uint8_t *data, size_t size, gtr_
     char hdr[GTR_HEADER_MAX];
 
     gtr_fs_trace_reset(t);
+    if (!ensure_pools(t))
+        return nomem(err);
     static const uint8_t versions[] = {GTR_GO122, GTR_GO123, GTR_GO125, GTR_GO126};
     for (size_t i = 0; i < sizeof versions; i++) {
         size_t n = gtr_header_format(versions[i], hdr);
@@ -395,7 +411,7 @@ static void put_event(const gtr_fs_trace *t, const gtr_fs_event *e, gtr_buf *out
         gtr_buf_put_uvarint(out, stack && i == 1 ? (e->nargs - 2) / 4 : a[i]);
     if (e->has_data) {
         gtr_buf_put_uvarint(out, e->data_len);
-        gtr_buf_append(out, t->bytes + e->data, e->data_len);
+        gtr_buf_append(out, bytes_at(t, e->data), e->data_len);
     }
 }
 
@@ -417,10 +433,10 @@ gtr_status gtr_fs_encode(const gtr_fs_trace *t, gtr_buf *out, gtr_err *err)
             gtr_buf_put_uvarint(out, gtr_fs_batch_body_size(t, b));
             for (size_t i = 0; i < bt->nev; i++)
                 put_event(t, &t->events[bt->evs[i]], out);
-            gtr_buf_append(out, t->bytes + bt->tail, bt->tail_len);
+            gtr_buf_append(out, bytes_at(t, bt->tail), bt->tail_len);
         }
     }
-    gtr_buf_append(out, t->bytes + t->tail, t->tail_len);
+    gtr_buf_append(out, bytes_at(t, t->tail), t->tail_len);
     if (gtr_buf_status(out) != GTR_OK)
         return nomem(err);
     return GTR_OK;
@@ -429,7 +445,7 @@ gtr_status gtr_fs_encode(const gtr_fs_trace *t, gtr_buf *out, gtr_err *err)
 gtr_status gtr_fs_copy(gtr_fs_trace *dst, const gtr_fs_trace *src, gtr_err *err)
 {
     gtr_fs_trace_reset(dst);
-    if (!GROW(dst->events, dst->events_cap, src->nevents) ||
+    if (!ensure_pools(dst) || !GROW(dst->events, dst->events_cap, src->nevents) ||
         !GROW(dst->vals, dst->vals_cap, src->nvals) ||
         !GROW(dst->bytes, dst->bytes_cap, src->nbytes) ||
         !GROW(dst->batches, dst->batches_cap, src->nbatches))
