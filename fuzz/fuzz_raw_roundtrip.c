@@ -55,7 +55,8 @@ static void check_same_string(const fuzz_rawlist *a, const fuzz_rawlist *b, size
     if (gtr_buf_status(sa) != GTR_OK || gtr_buf_status(sb) != GTR_OK ||
         gtr_buf_status(scratch) != GTR_OK)
         return;
-    FUZZ_CHECK(sa->len > 0, "String() is not empty");
+    /* No "not empty" check: Go's raw reader accepts unnamed types below len(Specs())
+     * (53..127 in Go 1.26), whose String() is empty. */
     FUZZ_CHECK(sa->len == sb->len && memcmp(sa->data, sb->data, sa->len) == 0,
                "String() survives the round trip");
 }

@@ -1,19 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_txtar_check.c: a whole `.test` fixture through the golden path (Go's
- * testtrace.ParseFile followed by reader_test.go's testReader).
+ * testtrace.ParseFile followed by reader_test.go's testReader), as `gotrace check` runs it.
  *
- * Input: a txtar archive. Steps: parse the archive; require exactly the files `expect` then
- * `trace`; convert the trace section from the text format to wire bytes (text reader, raw
- * writer); parse the expectation; read the wire bytes with the reader, feeding each event to
- * the validator; check the reader's outcome against the expectation (tgen_expect_check).
- * Oracles beyond "no crash": each step's failure carries a message; the expectation text
- * tgen_expect_format writes parses back to the same expectation (kind and pattern); a
- * SUCCESS expectation accepts a clean read and rejects an error, a FAILURE one the reverse
- * of a clean read. */
+ * Input: a txtar archive. The golden path is testgen's: tgen_fixture_parse (txtar parse,
+ * exactly `expect` then `trace`, text to wire bytes, expectation) and
+ * tgen_fixture_check_parsed (reader, validator on every event, Expectation.Check). Beside it
+ * the target walks the same steps itself with the lower-level APIs (txtar, text reader, raw
+ * writer, tgen_expect, reader, validator) and compares. Oracles beyond "no crash":
+ *  - both paths agree on whether the fixture parses, on its wire bytes, on the number of
+ *    events read and on whether the check passes;
+ *  - every failure carries a message;
+ *  - the expectation text tgen_expect_format writes parses back to the same expectation;
+ *  - a SUCCESS expectation conforms to a clean read and never to an error. */
 #include "fuzz_common.h"
 #include "gtr/reader.h"
 #include "gtr/validate.h"
 #include "tgen/expect.h"
+#include "tgen/fixture.h"
 #include "txtar.h"
 
 static void check_error(gtr_status st, const gtr_err *err, const char *what)
@@ -23,9 +26,13 @@ static void check_error(gtr_status st, const gtr_err *err, const char *what)
     FUZZ_CHECK(st < 0 && err->msg[0] != '\0', what);
 }
 
-/* text_to_wire: ParseFile's conversion loop. Returns GTR_OK or the first error. */
+/* text_to_wire: ParseFile's conversion loop. Returns GTR_OK or the first error. Go reads the
+ * section as text, never gunzipped: gzip magic there is a header error ("failed to parse
+ * header"), while gtr_input would decompress it. */
 static gtr_status text_to_wire(const txtar_file *f, gtr_buf *wire, gtr_err *err)
 {
+    if (f->data_len >= 2 && (uint8_t)f->data[0] == 0x1f && (uint8_t)f->data[1] == 0x8b)
+        return GTR_E_FORMAT;
     gtr_input *in = fuzz_input_open((const uint8_t *)f->data, f->data_len);
     gtr_text_reader *r = NULL;
     gtr_raw_writer *w = NULL;
@@ -84,8 +91,9 @@ done:
 }
 
 /* run_reader: testReader. Returns the reader's final status (GTR_EOF: clean), err its error;
- * *invalid is set when the validator complained about some event. */
-static gtr_status run_reader(const gtr_buf *wire, gtr_err *err, bool *invalid)
+ * *invalid is set when the validator complained about some event, *events counts the events
+ * read. */
+static gtr_status run_reader(const gtr_buf *wire, gtr_err *err, bool *invalid, uint64_t *events)
 {
     gtr_input *in = fuzz_input_open((const uint8_t *)wire->data, wire->len);
     gtr_reader *r = NULL;
@@ -93,6 +101,7 @@ static gtr_status run_reader(const gtr_buf *wire, gtr_err *err, bool *invalid)
     gtr_err verr;
     gtr_status st;
     *invalid = false;
+    *events = 0;
     if (in == NULL)
         return GTR_E_NOMEM;
     st = gtr_reader_new(in, NULL, &r, err);
@@ -103,6 +112,7 @@ static gtr_status run_reader(const gtr_buf *wire, gtr_err *err, bool *invalid)
             st = gtr_reader_next(r, &ev, err);
             if (st != GTR_OK)
                 break;
+            (*events)++;
             gtr_status vs = gtr_validator_event(v, &ev, &verr);
             check_error(vs, &verr, "validator error has a message");
             if (vs != GTR_OK)
@@ -116,16 +126,19 @@ static gtr_status run_reader(const gtr_buf *wire, gtr_err *err, bool *invalid)
     return st;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* own_path walks ParseFile and testReader with the lower-level APIs. Returns GTR_OK when the
+ * fixture parsed (wire bytes in *wire), then *passed tells whether the golden check passed
+ * and *events how many events were read; GTR_E_LIMIT when a cap cut the walk short. */
+static gtr_status own_path(const uint8_t *data, size_t size, gtr_buf *wire, bool *passed,
+                           uint64_t *events)
 {
-    if (size > FUZZ_MAX_INPUT_BYTES)
-        return 0;
     txtar_archive *a = txtar_parse(data, size);
     tgen_expect *exp = NULL;
-    gtr_buf wire = {0};
     gtr_err err, cerr;
+    gtr_status st = GTR_E_FORMAT;
+    *passed = false;
     if (a == NULL)
-        return 0;
+        return GTR_E_NOMEM;
     FUZZ_CHECK(a->comment_len == 0 || a->comment != NULL, "comment bytes");
     for (size_t i = 0; i < a->nfiles; i++)
         FUZZ_CHECK(a->files[i].name != NULL && a->files[i].name[a->files[i].name_len] == '\0',
@@ -134,29 +147,70 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (a->nfiles != 2 || strcmp(a->files[0].name, "expect") != 0 ||
         strcmp(a->files[1].name, "trace") != 0)
         goto done;
-    if (text_to_wire(&a->files[1], &wire, &err) != GTR_OK)
+    if ((st = text_to_wire(&a->files[1], wire, &err)) != GTR_OK)
         goto done;
-    gtr_status st = tgen_expect_parse(a->files[0].data, a->files[0].data_len, &exp, &err);
+    st = tgen_expect_parse(a->files[0].data, a->files[0].data_len, &exp, &err);
     check_error(st, &err, "expectation error has a message");
     if (st != GTR_OK)
         goto done;
     check_expect_format(exp);
 
     bool invalid;
-    st = run_reader(&wire, &err, &invalid);
-    if (st == GTR_E_NOMEM || st == GTR_OK)   /* OK: stopped at FUZZ_MAX_EVENTS */
+    gtr_status rst = run_reader(wire, &err, &invalid, events);
+    if (rst == GTR_E_NOMEM || rst == GTR_OK) {   /* OK: stopped at FUZZ_MAX_EVENTS */
+        st = GTR_E_LIMIT;
         goto done;
-    gtr_status cst = tgen_expect_check(exp, st == GTR_EOF ? NULL : &err, &cerr);
+    }
+    gtr_status cst = tgen_expect_check(exp, rst == GTR_EOF ? NULL : &err, &cerr);
     check_error(cst, &cerr, "Expectation.Check error has a message");
-    if (st == GTR_EOF && cst != GTR_E_NOMEM)
+    if (cst == GTR_E_NOMEM) {
+        st = GTR_E_NOMEM;
+        goto done;
+    }
+    if (rst == GTR_EOF)
         FUZZ_CHECK((cst == GTR_OK) == !tgen_expect_is_failure(exp),
                    "a clean read conforms exactly to SUCCESS");
-    if (st != GTR_EOF && !tgen_expect_is_failure(exp))
+    else if (!tgen_expect_is_failure(exp))
         FUZZ_CHECK(cst == GTR_E_INVALID, "an error never conforms to SUCCESS");
-    (void)invalid;
+    *passed = cst == GTR_OK && !invalid;
 done:
     tgen_expect_free(exp);
-    gtr_buf_free(&wire);
     txtar_free(a);
+    return st;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > FUZZ_MAX_INPUT_BYTES)
+        return 0;
+    gtr_buf wire = {0};
+    bool passed = false;
+    uint64_t events = 0;
+    gtr_status own = own_path(data, size, &wire, &passed, &events);
+
+    tgen_fixture *f = NULL;
+    gtr_err err;
+    gtr_status st = tgen_fixture_parse("fuzz.test", data, size, &f, &err);
+    check_error(st, &err, "fixture parse error has a message");
+    if (own == GTR_E_NOMEM || own == GTR_E_LIMIT || st == GTR_E_NOMEM)
+        goto done;
+    FUZZ_CHECK((st == GTR_OK) == (own == GTR_OK), "both paths agree on parsing the fixture");
+    if (st != GTR_OK)
+        goto done;
+    size_t len = 0;
+    const uint8_t *bytes = tgen_fixture_trace(f, &len);
+    FUZZ_CHECK(len == wire.len && (len == 0 || memcmp(bytes, wire.data, len) == 0),
+               "both paths make the same wire bytes");
+    tgen_check_report rep = {0, 0};
+    st = tgen_fixture_check_parsed(f, &rep, &err);
+    check_error(st, &err, "golden check failure has a message");
+    if (st == GTR_E_NOMEM)
+        goto done;
+    FUZZ_CHECK(rep.events == events, "both paths read the same number of events");
+    FUZZ_CHECK((st == GTR_OK) == passed && (rep.failures == 0) == passed,
+               "both paths agree on the verdict");
+done:
+    tgen_fixture_free(f);
+    gtr_buf_free(&wire);
     return 0;
 }
