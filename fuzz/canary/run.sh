@@ -1,0 +1,151 @@
+#!/bin/bash
+# fuzz/canary/run.sh: measure the fuzzers on planted bugs (fuzz/canary/README.md).
+#
+# For each canary, builds libtrace with -DGTR_CANARY=<NAME> (clang, ASan+UBSan, libFuzzer
+# coverage) and links the reader+validator target fuzz/fuzz_reader.c twice: with libFuzzer's
+# own mutations ("plain") and with the structure-aware mutator ("mutator",
+# fuzz/structure/libfuzzer_mutator.c). With -a, also AFL++ (afl-clang-fast, libAFLDriver)
+# with and without the mutator .so. Each configuration runs R times from the seed corpus with
+# distinct -seed values and a per-run cap; the script prints the runs that found the bug and
+# the median time-to-find (wall seconds including start-up; a miss counts as "> cap").
+#
+# usage: fuzz/canary/run.sh [-r RUNS] [-t CAP_SECONDS] [-a] [-o OUT_DIR] [CANARY...]
+#   defaults: 5 runs, 120 s cap, every canary, libFuzzer only, OUT_DIR=build-canary.
+# One fuzzer runs at a time (one core); the full default suite takes up to
+# 6 canaries x 2 modes x 5 runs x 120 s = 2 hours, far less when the bugs are found.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+runs=5 cap=120 afl=0 out="$src/build-canary"
+all="VARINT_OVERREAD LENGTH_OFF_BY_ONE TABLE_OVERFLOW BAD_XREF DEEP_ORDER VARINT_MAGIC"
+while getopts "r:t:ao:h" opt; do
+  case $opt in
+    r) runs=$OPTARG ;;
+    t) cap=$OPTARG ;;
+    a) afl=1 ;;
+    o) out=$OPTARG ;;
+    *) sed -n '2,16p' "$0"; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+canaries=${*:-$all}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+jobs=${JOBS:-2}
+
+die() { echo "run.sh: $*" >&2; exit 1; }
+
+# configure_build DIR CANARY CC SANITIZE: build libgtr.a and the mutator core libraries.
+configure_build() {
+  local dir=$1 canary=$2 cc=$3 san=$4
+  cmake -S "$src" -B "$dir" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DGTR_SANITIZE="$san" -DGTR_BUILD_FUZZERS=ON -DGTR_BUILD_TESTS=OFF \
+    -DGTR_CANARY="$canary" >"$dir.configure.log" 2>&1 || die "configure $dir: see $dir.configure.log"
+  cmake --build "$dir" -j"$jobs" --target gtr gtr_fs_libfuzzer gtr_fs_afl gotrace \
+    >"$dir.build.log" 2>&1 || die "build $dir: see $dir.build.log"
+}
+
+# Seeds: Go's fixtures as wire bytes and the small real traces, built without any canary.
+seeds="$out/seeds"
+if [ ! -d "$seeds" ]; then
+  mkdir -p "$out/seedbuild"
+  cmake -S "$src" -B "$out/seedbuild" -DGTR_BUILD_TESTS=OFF >"$out/seedbuild.log" 2>&1 &&
+    cmake --build "$out/seedbuild" -j"$jobs" --target gotrace >>"$out/seedbuild.log" 2>&1 ||
+    die "seed build failed: see $out/seedbuild.log"
+  mkdir -p "$seeds.tmp"
+  for f in "$src"/corpus/upstream/*.test; do
+    awk '/^-- trace --$/{p=1;next} p' "$f" |
+      "$out/seedbuild/bin/gotrace" raw text2bytes >"$seeds.tmp/$(basename "$f" .test).trace" ||
+      rm -f "$seeds.tmp/$(basename "$f" .test).trace"
+  done
+  for f in "$src"/corpus/real/*.trace.gz; do
+    [ "$(stat -c %s "$f")" -lt 8000 ] && gunzip -c "$f" >"$seeds.tmp/$(basename "$f" .gz)"
+  done
+  mv "$seeds.tmp" "$seeds"
+fi
+
+build_canary() {
+  local c=$1 d="$out/$c"
+  [ -x "$d/mutator" ] && [ -x "$d/plain" ] && return 0
+  configure_build "$d.build" "$c" clang "address;undefined;fuzzer-no-link"
+  local common=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+    -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -I"$src/fuzz" -I"$src/libtrace/include"
+    -I"$src/fuzz/structure/include")
+  mkdir -p "$d"
+  clang "${common[@]}" "$src/fuzz/fuzz_reader.c" "$d.build/lib/libgtr.a" -lz -lm -o "$d/plain" ||
+    die "link $d/plain"
+  clang "${common[@]}" "$src/fuzz/fuzz_reader.c" -Wl,-u,LLVMFuzzerCustomMutator \
+    -Wl,-u,LLVMFuzzerCustomCrossOver "$d.build/lib/libgtr_fs_libfuzzer.a" \
+    "$d.build/lib/libgtr.a" -lz -lm -o "$d/mutator" || die "link $d/mutator"
+  if [ $afl = 1 ]; then
+    command -v afl-clang-fast >/dev/null || die "afl-clang-fast not found"
+    configure_build "$d.afl" "$c" afl-clang-fast "address;undefined"
+    AFL_USE_ASAN=1 AFL_USE_UBSAN=1 afl-clang-fast "${common[@]/-fsanitize=fuzzer,address,undefined/-fsanitize=fuzzer}" \
+      "$src/fuzz/fuzz_reader.c" "$d.afl/lib/libgtr.a" -lz -lm -o "$d/afl" || die "link $d/afl"
+    cp "$d.afl/lib/libgtr_fs_afl.so" "$d/libgtr_fs_afl.so"
+  fi
+}
+
+# run_libfuzzer BIN SEED LOG: prints the seconds to the crash, or "miss".
+run_libfuzzer() {
+  local bin=$1 seed=$2 log=$3 work
+  work=$(mktemp -d "$out/run.XXXXXX")
+  local t0 t1 rc
+  t0=$(date +%s.%N)
+  timeout $((cap + 30)) "$bin" -seed="$seed" -max_total_time="$cap" -rss_limit_mb=2048 \
+    -timeout=10 -artifact_prefix="$work/" -print_final_stats=1 "$work" "$seeds" >"$log" 2>&1
+  rc=$?
+  t1=$(date +%s.%N)
+  if [ $rc -ne 0 ] && ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* >/dev/null 2>&1; then
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", b - a }'
+  else
+    echo miss
+  fi
+  rm -rf "$work"
+}
+
+# run_afl BIN SEED LOG [MUTATOR_SO]
+run_afl() {
+  local bin=$1 seed=$2 log=$3 so=${4:-} work t0 t1
+  work=$(mktemp -d "$out/run.XXXXXX")
+  t0=$(date +%s.%N)
+  AFL_NO_UI=1 AFL_BENCH_UNTIL_CRASH=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
+    ${so:+AFL_CUSTOM_MUTATOR_LIBRARY="$so"} \
+    timeout $((cap + 30)) afl-fuzz -s "$seed" -V "$cap" -i "$seeds" -o "$work" -- "$bin" >"$log" 2>&1
+  t1=$(date +%s.%N)
+  if ls "$work"/default/crashes/id:* >/dev/null 2>&1; then
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", b - a }'
+  else
+    echo miss
+  fi
+  rm -rf "$work"
+}
+
+median() {   # values (numbers or "miss"); a miss sorts last
+  printf '%s\n' "$@" | sed "s/^miss$/999999/" | sort -g |
+    awk -v cap="$cap" '{ v[NR] = $1 } END { m = v[int((NR + 1) / 2)];
+      if (m == 999999) printf "> %s s", cap; else printf "%.1f s", m }'
+}
+
+printf '%-18s %-12s %-7s %-10s %s\n' canary mode found median "times (s)"
+for c in $canaries; do
+  build_canary "$c"
+  modes="plain mutator"
+  [ $afl = 1 ] && modes="$modes afl afl+mutator"
+  for mode in $modes; do
+    times=()
+    for r in $(seq 1 "$runs"); do
+      log="$out/$c/$mode.$r.log"
+      case $mode in
+        plain) t=$(run_libfuzzer "$out/$c/plain" "$r" "$log") ;;
+        mutator) t=$(run_libfuzzer "$out/$c/mutator" "$r" "$log") ;;
+        afl) t=$(run_afl "$out/$c/afl" "$r" "$log") ;;
+        afl+mutator) t=$(run_afl "$out/$c/afl" "$r" "$log" "$out/$c/libgtr_fs_afl.so") ;;
+      esac
+      times+=("$t")
+    done
+    found=$(printf '%s\n' "${times[@]}" | grep -vc miss)
+    printf '%-18s %-12s %-7s %-10s %s\n' "$c" "$mode" "$found/$runs" "$(median "${times[@]}")" \
+      "${times[*]}"
+  done
+done
