@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Port of src/internal/trace/raw/event.go at go1.27.3: raw.Event.String and EncodedSize. */
-#include <inttypes.h>
+#include <string.h>
 
 #include "gtr/raw.h"
 #include "raw_priv.h"
@@ -14,6 +14,34 @@ const gtr_event_spec *gtr__raw_spec(const gtr_raw_event *ev)
     return gtr_spec(ev->type);
 }
 
+/* put_kv appends sep, key, '=' and v in decimal (strconv.FormatUint(v, 10)). */
+static void put_kv(gtr_buf *out, const char *sep, const char *key, uint64_t v)
+{
+    char tmp[64];
+    size_t n = 0;
+    while (*sep != '\0')
+        tmp[n++] = *sep++;
+    size_t klen = strlen(key);
+    if (klen > 32) {
+        gtr_buf_append(out, tmp, n);
+        gtr_buf_append(out, key, klen);
+        n = 0;
+    } else {
+        memcpy(tmp + n, key, klen);
+        n += klen;
+    }
+    tmp[n++] = '=';
+    char digits[20];
+    size_t d = sizeof digits;
+    do {
+        digits[--d] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    memcpy(tmp + n, digits + d, sizeof digits - d);
+    n += sizeof digits - d;
+    gtr_buf_append(out, tmp, n);
+}
+
 gtr_status gtr_raw_event_string(const gtr_raw_event *ev, gtr_buf *out)
 {
     /* Go indexes e.Version.Specs()[e.Ev] and e.Args[i], panicking when out of range. */
@@ -23,14 +51,12 @@ gtr_status gtr_raw_event_string(const gtr_raw_event *ev, gtr_buf *out)
     if (spec->name != NULL)
         gtr_buf_puts(out, spec->name);
     for (size_t i = 0; i < spec->nargs; i++)
-        gtr_buf_printf(out, " %s=%" PRIu64, spec->args[i], ev->args[i]);
+        put_kv(out, " ", spec->args[i], ev->args[i]);
     if (spec->is_stack) {
         const uint64_t *frames = ev->args + spec->nargs;
         size_t n = ev->nargs - spec->nargs;
-        for (size_t i = 0; i < n; i++) {
-            gtr_buf_puts(out, i % 4 == 0 ? "\n\t" : " ");
-            gtr_buf_printf(out, "%s=%" PRIu64, gtr__frame_fields[i % 4], frames[i]);
-        }
+        for (size_t i = 0; i < n; i++)
+            put_kv(out, i % 4 == 0 ? "\n\t" : " ", gtr__frame_fields[i % 4], frames[i]);
     }
     if (ev->has_data_field) { /* Go: e.Data != nil */
         gtr_buf_puts(out, "\n\tdata=");

@@ -34,6 +34,11 @@ typedef struct {
 
 static bool is_space_at(const char *p, size_t n, size_t *w)
 {
+    unsigned char c = (unsigned char)p[0];
+    if (c < 0x80) { /* ASCII: \t \n \v \f \r and space */
+        *w = 1;
+        return c == ' ' || (c >= '\t' && c <= '\r');
+    }
     int32_t r;
     *w = gtr__utf8_decode((const uint8_t *)p, n, &r);
     return gtr__unicode_is_space(r);
