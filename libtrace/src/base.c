@@ -671,11 +671,8 @@ gtr_status gtr__evt_validate_stack_strings(const gtr__ev_table *t, gtr_err *err)
 
 gtr_time gtr__freq_mul(double freq, uint64_t ts)
 {
-    double x = (double)ts * freq;
     /* Go on amd64 (CVTTSD2SQ): NaN and out-of-range values become INT64_MIN. */
-    if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0))
-        return INT64_MIN;
-    return (gtr_time)x;
+    return gtr__freq_mul_inline(freq, ts);
 }
 
 /* ---- Go's slices.SortFunc (src/slices/zsortanyfunc.go at go1.27.3). ----

@@ -60,6 +60,14 @@ size_t gtr__evt_exp_batches(const gtr__ev_table *t, unsigned exp, const gtr__exp
 /* Go's frequency.mul: Time(float64(t) * float64(f)), with Go's amd64 conversion of an
  * out-of-range float (INT64_MIN) instead of C's undefined behaviour. */
 gtr_time gtr__freq_mul(double freq, uint64_t ts);
+/* gtr__freq_mul_inline is the same, inlined for the event decoding loop. */
+static inline gtr_time gtr__freq_mul_inline(double freq, uint64_t ts)
+{
+    double x = (double)ts * freq;
+    if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0))
+        return INT64_MIN;
+    return (gtr_time)x;
+}
 
 /* --- Building a table (base.c; used by generation.c and by other components' tests). ---
  * A table owns everything it holds (strings, stacks, frames, extra strings, experimental

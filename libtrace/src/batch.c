@@ -88,7 +88,7 @@ gtr_status gtr__batch_read(gtr_input *in, gtr__batch_dest dest, void *dest_ctx, 
     *gen = 0;
 
     /* Read the batch header byte. */
-    uint8_t typ;
+    uint8_t typ = 0;
     gtr_status st = read_byte(in, &typ, err);
     if (st != GTR_OK)
         return st;

@@ -89,10 +89,10 @@ gtr_status gtr__batch_cursor_next(gtr__batch_cursor *bc, const gtr__cursor_ctx *
     const gtr__batch *b = &batches[bc->idx];
     /* Initialize last_ts if it hasn't been yet. */
     if (bc->last_ts == 0)
-        bc->last_ts = gtr__freq_mul(ctx->freq, b->time);
+        bc->last_ts = gtr__freq_mul_inline(ctx->freq, b->time);
     /* Read an event out. */
-    size_t n;
-    uint64_t tsdiff;
+    size_t n = 0;
+    uint64_t tsdiff = 0;
     gtr_status st = read_timed_base_event(ctx, b->data + bc->data_off, b->len - bc->data_off,
                                           &bc->ev, &n, &tsdiff, err);
     if (st != GTR_OK) {
@@ -100,7 +100,7 @@ gtr_status gtr__batch_cursor_next(gtr__batch_cursor *bc, const gtr__cursor_ctx *
         return st;
     }
     /* Complete the timestamp from the cursor's last timestamp, and move forward. */
-    bc->ev.time = time_add(gtr__freq_mul(ctx->freq, tsdiff), bc->last_ts);
+    bc->ev.time = time_add(gtr__freq_mul_inline(ctx->freq, tsdiff), bc->last_ts);
     bc->last_ts = bc->ev.time;
     bc->data_off += n;
     *ok = true;

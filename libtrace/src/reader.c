@@ -51,6 +51,10 @@ struct gtr_reader {
 
     gtr__ordering *order;
     uint64_t syncs;
+    /* Per event type, where its stack and string IDs are (indices into args). */
+    struct {
+        uint8_t nstack, stack[2], nstring, string[2];
+    } ids[256];
     bool done;
 
     bool has_read_gen_err;   /* Go's readGenErr (1.26+) */
@@ -62,6 +66,7 @@ struct gtr_reader {
 
     bool failed;             /* sticky error */
     gtr_err sticky;
+    gtr_err scratch_err;     /* for callers passing a NULL err */
 };
 
 gtr_status gtr_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_reader **out, gtr_err *err)
@@ -114,6 +119,16 @@ gtr_status gtr_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_reader **out,
     }
     gtr__ordering_set_version(r->order, (uint64_t)v);
     gtr__cursor_ctx_init(&r->cctx);
+    for (unsigned t = 0; t < 256; t++) {
+        const gtr_event_spec *spec = gtr_spec((uint8_t)t);
+        r->ids[t].nstack = spec->nstack_ids;
+        r->ids[t].nstring = spec->nstring_ids;
+        for (unsigned k = 0; k < 2; k++) {
+            /* Spec indices count dt; args do not. */
+            r->ids[t].stack[k] = spec->stack_ids[k] ? (uint8_t)(spec->stack_ids[k] - 1) : 0;
+            r->ids[t].string[k] = spec->string_ids[k] ? (uint8_t)(spec->string_ids[k] - 1) : 0;
+        }
+    }
     *out = r;
     return GTR_OK;
 }
@@ -208,9 +223,9 @@ static gtr_status next_gen_with_spill(gtr_reader *r, gtr_event *ev, gtr_err *err
         return final_sync(r, ev);
     }
 
-    /* Read the next generation. */
-    gtr_err serr;
-    gtr_status st = gtr__generation_read_with_spill(r->gen, r->in, &serr, err);
+    /* Read the next generation. A deferred error reading the following batch lands in
+     * r->spill_err (code GTR_OK when there is none). */
+    gtr_status st = gtr__generation_read_with_spill(r->gen, r->in, &r->spill_err, err);
     if (st != GTR_OK) {
         if (st == GTR_E_NOMEM || st == GTR_E_USAGE)
             return st;
@@ -222,10 +237,8 @@ static gtr_status next_gen_with_spill(gtr_reader *r, gtr_event *ev, gtr_err *err
         r->spill_err_sync = true;
         return final_sync(r, ev);
     }
-    if (serr.code != GTR_OK) {
-        gtr_err_copy(&r->spill_err, &serr);
+    if (r->spill_err.code != GTR_OK)
         r->has_spill_err = true;
-    }
     return install_gen(r, true, ev, err);
 }
 
@@ -376,44 +389,54 @@ static gtr_status read_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
     return GTR_OK;
 }
 
+/* table_id_error formats Go's validateTableIDs message. */
+static gtr_status table_id_error(const gtr_event *ev, bool stack, uint64_t id, gtr_err *err)
+{
+    const char *name = gtr_spec(ev->type_)->name;
+    if (stack)
+        /* Go: "found invalid stack ID %d for event %s" */
+        return gtr_err_setf(err, GTR_E_FORMAT, "found invalid stack ID %llu for event %s",
+                            (unsigned long long)id, name);
+    /* Go: "found invalid string ID %d for event %s" */
+    return gtr_err_setf(err, GTR_E_FORMAT, "found invalid string ID %llu for event %s",
+                        (unsigned long long)id, name);
+}
+
 /* validate_table_ids is Go's Event.validateTableIDs. */
-static gtr_status validate_table_ids(const gtr_event *ev, gtr_err *err)
+static gtr_status validate_table_ids(const gtr_reader *r, const gtr_event *ev, gtr_err *err)
 {
     if (ev->type_ == GTR_EV_SYNC_EVENT)
         return GTR_OK;
-    const gtr_event_spec *spec = gtr_spec(ev->type_);
     const gtr__ev_table *t = ev->table_;
+    unsigned ty = ev->type_;
     /* Check stacks. Strings referenced by stack frames were validated when the stacks were
      * read. */
-    for (unsigned k = 0; k < spec->nstack_ids; k++) {
-        uint64_t id = ev->args_[spec->stack_ids[k] - 1];
+    for (unsigned k = 0; k < r->ids[ty].nstack; k++) {
+        uint64_t id = ev->args_[r->ids[ty].stack[k]];
         const uint64_t *pcs;
         size_t n;
-        if (t == NULL || !gtr__evt_stack(t, id, &pcs, &n))
-            /* Go: "found invalid stack ID %d for event %s" */
-            return gtr_err_setf(err, GTR_E_FORMAT, "found invalid stack ID %llu for event %s",
-                                (unsigned long long)id, spec->name);
+        if (id != 0 && (t == NULL || !gtr__evt_stack(t, id, &pcs, &n)))
+            return table_id_error(ev, true, id, err);
     }
     /* Check strings. */
-    for (unsigned k = 0; k < spec->nstring_ids; k++) {
-        uint64_t id = ev->args_[spec->string_ids[k] - 1];
+    for (unsigned k = 0; k < r->ids[ty].nstring; k++) {
+        uint64_t id = ev->args_[r->ids[ty].string[k]];
         gtr_str s;
-        if (t == NULL || !gtr__evt_string(t, id, &s))
-            /* Go: "found invalid string ID %d for event %s" */
-            return gtr_err_setf(err, GTR_E_FORMAT, "found invalid string ID %llu for event %s",
-                                (unsigned long long)id, spec->name);
+        if (id != 0 && (t == NULL || !gtr__evt_string(t, id, &s)))
+            return table_id_error(ev, false, id, err);
     }
     return GTR_OK;
 }
 
 gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
 {
-    gtr_err local;
-    if (err == NULL)
-        err = &local;
-    gtr_err_clear(err);
     if (r == NULL || ev == NULL)
         return gtr_err_setf(err, GTR_E_USAGE, "gtr_reader_next: NULL argument");
+    if (err == NULL)
+        err = &r->scratch_err;   /* no 4 KiB gtr_err on the stack of the hot path */
+    err->code = GTR_OK;
+    err->truncated = false;
+    err->msg[0] = '\0';
     if (r->failed) {
         gtr_err_copy(err, &r->sticky);
         return r->sticky.code;
@@ -426,7 +449,7 @@ gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
 
     gtr_status st = read_event(r, ev, err);
     if (st == GTR_OK)
-        st = validate_table_ids(ev, err);
+        st = validate_table_ids(r, ev, err);
     if (st == GTR_EOF) {
         /* A bare io.EOF from inside a table batch: Go's ReadEvent returns it as is, which
          * ends the trace for its callers. */

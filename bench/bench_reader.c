@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* bench_reader: throughput of the high-level reader on one trace, decompressed to memory
+ * first: events/s and MB/s (of decompressed trace bytes) for parse-only and
+ * parse+validate, the reader's peak allocated bytes, and the process's peak RSS.
+ *
+ *   bench_reader [-n RUNS] [-g GO_BENCH] TRACE
+ *
+ * Each mode runs RUNS times (default 3); the best run is reported. With -g, GO_BENCH is a
+ * program taking "parse|validate FILE RUNS" that prints "events=N seconds=S" for its best
+ * run (ci/bench.sh builds one over Go's reader); its figures are printed beside ours, with
+ * the ratios. Times are process CPU time (the machine is shared; wall time is shown too).
+ * Measured, never asserted. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "gtr/gtr.h"
+#include "gtr/reader.h"
+#include "gtr/validate.h"
+
+/* A counting allocator, to report the reader's own peak. */
+typedef struct counter {
+    size_t live, peak;
+} counter;
+
+#define HDR 16
+
+static void *cnt_malloc(void *ctx, size_t n)
+{
+    counter *c = ctx;
+    unsigned char *p = malloc(n + HDR);
+    if (p == NULL)
+        return NULL;
+    memcpy(p, &n, sizeof n);
+    c->live += n;
+    if (c->live > c->peak)
+        c->peak = c->live;
+    return p + HDR;
+}
+
+static void cnt_free(void *ctx, void *ptr)
+{
+    counter *c = ctx;
+    if (ptr == NULL)
+        return;
+    unsigned char *p = (unsigned char *)ptr - HDR;
+    size_t n;
+    memcpy(&n, p, sizeof n);
+    c->live -= n;
+    free(p);
+}
+
+static void *cnt_realloc(void *ctx, void *ptr, size_t n)
+{
+    counter *c = ctx;
+    if (ptr == NULL)
+        return cnt_malloc(ctx, n);
+    unsigned char *p = (unsigned char *)ptr - HDR;
+    size_t old;
+    memcpy(&old, p, sizeof old);
+    unsigned char *q = realloc(p, n + HDR);
+    if (q == NULL)
+        return NULL;
+    memcpy(q, &n, sizeof n);
+    c->live = c->live - old + n;
+    if (c->live > c->peak)
+        c->peak = c->live;
+    return q + HDR;
+}
+
+/* now returns the process's CPU time: on a shared machine wall time mostly measures the
+ * other processes. (Go's figures are its process CPU time too, GC threads included.) */
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* run reads the whole trace once; returns the event count, or -1 on error. */
+static long run(const char *data, size_t len, bool validate, const gtr_alloc *alc)
+{
+    gtr_err err;
+    gtr_input *in;
+    if (gtr_input_open_memory(data, len, alc, &in, &err) != GTR_OK) {
+        fprintf(stderr, "bench_reader: %s\n", err.msg);
+        return -1;
+    }
+    gtr_reader *r;
+    if (gtr_reader_new(in, alc, &r, &err) != GTR_OK) {
+        fprintf(stderr, "bench_reader: %s\n", err.msg);
+        gtr_input_free(in);
+        return -1;
+    }
+    gtr_validator *v = NULL;
+    if (validate) {
+        if (gtr_validator_new(alc, &v, &err) != GTR_OK) {
+            fprintf(stderr, "bench_reader: %s\n", err.msg);
+            gtr_reader_free(r);
+            gtr_input_free(in);
+            return -1;
+        }
+        gtr_validator_set_go_version(v, gtr_reader_go_version(r));
+    }
+    long n = 0;
+    gtr_event ev;
+    gtr_status st;
+    while ((st = gtr_reader_next(r, &ev, &err)) == GTR_OK) {
+        n++;
+        if (v != NULL && gtr_validator_event(v, &ev, &err) != GTR_OK) {
+            fprintf(stderr, "bench_reader: validation: %s\n", err.msg);
+            n = -1;
+            break;
+        }
+    }
+    if (n >= 0 && st != GTR_EOF) {
+        fprintf(stderr, "bench_reader: %s\n", err.msg);
+        n = -1;
+    }
+    gtr_validator_free(v);
+    gtr_reader_free(r);
+    gtr_input_free(in);
+    return n;
+}
+
+typedef struct figures {
+    long events;
+    double seconds;   /* best run, CPU time */
+    double wall;      /* that run's wall time */
+} figures;
+
+static bool bench(const char *data, size_t len, bool validate, int runs, figures *out)
+{
+    out->seconds = -1;
+    for (int i = 0; i < runs; i++) {
+        double w0 = wall(), t0 = now();
+        long n = run(data, len, validate, NULL);
+        double dt = now() - t0, dw = wall() - w0;
+        if (n < 0)
+            return false;
+        out->events = n;
+        if (out->seconds < 0 || dt < out->seconds) {
+            out->seconds = dt;
+            out->wall = dw;
+        }
+    }
+    return true;
+}
+
+/* go_bench runs the Go program and parses "events=N seconds=S". */
+static bool go_bench(const char *prog, const char *mode, const char *path, int runs,
+                     figures *out)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' %s '%s' %d", prog, mode, path, runs);
+    FILE *p = popen(cmd, "r");
+    if (p == NULL)
+        return false;
+    char line[256];
+    bool ok = false;
+    while (fgets(line, sizeof line, p) != NULL) {
+        if (sscanf(line, "events=%ld seconds=%lf wall=%lf", &out->events, &out->seconds,
+                   &out->wall) == 3)
+            ok = true;
+    }
+    return pclose(p) == 0 && ok;
+}
+
+static void print_row(const char *who, const char *mode, const figures *f, size_t len)
+{
+    printf("%-3s %-15s %9ld events %7.3f s cpu (%7.3f s wall) %7.2f M events/s %7.1f MB/s\n",
+           who, mode, f->events, f->seconds, f->wall, (double)f->events / f->seconds / 1e6,
+           (double)len / f->seconds / 1e6);
+}
+
+int main(int argc, char **argv)
+{
+    int runs = 3;
+    const char *gobench = NULL;
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
+            runs = atoi(argv[++i]);
+        else if (strcmp(argv[i], "-g") == 0 && i + 1 < argc)
+            gobench = argv[++i];
+        else
+            break;
+    }
+    if (i + 1 != argc || runs < 1) {
+        fprintf(stderr, "usage: bench_reader [-n RUNS] [-g GO_BENCH] TRACE\n");
+        return 2;
+    }
+    const char *path = argv[i];
+
+    /* Decompress the whole trace to memory first. */
+    gtr_err err;
+    gtr_input *in;
+    if (gtr_input_open_path(path, NULL, &in, &err) != GTR_OK) {
+        fprintf(stderr, "bench_reader: %s\n", err.msg);
+        return 1;
+    }
+    char *data = NULL;
+    size_t len = 0;
+    if (gtr_input_read_all(in, &data, &len, &err) != GTR_OK) {
+        fprintf(stderr, "bench_reader: %s\n", err.msg);
+        gtr_input_free(in);
+        return 1;
+    }
+    gtr_input_free(in);
+    printf("trace %s: %zu bytes decompressed, best of %d runs\n", path, len, runs);
+
+    counter c = {0, 0};
+    gtr_alloc alc = {cnt_malloc, cnt_realloc, cnt_free, &c};
+    if (run(data, len, false, &alc) < 0)
+        return 1;
+    size_t reader_peak = c.peak;
+
+    figures parse, validate;
+    if (!bench(data, len, false, runs, &parse) || !bench(data, len, true, runs, &validate))
+        return 1;
+    print_row("C", "parse", &parse, len);
+    print_row("C", "parse+validate", &validate, len);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("C   reader peak allocated %zu bytes; process peak RSS %ld KiB (trace buffer "
+           "included)\n",
+           reader_peak, ru.ru_maxrss);
+
+    if (gobench != NULL) {
+        figures gp, gv;
+        if (!go_bench(gobench, "parse", path, runs, &gp) ||
+            !go_bench(gobench, "validate", path, runs, &gv)) {
+            fprintf(stderr, "bench_reader: running %s failed\n", gobench);
+            free(data);
+            return 1;
+        }
+        print_row("Go", "parse", &gp, len);
+        print_row("Go", "parse+validate", &gv, len);
+        if (gp.events != parse.events)
+            printf("warning: event counts differ (C %ld, Go %ld)\n", parse.events, gp.events);
+        printf("C/Go speed: parse %.1fx, parse+validate %.1fx\n", gp.seconds / parse.seconds,
+               gv.seconds / validate.seconds);
+    }
+    free(data);
+    return 0;
+}

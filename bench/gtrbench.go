@@ -1,0 +1,105 @@
+// gtrbench: Go's trace reader (golang.org/x/exp/trace, the code of Go's internal/trace)
+// timed the way bench_reader times ours: the trace is decompressed to memory first, then
+// read RUNS times; the best run is printed as "events=N seconds=S wall=W" (S is the
+// process's CPU time, GC threads included, W the wall time of that run).
+//
+//	gtrbench parse|validate FILE RUNS
+//
+// Built by ci/bench.sh inside the oracle's GOPATH (it imports x/exp/trace's internal
+// testtrace package, so it must live under golang.org/x/exp/trace/).
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"syscall"
+	"time"
+
+	"golang.org/x/exp/trace"
+	"golang.org/x/exp/trace/internal/testtrace"
+	"golang.org/x/exp/trace/internal/version"
+)
+
+func run(data []byte, validate bool) (int, error) {
+	r, err := trace.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return 0, err
+	}
+	var v *testtrace.Validator
+	if validate {
+		v = testtrace.NewValidator()
+		// Tell the validator the trace's version, as Go's own tests do.
+		if ver, err := version.ReadHeader(bytes.NewReader(data)); err == nil {
+			v.GoVersion = ver
+		}
+	}
+	n := 0
+	for {
+		ev, err := r.ReadEvent()
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		n++
+		if v != nil {
+			if err := v.Event(ev); err != nil {
+				return n, err
+			}
+		}
+	}
+}
+
+// cpu returns the process's user+system CPU time.
+func cpu() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func main() {
+	if len(os.Args) != 4 {
+		fmt.Fprintln(os.Stderr, "usage: gtrbench parse|validate FILE RUNS")
+		os.Exit(2)
+	}
+	raw, err := os.ReadFile(os.Args[2])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if len(raw) >= 2 && raw[0] == 0x1f && raw[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(raw))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		if raw, err = io.ReadAll(zr); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	runs, _ := strconv.Atoi(os.Args[3])
+	best, bestWall := time.Duration(-1), time.Duration(0)
+	events := 0
+	for i := 0; i < runs; i++ {
+		runtime.GC()
+		w0, c0 := time.Now(), cpu()
+		n, err := run(raw, os.Args[1] == "validate")
+		dt, dw := cpu()-c0, time.Since(w0)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		events = n
+		if best < 0 || dt < best {
+			best, bestWall = dt, dw
+		}
+	}
+	fmt.Printf("events=%d seconds=%.6f wall=%.6f\n", events, best.Seconds(), bestWall.Seconds())
+}
