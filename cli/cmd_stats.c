@@ -1,10 +1,317 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cmd_stats.c: in progress. */
+/* cmd_stats.c: `gotrace stats [FILE|-]`: what a trace is made of. Modelled on Go's
+ * internal/trace/testdata/cmd/gotraceeventstats ("size" mode): a table of the wire events by
+ * type with their encoded bytes and counts, computed with the raw reader; followed by
+ * figures from the high-level reader (generations, batches, distinct Ms/Ps/Gs, events per
+ * kind, first and last timestamps). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+#include "gtr/raw.h"
+#include "gtr/reader.h"
+
+static const char usage_text[] =
+    "usage: gotrace stats [FILE|-]\n"
+    "\n"
+    "Prints statistics about the execution trace FILE (default or \"-\": stdin; gzip is\n"
+    "accepted). Output, in two parts:\n"
+    "\n"
+    "1. Go's gotraceeventstats size table over the wire events (raw reader): one row per\n"
+    "   event type present, sorted by bytes (descending; ties by type), columns aligned as\n"
+    "   Go's text/tabwriter (minwidth 3, padding 2):\n"
+    "     Event  Bytes  %  Count  %\n"
+    "     -      -      -  -      -\n"
+    "     <name> <encoded bytes> <%% of the decompressed input, \"%%.2f%%%%\"> <count> <%% of wire events>\n"
+    "   <name> is the event's spec name, or \"<unknown (N)>\" for a type the version lacks.\n"
+    "2. After a blank line, one \"key: value\" line each (high-level reader):\n"
+    "     bytes: <decompressed input size, header included>\n"
+    "     generations: <distinct generation numbers of the EventBatch headers>\n"
+    "     batches: <EventBatch headers>\n"
+    "     wire events: <raw events, batch headers included>\n"
+    "     events: <events of the high-level reader, Syncs included>\n"
+    "     events <Kind>: <count>   (one line per event kind present, in EventKind order)\n"
+    "     Ms: <distinct thread IDs>, Ps: <distinct proc IDs>, Gs: <distinct goroutine IDs>\n"
+    "         (each on its own line; IDs from the events' contexts and state transitions)\n"
+    "     first timestamp: <ns>, last timestamp: <ns>, duration: <ns>  (\"-\" when no event)\n"
+    "\n"
+    "Exits 0; 1 (\"gotrace: <error>\") when the trace cannot be read, after printing the\n"
+    "table when only the high-level reader fails; 2 on usage errors.\n";
+
+/* ---- a set of int64 IDs ---- */
+
+typedef struct idset {
+    int64_t *keys;
+    bool *used;
+    size_t cap, len;
+} idset;
+
+static size_t idset_slot(const idset *s, int64_t id)
+{
+    uint64_t h = (uint64_t)id * UINT64_C(0x9e3779b97f4a7c15);
+    size_t i = (size_t)(h >> 20) & (s->cap - 1);
+    while (s->used[i] && s->keys[i] != id)
+        i = (i + 1) & (s->cap - 1);
+    return i;
+}
+
+static bool idset_add(idset *s, int64_t id)
+{
+    size_t i;
+    if ((s->len + 1) * 2 > s->cap) {
+        idset n = {NULL, NULL, s->cap ? s->cap * 2 : 256, 0};
+        n.keys = calloc(n.cap, sizeof *n.keys);
+        n.used = calloc(n.cap, sizeof *n.used);
+        if (n.keys == NULL || n.used == NULL) {
+            free(n.keys);
+            free(n.used);
+            return false;
+        }
+        for (size_t j = 0; j < s->cap; j++) {
+            if (s->used[j]) {
+                i = idset_slot(&n, s->keys[j]);
+                n.used[i] = true;
+                n.keys[i] = s->keys[j];
+                n.len++;
+            }
+        }
+        free(s->keys);
+        free(s->used);
+        *s = n;
+    }
+    i = idset_slot(s, id);
+    if (!s->used[i]) {
+        s->used[i] = true;
+        s->keys[i] = id;
+        s->len++;
+    }
+    return true;
+}
+
+static void idset_free(idset *s)
+{
+    free(s->keys);
+    free(s->used);
+}
+
+/* ---- the size table (gotraceeventstats) ---- */
+
+typedef struct type_stat {
+    unsigned type;
+    uint64_t count, bytes;
+} type_stat;
+
+static int by_bytes_desc(const void *a, const void *b)
+{
+    const type_stat *x = a, *y = b;
+    if (x->bytes != y->bytes)
+        return x->bytes < y->bytes ? 1 : -1;
+    return x->type < y->type ? -1 : x->type > y->type;
+}
+
+enum { NCOLS = 5, CELL = 48 };
+
+typedef struct row {
+    char cell[NCOLS][CELL];
+} row;
+
+static void percent(char *out, uint64_t part, uint64_t whole)
+{
+    if (whole == 0)
+        snprintf(out, CELL, "NaN%%");
+    else
+        snprintf(out, CELL, "%.2f%%", (double)part / (double)whole * 100);
+}
+
+/* print_table prints rows as Go's tabwriter.NewWriter(w, 3, 8, 2, ' ', 0) does: each column
+ * but the last padded to its widest cell plus 2 (at least 3). */
+static void print_table(const row *rows, size_t n)
+{
+    size_t width[NCOLS] = {0};
+    for (size_t i = 0; i < n; i++)
+        for (int c = 0; c < NCOLS - 1; c++) {
+            size_t w = strlen(rows[i].cell[c]) + 2;
+            if (w > width[c])
+                width[c] = w < 3 ? 3 : w;
+        }
+    for (size_t i = 0; i < n; i++) {
+        for (int c = 0; c < NCOLS - 1; c++)
+            printf("%-*s", (int)width[c], rows[i].cell[c]);
+        printf("%s\n", rows[i].cell[NCOLS - 1]);
+    }
+}
+
+typedef struct raw_figures {
+    uint64_t events, batches, generations;
+} raw_figures;
+
+static int size_table(const char *data, size_t len, raw_figures *fig, gtr_err *err)
+{
+    type_stat stats[256];
+    row rows[2 + 256];
+    size_t nrows = 0;
+    gtr_input *in = NULL;
+    gtr_raw_reader *r = NULL;
+    gtr_raw_event ev;
+    gtr_status st;
+    uint64_t last_gen = 0;
+    size_t nspecs;
+    int rc = CLI_FAIL;
+
+    for (unsigned i = 0; i < 256; i++)
+        stats[i] = (type_stat){i, 0, 0};
+    if (gtr_input_open_memory(data, len, NULL, &in, err) < 0 ||
+        gtr_raw_reader_new(in, NULL, &r, err) < 0)
+        goto end;
+    while ((st = gtr_raw_reader_next(r, &ev, err)) == GTR_OK) {
+        stats[ev.type].count++;
+        stats[ev.type].bytes += gtr_raw_event_encoded_size(&ev);
+        fig->events++;
+        if (ev.type == GTR_EV_EVENT_BATCH && ev.nargs > 0) {
+            if (fig->batches == 0 || ev.args[0] != last_gen)
+                fig->generations++;
+            last_gen = ev.args[0];
+            fig->batches++;
+        }
+    }
+    if (st < 0)
+        goto end;
+    qsort(stats, 256, sizeof stats[0], by_bytes_desc);
+    nspecs = gtr_version_nspecs(gtr_raw_reader_version(r));
+    rows[nrows++] = (row){{"Event", "Bytes", "%", "Count", "%"}};
+    rows[nrows++] = (row){{"-", "-", "-", "-", "-"}};
+    for (unsigned i = 0; i < 256; i++) {
+        const type_stat *s = &stats[i];
+        row *w = &rows[nrows];
+        const char *name = s->type < nspecs ? gtr_spec((uint8_t)s->type)->name : NULL;
+        if (s->count == 0)
+            continue;
+        if (s->type >= nspecs)
+            snprintf(w->cell[0], CELL, "<unknown (%u)>", s->type);
+        else
+            snprintf(w->cell[0], CELL, "%s", name != NULL ? name : "");
+        snprintf(w->cell[1], CELL, "%" PRIu64, s->bytes);
+        percent(w->cell[2], s->bytes, len);
+        snprintf(w->cell[3], CELL, "%" PRIu64, s->count);
+        percent(w->cell[4], s->count, fig->events);
+        nrows++;
+    }
+    print_table(rows, nrows);
+    rc = CLI_OK;
+end:
+    gtr_raw_reader_free(r);
+    gtr_input_free(in);
+    return rc;
+}
+
+/* ---- the high-level figures ---- */
+
+static int high_level(const char *data, size_t len, const raw_figures *fig, gtr_err *err)
+{
+    gtr_input *in = NULL;
+    gtr_reader *r = NULL;
+    idset ms = {0}, ps = {0}, gs = {0};
+    uint64_t kinds[GTR_EVENT_EXPERIMENTAL + 1] = {0}, events = 0;
+    gtr_time first = 0, last = 0;
+    gtr_event ev;
+    gtr_status st;
+    bool ok = true;
+    int rc = CLI_FAIL;
+
+    if (gtr_input_open_memory(data, len, NULL, &in, err) < 0 ||
+        gtr_reader_new(in, NULL, &r, err) < 0)
+        goto end;
+    while ((st = gtr_reader_next(r, &ev, err)) == GTR_OK) {
+        gtr_event_kind k = gtr_event_get_kind(&ev);
+        gtr_state_transition tr;
+        if (events++ == 0)
+            first = gtr_event_time(&ev);
+        last = gtr_event_time(&ev);
+        kinds[k <= GTR_EVENT_EXPERIMENTAL ? k : 0]++;
+        if (gtr_event_thread(&ev) != GTR_NO_THREAD)
+            ok &= idset_add(&ms, gtr_event_thread(&ev));
+        if (gtr_event_proc(&ev) != GTR_NO_PROC)
+            ok &= idset_add(&ps, gtr_event_proc(&ev));
+        if (gtr_event_goroutine(&ev) != GTR_NO_GOROUTINE)
+            ok &= idset_add(&gs, gtr_event_goroutine(&ev));
+        if (k == GTR_EVENT_STATE_TRANSITION && gtr_event_state_transition(&ev, &tr, NULL) == GTR_OK) {
+            if (tr.resource.kind == GTR_RESOURCE_GOROUTINE && tr.resource.id != GTR_NO_GOROUTINE)
+                ok &= idset_add(&gs, tr.resource.id);
+            else if (tr.resource.kind == GTR_RESOURCE_PROC && tr.resource.id != GTR_NO_PROC)
+                ok &= idset_add(&ps, tr.resource.id);
+        }
+        if (!ok) {
+            gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+            goto end;
+        }
+    }
+    if (st < 0)
+        goto end;
+    printf("\nbytes: %zu\n", len);
+    printf("generations: %" PRIu64 "\n", fig->generations);
+    printf("batches: %" PRIu64 "\n", fig->batches);
+    printf("wire events: %" PRIu64 "\n", fig->events);
+    printf("events: %" PRIu64 "\n", events);
+    for (int k = 0; k <= GTR_EVENT_EXPERIMENTAL; k++)
+        if (kinds[k] != 0)
+            printf("events %s: %" PRIu64 "\n", gtr_event_kind_string((gtr_event_kind)k), kinds[k]);
+    printf("Ms: %zu\nPs: %zu\nGs: %zu\n", ms.len, ps.len, gs.len);
+    if (events == 0)
+        printf("first timestamp: -\nlast timestamp: -\nduration: -\n");
+    else
+        printf("first timestamp: %" PRId64 "\nlast timestamp: %" PRId64 "\nduration: %" PRId64 "\n",
+               first, last, (int64_t)((uint64_t)last - (uint64_t)first));
+    rc = CLI_OK;
+end:
+    idset_free(&ms);
+    idset_free(&ps);
+    idset_free(&gs);
+    gtr_reader_free(r);
+    gtr_input_free(in);
+    return rc;
+}
 
 int cmd_stats(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cli_fail("stats: in progress");
+    const char *path = NULL;
+    bool only_args = false;
+    gtr_input *in = NULL;
+    char *data = NULL;
+    size_t len = 0;
+    raw_figures fig = {0, 0, 0};
+    gtr_err err;
+    int rc = CLI_FAIL;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!only_args && cli_is_help(a)) {
+            fputs(usage_text, stdout);
+            return CLI_OK;
+        } else if (!only_args && strcmp(a, "--") == 0) {
+            only_args = true;
+        } else if (!only_args && a[0] == '-' && a[1] != '\0') {
+            return cli_usage(usage_text, "stats: unknown flag %s", a);
+        } else if (path == NULL) {
+            path = a;
+        } else {
+            return cli_usage(usage_text, "stats: more than one input (%s, %s)", path, a);
+        }
+    }
+    gtr_err_clear(&err);
+    /* Read the whole (decompressed) input once: both passes run over memory. */
+    if (gtr_input_open_path(path != NULL ? path : "-", NULL, &in, &err) < 0 ||
+        gtr_input_read_all(in, &data, &len, &err) < 0) {
+        rc = cli_fail_err(&err);
+        goto end;
+    }
+    if (size_table(data, len, &fig, &err) != CLI_OK || high_level(data, len, &fig, &err) != CLI_OK) {
+        rc = cli_fail_err(&err);
+        goto end;
+    }
+    rc = cli_close_out(stdout) == 0 ? CLI_OK : cli_fail("writing stdout failed");
+end:
+    free(data);
+    gtr_input_free(in);
+    return rc;
 }
