@@ -7,7 +7,9 @@
 #   ci/fuzz-libfuzzer.sh merge TARGET [DIR...]    minimize corpus/fuzz/TARGET (+ DIRs) in place
 #   ci/fuzz-libfuzzer.sh speed TARGET [SECONDS]   exec/s on the seeds (print_final_stats)
 #
-# TARGET is reader, raw_roundtrip, text, txtar_check or testgen. `run` works on a copy of the
+# TARGET is reader, raw_roundtrip, text, txtar_check or testgen, or reader_mutator or
+# raw_roundtrip_mutator (the structure-aware twins, fuzz/structure; seeds, options and
+# dictionary of the base target). `run` works on a copy of the
 # seeds in $FUZZ_WORK/TARGET (default build-fuzz-clang/work; new inputs stay there for
 # `merge`), uses bin/fuzz_TARGET.dict and the max_len/timeout of fuzz/options, writes
 # crashers to $FUZZ_ARTIFACTS/TARGET/ (default build-fuzz-clang/artifacts) and exits 1 when
@@ -23,7 +25,10 @@ targets="reader raw_roundtrip text txtar_check testgen"
 cc=${CC:-$(command -v clang-14 || command -v clang)}
 
 die() { echo "fuzz-libfuzzer: $*" >&2; exit 2; }
-check_target() { case " $targets " in *" $1 "*) ;; *) die "unknown target '$1' ($targets)";; esac; }
+check_target() {
+  case " $targets reader_mutator raw_roundtrip_mutator " in *" $1 "*) ;; *) die "unknown target '$1' ($targets)";; esac
+}
+base() { echo "${1%_mutator}"; }   # the target whose seeds, options and dictionary apply
 
 build() {
   cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -31,15 +36,19 @@ build() {
   local list=""
   for t in $targets; do list="$list fuzz_$t"; done
   cmake --build "$build" -j"$jobs" --target $list fuzz_dicts
+  # The structure-aware twins exist once fuzz/structure provides its libFuzzer mutator.
+  for t in reader_mutator raw_roundtrip_mutator; do
+    cmake --build "$build" -j"$jobs" --target "fuzz_$t" >/dev/null 2>&1 || echo "fuzz-libfuzzer: fuzz_$t not built"
+  done
 }
 
 opt() {   # opt TARGET KEY: a value from fuzz/options/fuzz_TARGET.options
-  sed -n "s/^$2 *= *//p" "$root/fuzz/options/fuzz_$1.options"
+  sed -n "s/^$2 *= *//p" "$root/fuzz/options/fuzz_$(base "$1").options"
 }
 
 flags() {   # flags TARGET: dictionary and limits
   local t=$1 f="-max_len=$(opt "$t" max_len) -timeout=$(opt "$t" timeout) -rss_limit_mb=$(opt "$t" rss_limit_mb)"
-  [ -f "$build/bin/fuzz_$t.dict" ] && f="$f -dict=$build/bin/fuzz_$t.dict"
+  [ -f "$build/bin/fuzz_$(base "$t").dict" ] && f="$f -dict=$build/bin/fuzz_$(base "$t").dict"
   echo "$f"
 }
 
@@ -48,7 +57,7 @@ run() {
   check_target "$t"
   [ -x "$build/bin/fuzz_$t" ] || build
   mkdir -p "$work/$t" "$artifacts/$t"
-  cp -n "$root/corpus/fuzz/$t"/* "$work/$t"/ 2>/dev/null || true
+  cp -n "$root/corpus/fuzz/$(base "$t")"/* "$work/$t"/ 2>/dev/null || true
   echo "fuzz-libfuzzer: $t for ${secs}s"
   local log="$artifacts/$t/fuzz.log" rc=0
   # shellcheck disable=SC2046
@@ -81,15 +90,19 @@ merge() {
   echo "fuzz-libfuzzer: corpus/fuzz/$t: $before -> $after files ($(du -sb "$root/corpus/fuzz/$t" | cut -f1) bytes)"
 }
 
-speed() {
+speed() {   # wall-clock exec/s, and exec per CPU-second (fair on a loaded machine)
   local t=$1 secs=${2:-30}
   check_target "$t"
   [ -x "$build/bin/fuzz_$t" ] || build
   local tmp; tmp=$(mktemp -d)
-  cp "$root/corpus/fuzz/$t"/* "$tmp"/
-  "$build/bin/fuzz_$t" $(flags "$t") -max_total_time="$secs" -print_final_stats=1 "$tmp" 2>&1 |
-    grep -E "^stat::(number_of_executed_units|average_exec_per_sec)|cov: .*DONE" || true
-  rm -rf "$tmp"
+  cp "$root/corpus/fuzz/$(base "$t")"/* "$tmp"/
+  local log="$tmp.log"
+  /usr/bin/time -f "cpu %U %S" "$build/bin/fuzz_$t" $(flags "$t") -max_total_time="$secs" \
+    -print_final_stats=1 "$tmp" >"$log" 2>&1 || true
+  grep -E "^stat::(number_of_executed_units|average_exec_per_sec)" "$log" || true
+  awk '/^stat::number_of_executed_units/ {n=$2} /^cpu / {c=$2+$3}
+       END { if (c > 0) printf "stat::exec_per_cpu_second:      %d\n", n / c }' "$log"
+  rm -rf "$tmp" "$log"
 }
 
 case "${1:-}" in
