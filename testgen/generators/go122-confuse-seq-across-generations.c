@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Port of src/internal/trace/testdata/generators/go122-confuse-seq-across-generations.go at go1.27.3.
+/* Port of src/internal/trace/testdata/generators/go122-confuse-seq-across-generations.go at
+ * go1.27.3.
  *
  * Regression test for an issue found in development.
  *

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Port of src/internal/trace/testdata/generators/go122-create-syscall-reuse-thread-id.go at go1.27.3.
+/* Port of src/internal/trace/testdata/generators/go122-create-syscall-reuse-thread-id.go at
+ * go1.27.3.
  *
  * Tests a G being created from within a syscall.
  *

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Port of src/internal/trace/testdata/generators/go122-syscall-steal-proc-reacquire-new-proc-bare-m.go at go1.27.3.
+/* Port of
+ * src/internal/trace/testdata/generators/go122-syscall-steal-proc-reacquire-new-proc-bare-m.go at
+ * go1.27.3.
  *
  * Tests syscall P stealing.
  */

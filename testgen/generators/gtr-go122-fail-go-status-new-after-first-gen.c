@@ -9,7 +9,8 @@
 
 void tgen_gen_gtr_go122_fail_go_status_new_after_first_gen(tgen_trace *t)
 {
-    tgen_expect_failure(t, "^found goroutine status for new goroutine after the first generation: id=5 status=Runnable$");
+    tgen_expect_failure(t, "^found goroutine status for new goroutine after the first generation: "
+                           "id=5 status=Runnable$");
     tgen_gen *g1 = tgen_generation(t, 1);
     tgen_batch *b1 = tgen_batch_new(g1, 0, 0);
     tgen_event(b1, "ProcStatus", TG_P(0), TG_PSTATUS(GTR_PSTATUS_RUNNING));

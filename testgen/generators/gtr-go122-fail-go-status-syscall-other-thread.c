@@ -9,7 +9,8 @@
 
 void tgen_gen_gtr_go122_fail_go_status_syscall_other_thread(tgen_trace *t)
 {
-    tgen_expect_failure(t, "^inconsistent thread for syscalling goroutine 1: thread has goroutine 2$");
+    tgen_expect_failure(t,
+                        "^inconsistent thread for syscalling goroutine 1: thread has goroutine 2$");
     tgen_gen *g = tgen_generation(t, 1);
     tgen_batch *b0 = tgen_batch_new(g, 0, 0);
     tgen_event(b0, "ProcStatus", TG_P(0), TG_PSTATUS(GTR_PSTATUS_RUNNING));

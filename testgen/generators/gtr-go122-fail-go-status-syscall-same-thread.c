@@ -10,7 +10,8 @@
 
 void tgen_gen_gtr_go122_fail_go_status_syscall_same_thread(tgen_trace *t)
 {
-    tgen_expect_failure(t, "^inconsistent thread for syscalling goroutine 1: thread has goroutine 2$");
+    tgen_expect_failure(t,
+                        "^inconsistent thread for syscalling goroutine 1: thread has goroutine 2$");
     tgen_gen *g1 = tgen_generation(t, 1);
     tgen_batch *b10 = tgen_batch_new(g1, 0, 0);
     tgen_event(b10, "ProcStatus", TG_P(0), TG_PSTATUS(GTR_PSTATUS_RUNNING));

@@ -8,7 +8,9 @@
 
 void tgen_gen_gtr_go122_fail_go_syscall_begin_bad_seq(tgen_trace *t)
 {
-    tgen_expect_failure(t, "^failed to advance GoSyscallBegin: can't make sequence: 0 \\(gen=1\\) -> 5 \\(gen=1\\)$");
+    tgen_expect_failure(
+        t,
+        "^failed to advance GoSyscallBegin: can't make sequence: 0 \\(gen=1\\) -> 5 \\(gen=1\\)$");
     tgen_gen *g = tgen_generation(t, 1);
     tgen_batch *b = tgen_batch_new(g, 0, 0);
     tgen_event(b, "ProcStatus", TG_P(0), TG_PSTATUS(GTR_PSTATUS_RUNNING));

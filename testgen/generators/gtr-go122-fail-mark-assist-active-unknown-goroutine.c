@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* gtr-go122-fail-mark-assist-active-unknown-goroutine: a gotrace generator (no upstream counterpart).
+/* gtr-go122-fail-mark-assist-active-unknown-goroutine: a gotrace generator (no upstream
+ * counterpart).
  *
  * A mark assist is reported active for a goroutine the trace never mentioned. Covers
  * "uninitialized goroutine %d found during %s".

@@ -8,7 +8,8 @@
 
 void tgen_gen_gtr_go122_fail_region_end_destroyed_goroutine(tgen_trace *t)
 {
-    tgen_expect_failure(t, "^encountered EvUserRegionEnd without known state for current goroutine 1$");
+    tgen_expect_failure(
+        t, "^encountered EvUserRegionEnd without known state for current goroutine 1$");
     tgen_gen *g = tgen_generation(t, 1);
     tgen_batch *b0 = tgen_batch_new(g, 0, 0);
     tgen_event(b0, "ProcStatus", TG_P(0), TG_PSTATUS(GTR_PSTATUS_RUNNING));

@@ -8,7 +8,8 @@
 
 void tgen_gen_gtr_go122_fail_region_end_mismatch(tgen_trace *t)
 {
-    tgen_expect_failure(t, "^misuse of region in goroutine 1: region end \\{0 b\\} when the inner-most active region start event is \\{0 a\\}$");
+    tgen_expect_failure(t, "^misuse of region in goroutine 1: region end \\{0 b\\} when the "
+                           "inner-most active region start event is \\{0 a\\}$");
     tgen_gen *g = tgen_generation(t, 1);
     tgen_batch *b = tgen_batch_new(g, 0, 0);
     tgen_event(b, "ProcStatus", TG_P(0), TG_PSTATUS(GTR_PSTATUS_RUNNING));

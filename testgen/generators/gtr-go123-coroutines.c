@@ -25,8 +25,10 @@ void tgen_gen_gtr_go123_coroutines(tgen_trace *t)
     tgen_gen *g = tgen_generation(t, 1);
     tgen_batch *b = tgen_batch_new(g, 0, 0);
     tgen_event(b, "ProcStatus", TG_P(0), TG_PSTATUS(GTR_PSTATUS_RUNNING));
-    tgen_event(b, "GoStatusStack", TG_G(1), TG_M(0), TG_GSTATUS(GTR_GSTATUS_RUNNING), TG_STACK(main_stk, 2));
-    tgen_event(b, "GoStatusStack", TG_G(3), TG_M(GTR_NO_THREAD), TG_GSTATUS(GTR_GSTATUS_WAITING), TG_STACK(wait_stk, 1));
+    tgen_event(b, "GoStatusStack", TG_G(1), TG_M(0), TG_GSTATUS(GTR_GSTATUS_RUNNING),
+               TG_STACK(main_stk, 2));
+    tgen_event(b, "GoStatusStack", TG_G(3), TG_M(GTR_NO_THREAD), TG_GSTATUS(GTR_GSTATUS_WAITING),
+               TG_STACK(wait_stk, 1));
     tgen_event(b, "GoCreateBlocked", TG_G(2), TG_STACK(coro_stk, 2), TG_STACK(main_stk, 2));
     tgen_event(b, "GoSwitch", TG_G(2), TG_SEQ(1));
     tgen_event(b, "GoSwitch", TG_G(1), TG_SEQ(1));

@@ -10,7 +10,8 @@
 
 void tgen_gen_gtr_go126_allocfree(tgen_trace *t)
 {
-    static const uint8_t layout[] = {0x01, 0x80, 0x80, 0x80, 0x92, 0xb0, 0xd1, 0x07, 0x80, 0x40, 0x08, 0x80, 0x10};
+    static const uint8_t layout[] = {0x01, 0x80, 0x80, 0x80, 0x92, 0xb0, 0xd1,
+                                     0x07, 0x80, 0x40, 0x08, 0x80, 0x10};
     tgen_trace_raw_data(t, GTR_EV_EXPERIMENTAL_BATCH, layout, sizeof layout, GTR_EXP_ALLOC_FREE,
                         1 /* gen */, TGEN_NO_THREAD_U64, 1 /* time */);
     tgen_gen *g = tgen_generation(t, 1);

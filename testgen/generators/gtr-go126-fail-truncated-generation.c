@@ -20,7 +20,8 @@ void tgen_gen_gtr_go126_fail_truncated_generation(tgen_trace *t)
         tgen_trace_raw(t, GTR_EV_CLOCK_SNAPSHOT, 1 /* dt */, gen /* mono */,
                        1767225600 + gen /* sec */, 0 /* nsec */);
         /* Thread 0: ProcStatus (1+1+1+1). */
-        tgen_trace_raw(t, GTR_EV_EVENT_BATCH, gen, 0 /* m */, 20 * gen + 5 /* time */, 4 /* size */);
+        tgen_trace_raw(t, GTR_EV_EVENT_BATCH, gen, 0 /* m */, 20 * gen + 5 /* time */,
+                       4 /* size */);
         tgen_trace_raw(t, GTR_EV_PROC_STATUS, 1 /* dt */, 0 /* p */, GTR_PSTATUS_RUNNING);
         if (gen == 1)
             tgen_trace_raw(t, GTR_EV_END_OF_GENERATION);

@@ -170,8 +170,9 @@ tgen_batch *tgen_batch_new(tgen_gen *g, gtr_threadid m, uint64_t time);
 /* tgen_raw(b, type, args...) appends an event to a batch exactly as given, dt included
  * (Batch.RawEvent); tgen_raw_data adds the trailer of HasData events (String,
  * ExperimentalBatch; at least one argument). Arguments are uint64 values; write
- * TGEN_NO_THREAD_U64 for trace.NoThread. The argument count must match the spec, except for Stack events
- * ("expected %d args for %s, got %d"). The batch size accounts the event's encoded size. */
+ * TGEN_NO_THREAD_U64 for trace.NoThread. The argument count must match the spec, except for
+ * Stack events ("expected %d args for %s, got %d"). The batch size accounts the event's
+ * encoded size. */
 #define tgen_raw(...) \
     TG__RAW(tgen__raw, TG__FIRST(__VA_ARGS__, 0), TG__SECOND(__VA_ARGS__, 0, 0), NULL, 0, \
             TG__REST2(__VA_ARGS__, 0))
