@@ -25,13 +25,14 @@
 static const unsigned versions[] = {11, 19, 21, 22, 23, 25, 26};
 #define NVERSIONS (sizeof versions / sizeof versions[0])
 
-/* put writes one entry name="bytes", escaping everything but printable ASCII. */
+/* put writes one entry name="bytes", escaping everything but printable ASCII (and the
+ * brackets and semicolon, so that CMake can read the file as a list in the build's check). */
 static void put(const char *name, const void *bytes, size_t n)
 {
     const unsigned char *p = bytes;
     printf("%s=\"", name);
     for (size_t i = 0; i < n; i++) {
-        if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '"' && p[i] != '\\')
+        if (p[i] >= 0x20 && p[i] < 0x7f && strchr("\"\\[];", p[i]) == NULL)
             putchar(p[i]);
         else
             printf("\\x%02x", p[i]);
