@@ -136,6 +136,47 @@ static uint64_t extra_arg(const gtr_event *ev, size_t i)
     return k < GTR_MAX_TIMED_EVENT_ARGS - 1 ? ev->args_[k] : 0;
 }
 
+/* Formatting without printf: String() is the hot path of `gotrace validate --log-events`. */
+#define PUT_LIT(b, lit) gtr_buf_append((b), (lit), sizeof(lit) - 1)
+
+static void put_u64(gtr_buf *b, uint64_t v)
+{
+    char t[20];
+    size_t n = 0;
+    do {
+        t[sizeof t - 1 - n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    gtr_buf_append(b, t + sizeof t - n, n);
+}
+
+static void put_i64(gtr_buf *b, int64_t v)
+{
+    if (v < 0) {
+        gtr_buf_putc(b, '-');
+        put_u64(b, -(uint64_t)v);
+    } else {
+        put_u64(b, (uint64_t)v);
+    }
+}
+
+static void put_hex(gtr_buf *b, uint64_t v)
+{
+    static const char digits[] = "0123456789abcdef";
+    char t[16];
+    size_t n = 0;
+    do {
+        t[sizeof t - 1 - n++] = digits[v & 15];
+        v >>= 4;
+    } while (v != 0);
+    gtr_buf_append(b, t + sizeof t - n, n);
+}
+
+static void put_cstr(gtr_buf *b, const char *s)
+{
+    gtr_buf_append(b, s, strlen(s));
+}
+
 /* ---- basic accessors ----------------------------------------------------------------- */
 
 gtr_event_kind gtr_event_get_kind(const gtr_event *ev)
@@ -266,11 +307,17 @@ static gtr_status print_stack(gtr_buf *out, const char *prefix, gtr_stack s, gtr
         gtr_frame f;
         if ((st = frame_at(s.table_, pcs[i], &f, err)) < 0)
             return st;
-        gtr_buf_puts(out, prefix);
+        put_cstr(out, prefix);
         gtr_buf_append(out, f.func.data, f.func.len);
-        gtr_buf_printf(out, " @ 0x%" PRIx64 "\n%s\t", f.pc, prefix);
+        PUT_LIT(out, " @ 0x");
+        put_hex(out, f.pc);
+        gtr_buf_putc(out, '\n');
+        put_cstr(out, prefix);
+        gtr_buf_putc(out, '\t');
         gtr_buf_append(out, f.file.data, f.file.len);
-        gtr_buf_printf(out, ":%" PRIu64 "\n", f.line);
+        gtr_buf_putc(out, ':');
+        put_u64(out, f.line);
+        gtr_buf_putc(out, '\n');
     }
     return gtr_buf_status(out);
 }
@@ -698,7 +745,7 @@ static gtr_status string_details(const gtr_event *ev, gtr_event_kind kind, gtr_b
     case GTR_EVENT_RANGE_END: {
         gtr_range r;
         gtr_range_attribute attrs[GTR_MAX_RANGE_ATTRIBUTES];
-        size_t n;
+        size_t n = 0;
         if ((st = gtr_event_range(ev, &r, err)) < 0)
             return st;
         gtr_buf_puts(out, " Name=");
@@ -753,15 +800,21 @@ static gtr_status string_details(const gtr_event *ev, gtr_event_kind kind, gtr_b
         if ((st = gtr_event_state_transition(ev, &s, err)) < 0)
             return st;
         if (s.resource.kind == GTR_RESOURCE_GOROUTINE) {
-            gtr_buf_printf(out, " GoID=%" PRId64 " %s->%s", s.resource.id,
-                           gtr_go_state_string((gtr_go_state)s.old_state_),
-                           gtr_go_state_string((gtr_go_state)s.new_state_));
+            PUT_LIT(out, " GoID=");
+            put_i64(out, s.resource.id);
+            gtr_buf_putc(out, ' ');
+            put_cstr(out, gtr_go_state_string((gtr_go_state)s.old_state_));
+            PUT_LIT(out, "->");
+            put_cstr(out, gtr_go_state_string((gtr_go_state)s.new_state_));
         } else if (s.resource.kind == GTR_RESOURCE_PROC) {
-            gtr_buf_printf(out, " ProcID=%" PRId64 " %s->%s", s.resource.id,
-                           gtr_proc_state_string((gtr_proc_state)s.old_state_),
-                           gtr_proc_state_string((gtr_proc_state)s.new_state_));
+            PUT_LIT(out, " ProcID=");
+            put_i64(out, s.resource.id);
+            gtr_buf_putc(out, ' ');
+            put_cstr(out, gtr_proc_state_string((gtr_proc_state)s.old_state_));
+            PUT_LIT(out, "->");
+            put_cstr(out, gtr_proc_state_string((gtr_proc_state)s.new_state_));
         }
-        gtr_buf_puts(out, " Reason=");
+        PUT_LIT(out, " Reason=");
         put_q(out, s.reason);
         if (!gtr_stack_is_none(s.stack)) {
             gtr_buf_puts(out, "\nTransitionStack=\n");
@@ -812,8 +865,16 @@ gtr_status gtr_event_string(const gtr_event *ev, gtr_buf *out)
     if (ev == NULL || out == NULL)
         return GTR_E_USAGE;
     kind = gtr_event_get_kind(ev);
-    gtr_buf_printf(out, "M=%" PRId64 " P=%" PRId64 " G=%" PRId64 " %s Time=%" PRId64, ev->m_,
-                   ev->p_, ev->g_, gtr_event_kind_string(kind), ev->time_);
+    PUT_LIT(out, "M=");
+    put_i64(out, ev->m_);
+    PUT_LIT(out, " P=");
+    put_i64(out, ev->p_);
+    PUT_LIT(out, " G=");
+    put_i64(out, ev->g_);
+    gtr_buf_putc(out, ' ');
+    put_cstr(out, gtr_event_kind_string(kind));
+    PUT_LIT(out, " Time=");
+    put_i64(out, ev->time_);
     if ((st = string_details(ev, kind, out, NULL)) < 0)
         return st;
     stk = gtr_event_stack(ev);
