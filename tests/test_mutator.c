@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test_mutator.c: the structure-aware mutator (fuzz/structure/include/fs/mutate.h). */
+#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -216,6 +217,67 @@ static void test_mutator_crossover_generation_splice_reads(void **state)
     gtr_fs_mutator_free(m);
 }
 
+/* The AFL++ custom mutator shared object: load it as afl-fuzz does and drive its hooks. */
+static void test_mutator_afl_shared_object_fuzzes_and_trims(void **state)
+{
+    void *so = dlopen(GTR_BINARY_DIR "/lib/libgtr_fs_afl.so", RTLD_NOW | RTLD_LOCAL);
+    (void)state;
+    if (so == NULL)
+        fail_msg("dlopen: %s", dlerror());
+    void *(*init)(void *, unsigned);
+    size_t (*fuzz)(void *, uint8_t *, size_t, uint8_t **, uint8_t *, size_t, size_t);
+    int32_t (*init_trim)(void *, uint8_t *, size_t);
+    size_t (*trim)(void *, uint8_t **);
+    int32_t (*post_trim)(void *, unsigned char);
+    const char *(*describe)(void *, size_t);
+    void (*deinit)(void *);
+    /* POSIX's way to store a dlsym result in a function pointer. */
+#define SYM(var, name) (*(void **)&(var) = dlsym(so, name))
+    SYM(init, "afl_custom_init");
+    SYM(fuzz, "afl_custom_fuzz");
+    SYM(init_trim, "afl_custom_init_trim");
+    SYM(trim, "afl_custom_trim");
+    SYM(post_trim, "afl_custom_post_trim");
+    SYM(describe, "afl_custom_describe");
+    SYM(deinit, "afl_custom_deinit");
+#undef SYM
+    assert_non_null(init);
+    assert_non_null(fuzz);
+    assert_non_null(init_trim);
+    assert_non_null(trim);
+    assert_non_null(post_trim);
+    assert_non_null(describe);
+    assert_non_null(deinit);
+    void *st = init(NULL, 7);
+    assert_non_null(st);
+    uint8_t *buf = malloc(sz(1)), *out = NULL;
+    memcpy(buf, sd(1), sz(1));
+    size_t valid = 0;
+    for (int i = 0; i < 100; i++) {
+        size_t n = fuzz(st, buf, sz(1), &out, i % 8 == 0 ? buf : NULL, sz(1), 1 << 16);
+        assert_in_range(n, 1, 1 << 16);
+        assert_non_null(out);
+        assert_true(strlen(describe(st, 32)) > 0);
+        gtr_fs_result r;
+        valid += gtr_fs_check(out, n, NULL, NULL, &r) == GTR_OK;
+    }
+    assert_true(valid > 30);
+    /* Trim, accepting every candidate that is no bigger: ends with an empty trace. */
+    int32_t steps = init_trim(st, buf, sz(1));
+    assert_true(steps > 0);
+    size_t last = sz(1);
+    for (int32_t k = 0; k < steps;) {
+        size_t n = trim(st, &out);
+        assert_true(n <= last);
+        last = n;
+        k = post_trim(st, 1);
+    }
+    assert_int_equal(last, 16);   /* only the header is left */
+    deinit(st);
+    free(buf);
+    dlclose(so);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -226,6 +288,7 @@ int main(void)
         cmocka_unit_test(test_mutator_valid_rate_at_least_40_percent),
         cmocka_unit_test(test_mutator_byte_share_goes_through_engine_hook),
         cmocka_unit_test(test_mutator_crossover_generation_splice_reads),
+        cmocka_unit_test(test_mutator_afl_shared_object_fuzzes_and_trims),
     };
     return cmocka_run_group_tests_name("mutator", tests, setup, teardown);
 }

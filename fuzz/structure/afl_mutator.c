@@ -21,6 +21,7 @@ typedef struct afl_state {
     gtr_fs_trace base, cand;
     gtr_buf enc;
     size_t step, steps;   /* step < nbatches: drop batch; then events */
+    size_t iter, total;   /* trim iterations done; the count init_trim announced */
 } afl_state;
 
 void *afl_custom_init(void *afl, unsigned int seed);
@@ -93,9 +94,10 @@ int32_t afl_custom_init_trim(void *data, uint8_t *buf, size_t buf_size)
     afl_state *s = data;
     if (gtr_fs_decode(&s->base, buf, buf_size, NULL) != GTR_OK || !s->base.has_header)
         return 0;
-    s->step = 0;
+    s->step = s->iter = 0;
     s->steps = s->base.nbatches + nevents(&s->base);
-    return (int32_t)(s->steps > INT32_MAX ? INT32_MAX : s->steps);
+    s->total = s->steps > INT32_MAX ? INT32_MAX : s->steps;
+    return (int32_t)s->total;
 }
 
 /* candidate builds base minus the current step's batch or event. */
@@ -132,6 +134,7 @@ size_t afl_custom_trim(void *data, uint8_t **out_buf)
 int32_t afl_custom_post_trim(void *data, unsigned char success)
 {
     afl_state *s = data;
+    s->iter++;
     if (success) {
         /* Keep the smaller trace; the same step now names the next item. */
         gtr_fs_copy(&s->base, &s->cand, NULL);
@@ -139,7 +142,11 @@ int32_t afl_custom_post_trim(void *data, unsigned char success)
     } else {
         s->step++;
     }
-    return (int32_t)(s->step >= s->steps ? s->steps : s->step);
+    /* Each iteration removes an item or moves past one, so there are at most total of them.
+     * AFL++ stops once the returned index reaches init_trim's count. */
+    if (s->step >= s->steps || s->iter >= s->total)
+        return (int32_t)s->total;
+    return (int32_t)s->iter;
 }
 
 void afl_custom_deinit(void *data)
