@@ -216,6 +216,65 @@ static void test_validate_steady_state_allocates_nothing(void **state)
     gtr__evt_free(t);
 }
 
+/* ---- robustness: any event, over a table or none, formats and validates without crashing
+ * (ASan/UBSan); statuses are OK, GTR_E_INVALID or GTR_E_USAGE (where Go would panic). ---- */
+
+static uint64_t xorshift(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+static uint64_t random_arg(uint64_t *x)
+{
+    switch (xorshift(x) % 4) {
+    case 0: return xorshift(x) % 24;                 /* table IDs, small goroutine IDs */
+    case 1: return xorshift(x);                      /* anything */
+    case 2: return (xorshift(x) % 6) << 32 | (xorshift(x) % 7); /* packed gstatus */
+    default: return UINT64_MAX - xorshift(x) % 3;
+    }
+}
+
+static void test_validate_random_events_never_crash(void **state)
+{
+    vec_event ve = {.table = 2, .freq = 1.5, .snap_time = 7, .mono = 9, .wall_sec = 1};
+    gtr__ev_table *t = vec_table(&ve);
+    uint64_t x = UINT64_C(0x9e3779b97f4a7c15);
+    gtr_buf b = {0};
+    gtr_validator *v;
+    gtr_err err;
+    size_t usage = 0, invalid = 0;
+    (void)state;
+
+    assert_int_equal(gtr_validator_new(NULL, &v, &err), GTR_OK);
+    for (int i = 0; i < 100000; i++) {
+        const gtr__ev_table *tab = xorshift(&x) % 8 == 0 ? NULL : t;
+        uint8_t type = (uint8_t)(xorshift(&x) % 4 == 0 ? xorshift(&x) : xorshift(&x) % 54);
+        gtr_event e = gtr__make_event(tab, (gtr_goid)random_arg(&x) % 40 - 1,
+                                      (gtr_procid)random_arg(&x) % 10 - 1,
+                                      (gtr_threadid)random_arg(&x) % 6 - 1, type,
+                                      (gtr_time)(xorshift(&x) % 1000));
+        gtr_status st;
+        if (xorshift(&x) % 16 == 0)
+            e.type_ = GTR_EV_SYNC_EVENT;
+        for (int k = 0; k < 4; k++)
+            e.args_[k] = random_arg(&x);
+        gtr_buf_reset(&b);
+        st = gtr_event_string(&e, &b);
+        assert_true(st == GTR_OK || st == GTR_E_USAGE);
+        st = gtr_validator_event(v, &e, &err);
+        assert_true(st == GTR_OK || st == GTR_E_INVALID || st == GTR_E_USAGE);
+        usage += st == GTR_E_USAGE;
+        invalid += st == GTR_E_INVALID;
+    }
+    assert_true(usage > 0 && invalid > 0);
+    gtr_buf_free(&b);
+    gtr_validator_free(v);
+    gtr__evt_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -241,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_validate_every_scenario_has_a_test),
         cmocka_unit_test(test_validate_large_and_negative_ids_tracked),
         cmocka_unit_test(test_validate_steady_state_allocates_nothing),
+        cmocka_unit_test(test_validate_random_events_never_crash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -186,22 +186,22 @@ gtr_event_kind gtr_event_get_kind(const gtr_event *ev)
 
 gtr_time gtr_event_time(const gtr_event *ev)
 {
-    return ev->time_;
+    return ev != NULL ? ev->time_ : 0;
 }
 
 gtr_goid gtr_event_goroutine(const gtr_event *ev)
 {
-    return ev->g_;
+    return ev != NULL ? ev->g_ : GTR_NO_GOROUTINE;
 }
 
 gtr_procid gtr_event_proc(const gtr_event *ev)
 {
-    return ev->p_;
+    return ev != NULL ? ev->p_ : GTR_NO_PROC;
 }
 
 gtr_threadid gtr_event_thread(const gtr_event *ev)
 {
-    return ev->m_;
+    return ev != NULL ? ev->m_ : GTR_NO_THREAD;
 }
 
 gtr_stack gtr_event_stack(const gtr_event *ev)
