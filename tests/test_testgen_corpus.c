@@ -134,7 +134,7 @@ static size_t same_but_structural_times(const char *name, const char *a, const c
 {
     static const char hdr[] = "EventBatch gen=";
     static const char nothread[] = " m=18446744073709551615 time=";
-    size_t la, lb, differ = 0;
+    size_t la = 0, lb = 0, differ = 0;
     const char *x, *y;
     for (;;) {
         x = next_line(&a, &la);
