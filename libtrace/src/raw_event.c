@@ -48,6 +48,8 @@ gtr_status gtr_raw_event_string(const gtr_raw_event *ev, gtr_buf *out)
     const gtr_event_spec *spec = gtr__raw_spec(ev);
     if (spec == NULL || ev->nargs < spec->nargs)
         return GTR_E_USAGE;
+    /* out is a C string afterwards even when String() is empty (unnamed types 53..127). */
+    gtr_buf_reserve(out, 0);
     if (spec->name != NULL)
         gtr_buf_puts(out, spec->name);
     for (size_t i = 0; i < spec->nargs; i++)
