@@ -120,8 +120,8 @@ static void test_raw_cli_converts_files_stdin_and_gzip(void **state)
 static void test_raw_cli_read_error_writes_partial_output_and_fails(void **state)
 {
     (void)state;
-    assert_int_equal(run("printf 'go 1.22 trace\\000\\000\\000\\020\\001\\002\\003\\055' >$T/bad.bin"),
-                     0);
+    assert_int_equal(
+        run("printf 'go 1.22 trace\\000\\000\\000\\020\\001\\002\\003\\055' >$T/bad.bin"), 0);
     assert_int_equal(run("$G raw bytes2text $T/bad.bin >$T/out 2>$T/err"), 1);
     char *out = slurp("out", NULL);
     assert_string_equal(out, "Trace Go1.22\nGoStart dt=1 g=2 g_seq=3\n");
@@ -129,8 +129,8 @@ static void test_raw_cli_read_error_writes_partial_output_and_fails(void **state
     char *err = slurp("err", NULL);
     assert_string_equal(err, "gotrace: invalid event type: 45\n");
     free(err);
-    assert_int_equal(run("printf 'Trace Go1.22\\nBogus x=1\\n' | $G raw text2bytes >$T/out 2>$T/err"),
-                     1);
+    assert_int_equal(
+        run("printf 'Trace Go1.22\\nBogus x=1\\n' | $G raw text2bytes >$T/out 2>$T/err"), 1);
     err = slurp("err", NULL);
     assert_string_equal(err, "gotrace: unidentified event: Bogus\n");
     free(err);

@@ -131,8 +131,8 @@ static void test_raw_corpus_real_traces_match_go_text(void **state)
     assert_non_null(f);
     char line[2048];
     assert_non_null(fgets(line, sizeof line, f)); /* header row */
-    assert_true(strncmp(line, "name\tbytes\theader\tresult\tevents\tdump_sha256\ttext_sha256", 55) ==
-                0);
+    assert_true(strncmp(line, "name\tbytes\theader\tresult\tevents\tdump_sha256\ttext_sha256",
+                        55) == 0);
     int n = 0, rejected = 0;
     while (fgets(line, sizeof line, f) != NULL) {
         line[strcspn(line, "\n")] = '\0';

@@ -318,7 +318,8 @@ static void test_raw_reader_absurd_lengths_allocate_little(void **state)
 {
     (void)state;
     /* nframes = 2^40 and a data length of 2^40, with a few bytes behind them. */
-    static const char stack[] = "go 1.26 trace\0\0\0\x03\x07\x80\x80\x80\x80\x80\x20\x01\x02\x03\x04";
+    static const char stack[] =
+        "go 1.26 trace\0\0\0\x03\x07\x80\x80\x80\x80\x80\x20\x01\x02\x03\x04";
     static const char data[] = "go 1.26 trace\0\0\0\x05\x01\x80\x80\x80\x80\x80\x20" "abc";
     const struct {
         const char *b;

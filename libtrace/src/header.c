@@ -128,8 +128,8 @@ gtr_status gtr_header_read(gtr_input *in, gtr_go_version *v, gtr_err *err)
     }
     if (!gtr_version_valid(ver))
         /* Go: fmt.Errorf("unknown or unsupported trace version go 1.%d", v) */
-        return gtr_err_setf(err, GTR_E_VERSION, "unknown or unsupported trace version go 1.%" PRIu32,
-                            ver);
+        return gtr_err_setf(err, GTR_E_VERSION,
+                            "unknown or unsupported trace version go 1.%" PRIu32, ver);
     *v = (gtr_go_version)ver;
     return GTR_OK;
 }

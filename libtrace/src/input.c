@@ -463,6 +463,8 @@ uint64_t gtr_input_offset(const gtr_input *in)
 
 gtr_status gtr_input_read(gtr_input *in, void *dst, size_t n, size_t *got, gtr_err *err)
 {
+    if (in == NULL || (dst == NULL && n > 0))
+        return gtr_err_setf(err, GTR_E_USAGE, "gtr_input_read: NULL argument");
     size_t done = 0;
     gtr_status st = GTR_OK;
     uint8_t *d = dst;
@@ -494,6 +496,8 @@ gtr_status gtr_input_read_all(gtr_input *in, char **data, size_t *len, gtr_err *
 {
     /* The caller's buffer has room for *len bytes; we grow it geometrically and leave a NUL
      * after the data. */
+    if (in == NULL || data == NULL || len == NULL)
+        return gtr_err_setf(err, GTR_E_USAGE, "gtr_input_read_all: NULL argument");
     size_t cap = *len;
     for (;;) {
         if (in->pos == in->end) {
@@ -623,6 +627,8 @@ int gtr_input_byte(gtr_input *in)
 
 gtr_status gtr_input_error(const gtr_input *in, gtr_err *err)
 {
+    if (in == NULL)
+        return gtr_err_setf(err, GTR_E_USAGE, "gtr_input_error: NULL input");
     if (in->err.code == GTR_OK) {
         gtr_err_clear(err);
         return GTR_OK;
@@ -634,6 +640,8 @@ gtr_status gtr_input_error(const gtr_input *in, gtr_err *err)
 /* Port of binary.ReadUvarint (src/encoding/binary/varint.go). */
 gtr_status gtr_input_uvarint(gtr_input *in, uint64_t *v, gtr_err *err)
 {
+    if (in == NULL || v == NULL)
+        return gtr_err_setf(err, GTR_E_USAGE, "gtr_input_uvarint: NULL argument");
     uint64_t x = 0;
     unsigned s = 0;
     /* Fast path: a whole varint in the window. */

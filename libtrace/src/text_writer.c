@@ -57,7 +57,8 @@ gtr_status gtr_text_writer_write(gtr_text_writer *w, const gtr_raw_event *ev, gt
     if (w == NULL || ev == NULL)
         return gtr_err_setf(err, GTR_E_USAGE, "gtr_text_writer_write: NULL argument");
     if (ev->version != (unsigned)w->v)
-        /* Go: fmt.Errorf("mismatched version between writer (go 1.%d) and event (go 1.%d)", w.v, e.Version) */
+        /* Go: fmt.Errorf("mismatched version between writer (go 1.%d) and event
+         * (go 1.%d)", w.v, e.Version) */
         return gtr_err_setf(err, GTR_E_USAGE,
                             "mismatched version between writer (go 1.%u) and event (go 1.%u)",
                             (unsigned)w->v, (unsigned)ev->version);
