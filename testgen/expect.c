@@ -283,10 +283,49 @@ static bool perl_class(tr *t, size_t i, bool in_class)
     }
 }
 
+/* canonical_is reports whether Go's canonicalName(name) equals want: '_', '-' and ' ' dropped,
+ * the first letter upper-case, the others lower-case. */
+static bool canonical_is(const unsigned char *name, size_t n, const char *want)
+{
+    size_t k = 0;
+    bool first = true;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = name[i];
+        if (c == '_' || c == '-' || c == ' ')
+            continue;
+        if (first && c >= 'a' && c <= 'z')
+            c = (unsigned char)(c - 'a' + 'A');
+        else if (!first && c >= 'A' && c <= 'Z')
+            c = (unsigned char)(c - 'A' + 'a');
+        first = false;
+        if (want[k] == '\0' || (unsigned char)want[k] != c)
+            return false;
+        k++;
+    }
+    return want[k] == '\0';
+}
+
+/* pcre2_knows_property reports whether PCRE2 compiles \p{name}. */
+static bool pcre2_knows_property(const unsigned char *name, size_t n)
+{
+    char pat[80];
+    int code;
+    PCRE2_SIZE off;
+    if (n > sizeof pat - 5)
+        return false;
+    memcpy(pat, "\\p{", 3);
+    memcpy(pat + 3, name, n);
+    pat[3 + n] = '}';
+    pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, n + 4, PCRE2_UTF, &code, &off, NULL);
+    pcre2_code_free(re);
+    return re != NULL;
+}
+
 /* unicode_class is Go's parseUnicodeClass at t->s[i] (\p or \P). *handled is false when
- * t->s[i] does not start one. The table lookup is PCRE2's (at compile time); an empty name is
- * rejected here as Go does. */
-static gtr_status unicode_class(tr *t, size_t i, size_t *next, bool *handled)
+ * t->s[i] does not start one. Go's table lookup (unicodeTable) is approximated by PCRE2's,
+ * which matches names loosely too (and knows Any), plus Go's extra names Assigned and ASCII; a name
+ * neither knows gets Go's error. */
+static gtr_status unicode_class(tr *t, size_t i, bool in_class, size_t *next, bool *handled)
 {
     *handled = false;
     if (t->n - i < 2 || t->s[i] != '\\' || (t->s[i + 1] != 'p' && t->s[i + 1] != 'P'))
@@ -319,11 +358,20 @@ static gtr_status unicode_class(tr *t, size_t i, size_t *next, bool *handled)
         neg = !neg;
         name++;
     }
-    if (name == name_end)
+    const unsigned char *nm = t->s + name;
+    size_t nlen = name_end - name;
+    if (canonical_is(nm, nlen, "Assigned")) {
+        gtr_buf_puts(t->out, neg ? "\\p{Cn}" : "\\P{Cn}");
+    } else if (canonical_is(nm, nlen, "Ascii")) {
+        gtr_buf_puts(t->out, neg ? (in_class ? "\\x{80}-\\x{10ffff}" : "[^\\x{0}-\\x{7f}]")
+                                 : (in_class ? "\\x{0}-\\x{7f}" : "[\\x{0}-\\x{7f}]"));
+    } else if (nlen > 0 && pcre2_knows_property(nm, nlen)) {
+        gtr_buf_puts(t->out, neg ? "\\P{" : "\\p{");
+        gtr_buf_append(t->out, nm, nlen);
+        gtr_buf_putc(t->out, '}');
+    } else {
         return re_error(t, ERR_INVALID_CHAR_RANGE, i, seq_end);
-    gtr_buf_puts(t->out, neg ? "\\P{" : "\\p{");
-    gtr_buf_append(t->out, t->s + name, name_end - name);
-    gtr_buf_putc(t->out, '}');
+    }
     *next = seq_end;
     return GTR_OK;
 }
@@ -394,7 +442,7 @@ static gtr_status parse_class(tr *t, size_t i, size_t *next)
             return st;
         if (handled)
             continue;
-        if ((st = unicode_class(t, p, &p, &handled)) < 0)
+        if ((st = unicode_class(t, p, true, &p, &handled)) < 0)
             return st;
         if (handled)
             continue;
@@ -537,157 +585,255 @@ static gtr_status perl_flags(tr *t, size_t i, size_t *next, bool *opened)
     return re_error(t, ERR_INVALID_PERL_OP, i, p);
 }
 
+/* The translator's parse state, beyond Go's: where the operand on top of Go's parse stack
+ * starts in the output (so a repeat can wrap it), the output offsets of the open groups, and
+ * flag groups waiting to be written. */
+typedef struct tstate {
+    bool operand;      /* the stack's top can take a repetition operator */
+    bool top_repeat;   /* ... and it is a repetition itself */
+    size_t atom;       /* output offset where that operand starts */
+    size_t *groups;    /* output offsets of the open groups' '(' */
+    size_t depth, cap;
+    gtr_buf pending;   /* flag-only groups, e.g. "(?i)" */
+} tstate;
+
+static gtr_status push_group(tr *t, tstate *ts)
+{
+    if (ts->depth == ts->cap) {
+        size_t ncap = ts->cap ? ts->cap * 2 : 16;
+        size_t *ng = ncap > ts->cap ? realloc(ts->groups, ncap * sizeof *ng) : NULL;
+        if (ng == NULL)
+            return gtr_err_setf(t->err, GTR_E_NOMEM, "out of memory");
+        ts->groups = ng;
+        ts->cap = ncap;
+    }
+    ts->groups[ts->depth++] = t->out->len;
+    ts->operand = ts->top_repeat = false;
+    return GTR_OK;
+}
+
+/* atom_begins notes that an operand starts at the current end of the output. */
+static void atom_begins(tr *t, tstate *ts)
+{
+    ts->atom = t->out->len;
+    ts->operand = true;
+    ts->top_repeat = false;
+}
+
+/* flush_pending writes the deferred flag groups. Go applies a repeat that follows a flag group
+ * to the operand before it (`a(?i)*` is `a*` then `(?i)`); PCRE2 does not, so flag groups are
+ * written only once it is known that no repeat follows. The repeat's greediness (which (?U)
+ * may change) does not matter: only whether the pattern matches does. */
+static void flush_pending(tr *t, tstate *ts)
+{
+    if (ts->pending.len > 0) {
+        gtr_buf_append(t->out, ts->pending.data, ts->pending.len);
+        gtr_buf_reset(&ts->pending);
+    }
+}
+
+/* wrap_atom turns the operand on top into a group, so that a second repetition can apply to
+ * a first one (Go allows `a*(?i)*`; PCRE2 rejects `a**`). */
+static gtr_status wrap_atom(tr *t, tstate *ts)
+{
+    gtr_buf *o = t->out;
+    gtr_status st = gtr_buf_reserve(o, 4);
+    if (st < 0)
+        return gtr_err_setf(t->err, GTR_E_NOMEM, "out of memory");
+    memmove(o->data + ts->atom + 3, o->data + ts->atom, o->len - ts->atom);
+    memcpy(o->data + ts->atom, "(?:", 3);
+    o->len += 3;
+    o->data[o->len] = '\0';
+    return gtr_buf_putc(o, ')');
+}
+
+/* translate_token handles the token at t->s[*i] (one iteration of Go's parse loop); *repeat
+ * receives Go's `repeat` (where a repetition operator started, or NONE). */
+static gtr_status translate_token(tr *t, tstate *ts, size_t *i, size_t last_repeat,
+                                  size_t *repeat)
+{
+    unsigned char c = t->s[*i];
+    size_t sz;
+    gtr_status st;
+
+    *repeat = NONE;
+    if (c == '*' || c == '+' || c == '?' || c == '{') {
+        size_t before = *i, after = *i + 1;
+        long min = 0, max = 0;
+        if (c == '{' && !parse_repeat(t, *i, &min, &max, &after)) {
+            /* Not a repeat: { is a literal. */
+            flush_pending(t, ts);
+            atom_begins(t, ts);
+            gtr_buf_puts(t->out, "\\{");
+            *i += 1;
+            return GTR_OK;
+        }
+        if (c == '{' && (min < 0 || min > 1000 || max > 1000 || (max >= 0 && min > max)))
+            return re_error(t, ERR_INVALID_REPEAT_SIZE, before, after);
+        if (after < t->n && t->s[after] == '?')
+            after++;
+        /* Go: stacked repetition (a**, a++) is a syntax error. */
+        if (last_repeat != NONE)
+            return re_error(t, ERR_INVALID_REPEAT_OP, last_repeat, after);
+        if (!ts->operand)
+            return re_error(t, ERR_MISSING_REPEAT_ARGUMENT, before, after);
+        if (ts->top_repeat && (st = wrap_atom(t, ts)) < 0)
+            return st;
+        gtr_buf_append(t->out, t->s + before, after - before);
+        ts->top_repeat = true;
+        flush_pending(t, ts);
+        *repeat = before;
+        *i = after;
+        return GTR_OK;
+    }
+
+    if (c == '(' && t->n - *i >= 2 && t->s[*i + 1] == '?') {
+        gtr_buf scratch = {0}, *out = t->out;
+        bool opened;
+        t->out = &scratch;
+        st = perl_flags(t, *i, i, &opened);
+        t->out = out;
+        if (st >= 0 && opened) {
+            /* A group opens: the flags before it apply from here on. */
+            flush_pending(t, ts);
+            if ((st = push_group(t, ts)) >= 0)
+                gtr_buf_append(t->out, scratch.data, scratch.len);
+        } else if (st >= 0) {
+            /* A flag-only group: defer it (see flush_pending). */
+            gtr_buf_append(&ts->pending, scratch.data, scratch.len);
+        }
+        gtr_buf_free(&scratch);
+        return st;
+    }
+
+    flush_pending(t, ts);
+    switch (c) {
+    case '(':
+        if ((st = push_group(t, ts)) < 0)
+            return st;
+        gtr_buf_putc(t->out, '(');
+        *i += 1;
+        break;
+    case '|':
+        gtr_buf_putc(t->out, '|');
+        ts->operand = ts->top_repeat = false;
+        *i += 1;
+        break;
+    case ')':
+        if (ts->depth == 0)
+            return re_error(t, ERR_UNEXPECTED_PAREN, 0, t->n);
+        gtr_buf_putc(t->out, ')');
+        ts->atom = ts->groups[--ts->depth];
+        ts->operand = true;
+        ts->top_repeat = false;
+        *i += 1;
+        break;
+    case '^':
+    case '$':
+        /* Go lets an empty-width assertion take a repetition (^*); PCRE2 wants a group. */
+        atom_begins(t, ts);
+        gtr_buf_printf(t->out, "(?:%c)", c);
+        *i += 1;
+        break;
+    case '.':
+        atom_begins(t, ts);
+        gtr_buf_putc(t->out, '.');
+        *i += 1;
+        break;
+    case '[':
+        atom_begins(t, ts);
+        if ((st = parse_class(t, *i, i)) < 0)
+            return st;
+        break;
+    case '\\': {
+        if (t->n - *i >= 2) {
+            unsigned char e = t->s[*i + 1];
+            if (e == 'A' || e == 'b' || e == 'B' || e == 'z') {
+                atom_begins(t, ts);
+                gtr_buf_printf(t->out, "(?:\\%c)", e);
+                *i += 2;
+                break;
+            }
+            if (e == 'C') /* any byte; not supported */
+                return re_error(t, ERR_INVALID_ESCAPE, *i, *i + 2);
+            if (e == 'Q') {
+                /* \Q ... \E: the ... is always literals. */
+                size_t lit = *i + 2, end = lit;
+                while (end < t->n &&
+                       !(t->s[end] == '\\' && end + 1 < t->n && t->s[end + 1] == 'E'))
+                    end++;
+                for (size_t k = lit; k < end; k += sz) {
+                    int32_t r;
+                    if ((st = next_rune(t, k, &r, &sz)) < 0)
+                        return gtr_err_setf(t->err, GTR_E_FORMAT,
+                                            "error parsing regexp: %s: `%.*s`", ERR_INVALID_UTF8,
+                                            (int)(end - k), (const char *)t->s + k);
+                    atom_begins(t, ts);
+                    emit_rune(t, r);
+                }
+                *i = end < t->n ? end + 2 : t->n;
+                break;
+            }
+        }
+        bool handled;
+        size_t at = t->out->len;
+        if ((st = unicode_class(t, *i, false, i, &handled)) < 0)
+            return st;
+        if (handled) {
+            ts->atom = at;
+            ts->operand = true;
+            ts->top_repeat = false;
+            break;
+        }
+        atom_begins(t, ts);
+        if (perl_class(t, *i, false)) {
+            *i += 2;
+            break;
+        }
+        int32_t r;
+        if ((st = parse_escape(t, *i, &r, i)) < 0)
+            return st;
+        emit_rune(t, r);
+        break;
+    }
+    default: {
+        int32_t r;
+        if ((st = next_rune(t, *i, &r, &sz)) < 0)
+            return st;
+        atom_begins(t, ts);
+        gtr_buf_append(t->out, t->s + *i, sz);
+        *i += sz;
+        break;
+    }
+    }
+    return GTR_OK;
+}
+
 /* translate writes the PCRE2 form of the Go regexp t->s into t->out (Go's parse loop). */
 static gtr_status translate(tr *t)
 {
-    size_t i = 0, last_repeat = NONE, depth = 0, sz;
-    bool operand = false; /* the parse stack's top can take a repetition operator */
-    gtr_status st;
+    tstate ts;
+    size_t i = 0, last_repeat = NONE;
+    gtr_status st = GTR_OK;
 
+    memset(&ts, 0, sizeof ts);
     while (i < t->n) {
-        size_t repeat = NONE;
-        unsigned char c = t->s[i];
-        switch (c) {
-        case '(':
-            if (t->n - i >= 2 && t->s[i + 1] == '?') {
-                bool opened;
-                if ((st = perl_flags(t, i, &i, &opened)) < 0)
-                    return st;
-                if (opened) {
-                    depth++;
-                    operand = false;
-                }
-                break;
-            }
-            gtr_buf_putc(t->out, '(');
-            depth++;
-            operand = false;
-            i++;
-            break;
-        case '|':
-            gtr_buf_putc(t->out, '|');
-            operand = false;
-            i++;
-            break;
-        case ')':
-            if (depth == 0)
-                return re_error(t, ERR_UNEXPECTED_PAREN, 0, t->n);
-            gtr_buf_putc(t->out, ')');
-            depth--;
-            operand = true;
-            i++;
-            break;
-        case '^':
-        case '$':
-            /* Go lets an empty-width assertion take a repetition (^*); PCRE2 wants a group. */
-            gtr_buf_printf(t->out, "(?:%c)", c);
-            operand = true;
-            i++;
-            break;
-        case '.':
-            gtr_buf_putc(t->out, '.');
-            operand = true;
-            i++;
-            break;
-        case '[':
-            if ((st = parse_class(t, i, &i)) < 0)
-                return st;
-            operand = true;
-            break;
-        case '*':
-        case '+':
-        case '?':
-        case '{': {
-            size_t before = i, after = i + 1;
-            if (c == '{') {
-                long min, max;
-                if (!parse_repeat(t, i, &min, &max, &after)) {
-                    /* Not a repeat: { is a literal. */
-                    gtr_buf_puts(t->out, "\\{");
-                    operand = true;
-                    i++;
-                    break;
-                }
-                if (min < 0 || min > 1000 || max > 1000 || (max >= 0 && min > max))
-                    return re_error(t, ERR_INVALID_REPEAT_SIZE, before, after);
-            }
-            if (after < t->n && t->s[after] == '?')
-                after++;
-            /* Go: stacked repetition (a**, a++) is a syntax error. */
-            if (last_repeat != NONE)
-                return re_error(t, ERR_INVALID_REPEAT_OP, last_repeat, after);
-            if (!operand)
-                return re_error(t, ERR_MISSING_REPEAT_ARGUMENT, before, after);
-            gtr_buf_append(t->out, t->s + before, after - before);
-            repeat = before;
-            i = after;
-            break;
-        }
-        case '\\': {
-            if (t->n - i >= 2) {
-                unsigned char e = t->s[i + 1];
-                if (e == 'A' || e == 'b' || e == 'B' || e == 'z') {
-                    gtr_buf_printf(t->out, "(?:\\%c)", e);
-                    operand = true;
-                    i += 2;
-                    break;
-                }
-                if (e == 'C') /* any byte; not supported */
-                    return re_error(t, ERR_INVALID_ESCAPE, i, i + 2);
-                if (e == 'Q') {
-                    /* \Q ... \E: the ... is always literals. */
-                    size_t lit = i + 2, end = lit;
-                    while (end < t->n && !(t->s[end] == '\\' && end + 1 < t->n &&
-                                           t->s[end + 1] == 'E'))
-                        end++;
-                    for (size_t k = lit; k < end; k += sz) {
-                        int32_t r;
-                        if ((st = next_rune(t, k, &r, &sz)) < 0)
-                            return gtr_err_setf(t->err, GTR_E_FORMAT,
-                                                "error parsing regexp: %s: `%.*s`",
-                                                ERR_INVALID_UTF8, (int)(end - k),
-                                                (const char *)t->s + k);
-                        emit_rune(t, r);
-                        operand = true;
-                    }
-                    i = end < t->n ? end + 2 : t->n;
-                    break;
-                }
-            }
-            bool handled;
-            if ((st = unicode_class(t, i, &i, &handled)) < 0)
-                return st;
-            if (handled) {
-                operand = true;
-                break;
-            }
-            if (perl_class(t, i, false)) {
-                operand = true;
-                i += 2;
-                break;
-            }
-            int32_t r;
-            if ((st = parse_escape(t, i, &r, &i)) < 0)
-                return st;
-            emit_rune(t, r);
-            operand = true;
-            break;
-        }
-        default: {
-            int32_t r;
-            if ((st = next_rune(t, i, &r, &sz)) < 0)
-                return st;
-            gtr_buf_append(t->out, t->s + i, sz);
-            operand = true;
-            i += sz;
-            break;
-        }
-        }
+        size_t repeat;
+        if ((st = translate_token(t, &ts, &i, last_repeat, &repeat)) < 0)
+            goto out;
         last_repeat = repeat;
     }
-    if (depth > 0)
-        return re_error(t, ERR_MISSING_PAREN, 0, t->n);
-    return gtr_buf_status(t->out);
+    flush_pending(t, &ts);
+    if (ts.depth > 0) {
+        st = re_error(t, ERR_MISSING_PAREN, 0, t->n);
+        goto out;
+    }
+    if ((st = gtr_buf_status(t->out)) < 0 || (st = gtr_buf_status(&ts.pending)) < 0)
+        st = gtr_err_setf(t->err, GTR_E_NOMEM, "out of memory");
+out:
+    free(ts.groups);
+    gtr_buf_free(&ts.pending);
+    return st;
 }
 
 /* compile turns the Go regexp pattern[0..len) into e->code, or fails with Go's message. */

@@ -82,6 +82,8 @@ static const struct { const char *pattern; const char *msg; } go_rejects[] = {
     {"\\xg1", "error parsing regexp: invalid escape sequence: `\\xg1`"},
     {"[\\x{zz}]", "error parsing regexp: invalid escape sequence: `\\x{z`"},
     {"\\Q\\E*", "error parsing regexp: missing argument to repetition operator: `*`"},
+    {"\\pk", "error parsing regexp: invalid character class range: `\\pk`"},
+    {"\\p{Foo}", "error parsing regexp: invalid character class range: `\\p{Foo}`"},
 };
 static const struct { const char *pattern; const char *subject; size_t len; bool match; } go_matches[] = {
     {"a$", "a\n", 2, false},
@@ -143,6 +145,16 @@ static const struct { const char *pattern; const char *subject; size_t len; bool
     {"(?i:A)b", "ab", 2, true},
     {"(?i:A)b", "aB", 2, false},
     {"^*a", "a", 1, true},
+    /* A repeat after a flag group applies to the operand before it. */
+    {"a(?i)*b", "b", 1, true},
+    {"a*(?i)*b", "aab", 3, true},
+    {"x(?U)+y", "xxy", 3, true},
+    {"\\p{greek}", "\u03bb", 2, true},
+    {"\\p{Assigned}", "a", 1, true},
+    {"\\P{ASCII}", "\u00e9", 2, true},
+    {"[\\p{ascii}]", "\u00e9", 2, false},
+    {"\\p{^Greek}", "a", 1, true},
+    {"(?i)(?P<n>a)(?-i)B", "AB", 2, true},
     {"$*a", "a", 1, true},
     {"\\b*x\\B?", "x", 1, true},
     {".*expected a proc but didn't have one.*", "broken trace: expected a proc but didn't have one", 49, true},
