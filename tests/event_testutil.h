@@ -12,7 +12,7 @@
 
 /* vec_table builds the table of v (NULL for table 0); free with gtr__evt_free. Aborts the
  * test program if the table cannot be built. */
-static gtr__ev_table *vec_table(const vec_event *v)
+static inline gtr__ev_table *vec_table(const vec_event *v)
 {
     gtr__ev_table *t = NULL;
     gtr_err err;
@@ -54,7 +54,7 @@ fail:
     abort();
 }
 
-static gtr_event vec_make_event(const vec_event *v, const gtr__ev_table *t)
+static inline gtr_event vec_make_event(const vec_event *v, const gtr__ev_table *t)
 {
     gtr_event e = gtr__make_event(t, v->g, v->p, v->m, v->type, v->time);
     for (size_t i = 0; i < 4; i++)

@@ -410,6 +410,171 @@ static const vec_enum enum_vectors[] = {
     ""},
 };
 
+static const vec_make make_vectors[] = {
+    {"no_kind", true, "the Kind field must be provided"},
+    {"incompatible", true, "the Kind field Metric is incompatible with Details type trace.Label"},
+    {"incompatible_sync", true, "the Kind field StackSample is incompatible with Details type trace.Sync"},
+    {"metric_procs", false,
+     "M=3 P=2 G=1 Metric Time=100 Name=\"/sched/gomaxprocs:threads\" Value=Value{Uint64(8)}\n"
+    "Stack=\n"
+    "\011main.main @ 0x1234\n"
+    "\011\011/tmp/main.go:10\n"
+    "\011runtime.main @ 0x5678\n"
+    "\011\011/usr/lib/go/src/runtime/proc.go:283\n"
+    ""},
+    {"metric_heap_alloc", false,
+     "M=3 P=2 G=1 Metric Time=100 Name=\"/memory/classes/heap/objects:bytes\" Value=Value{Uint64(4096)}"},
+    {"metric_heap_goal", false,
+     "M=3 P=2 G=1 Metric Time=100 Name=\"/gc/heap/goal:bytes\" Value=Value{Uint64(1073741824)}"},
+    {"metric_string_value", true, "metric value must be a uint64, got: abc"},
+    {"metric_unknown_name", true, "unknown metric name: /foo:bar"},
+    {"label", false,
+     "M=3 P=2 G=7 Label Time=100 Label=\"foo\\\"bar\" Resource=Goroutine(7)"},
+    {"label_not_goroutine", true, "resource must be a goroutine: Proc(2)"},
+    {"gc_begin", false,
+     "M=3 P=2 G=1 RangeBegin Time=100 Name=\"GC concurrent mark phase\" Scope=None"},
+    {"gc_active", false,
+     "M=3 P=2 G=1 RangeActive Time=100 Name=\"GC concurrent mark phase\" Scope=None"},
+    {"gc_end", false,
+     "M=3 P=2 G=1 RangeEnd Time=100 Name=\"GC concurrent mark phase\" Scope=None Attributes=[]"},
+    {"gc_bad_scope", true, "unexpected scope: Goroutine(1)"},
+    {"sweep_begin", false,
+     "M=3 P=3 G=1 RangeBegin Time=100 Name=\"GC incremental sweep\" Scope=Proc(3)"},
+    {"sweep_active", false,
+     "M=3 P=2 G=1 RangeActive Time=100 Name=\"GC incremental sweep\" Scope=Proc(4)"},
+    {"sweep_end", false,
+     "M=3 P=3 G=1 RangeEnd Time=100 Name=\"GC incremental sweep\" Scope=Proc(3) Attributes=[\"bytes swept\"=Value{Uint64(0)} \"bytes reclaimed\"=Value{Uint64(0)}]"},
+    {"sweep_bad_scope", true, "unexpected scope: None"},
+    {"assist_begin", false,
+     "M=3 P=2 G=5 RangeBegin Time=100 Name=\"GC mark assist\" Scope=Goroutine(5)"},
+    {"assist_active", false,
+     "M=3 P=2 G=1 RangeActive Time=100 Name=\"GC mark assist\" Scope=Goroutine(6)"},
+    {"assist_end", false,
+     "M=3 P=2 G=5 RangeEnd Time=100 Name=\"GC mark assist\" Scope=Goroutine(5) Attributes=[]"},
+    {"assist_bad_scope", true, "unexpected scope: Proc(5)"},
+    {"stw_begin", false,
+     "M=3 P=2 G=9 RangeBegin Time=100 Name=\"stop-the-world (GC sweep termination)\" Scope=Goroutine(9)"},
+    {"stw_end", false,
+     "M=3 P=2 G=9 RangeEnd Time=100 Name=\"stop-the-world ()\" Scope=Goroutine(9) Attributes=[]"},
+    {"stw_active", true, "unexpected range kind: RangeActive"},
+    {"stw_bad_scope", true, "unexpected scope: Proc(9)"},
+    {"stw_newline", true, "unexpected range name: stop-the-world (a\n"
+    "b)"},
+    {"range_bad_name", true, "unexpected range name: bogus"},
+    {"proc_idle_idle", false,
+     "M=3 P=2 G=1 StateTransition Time=100 ProcID=4 Idle->Idle Reason=\"\""},
+    {"proc_start", false,
+     "M=3 P=2 G=1 StateTransition Time=100 ProcID=4 Idle->Running Reason=\"\""},
+    {"proc_stop", false,
+     "M=3 P=2 G=1 StateTransition Time=100 ProcID=2 Running->Idle Reason=\"\""},
+    {"proc_steal", false,
+     "M=3 P=2 G=1 StateTransition Time=100 ProcID=4 Running->Idle Reason=\"\""},
+    {"proc_status", false,
+     "M=3 P=2 G=1 StateTransition Time=100 ProcID=4 Undetermined->Running Reason=\"\""},
+    {"proc_status_undetermined", false,
+     "M=3 P=2 G=1 StateTransition Time=100 ProcID=4 Undetermined->Idle Reason=\"\""},
+    {"go_status_stack", false,
+     "M=3 P=2 G=1 StateTransition Time=100 GoID=13 Undetermined->Running Reason=\"\""},
+    {"go_status", false,
+     "M=3 P=2 G=1 StateTransition Time=100 GoID=13 Runnable->Runnable Reason=\"\""},
+    {"go_create_blocked", false,
+     "M=3 P=2 G=1 StateTransition Time=100 GoID=11 NotExist->Waiting Reason=\"\"\n"
+    "TransitionStack=\n"
+    "\011runtime.main @ 0x5678\n"
+    "\011\011/usr/lib/go/src/runtime/proc.go:283\n"
+    "\011main.main @ 0x1234\n"
+    "\011\011/tmp/main.go:10\n"
+    "\n"
+    "Stack=\n"
+    "\011main.main @ 0x1234\n"
+    "\011\011/tmp/main.go:10\n"
+    ""},
+    {"go_create", false,
+     "M=3 P=2 G=1 StateTransition Time=100 GoID=10 NotExist->Runnable Reason=\"\"\n"
+    "TransitionStack=\n"
+    ""},
+    {"go_create_syscall", false,
+     "M=3 P=2 G=1 StateTransition Time=100 GoID=12 NotExist->Syscall Reason=\"\""},
+    {"go_create_running", true, "unexpected transition: NotExist -> Running"},
+    {"go_start", false,
+     "M=3 P=2 G=1 StateTransition Time=100 GoID=10 Runnable->Running Reason=\"\""},
+    {"go_destroy", false,
+     "M=3 P=2 G=10 StateTransition Time=100 GoID=10 Running->NotExist Reason=\"\""},
+    {"go_stop", false,
+     "M=3 P=2 G=10 StateTransition Time=100 GoID=10 Running->Runnable Reason=\"yield\"\n"
+    "TransitionStack=\n"
+    "\011main.main @ 0x1234\n"
+    "\011\011/tmp/main.go:10\n"
+    "\011runtime.main @ 0x5678\n"
+    "\011\011/usr/lib/go/src/runtime/proc.go:283\n"
+    "\n"
+    "Stack=\n"
+    "\011main.main @ 0x1234\n"
+    "\011\011/tmp/main.go:10\n"
+    "\011runtime.main @ 0x5678\n"
+    "\011\011/usr/lib/go/src/runtime/proc.go:283\n"
+    ""},
+    {"go_block", false,
+     "M=3 P=2 G=10 StateTransition Time=100 GoID=10 Running->Waiting Reason=\"chan receive\""},
+    {"go_syscall_begin", false,
+     "M=3 P=2 G=10 StateTransition Time=100 GoID=10 Running->Syscall Reason=\"\""},
+    {"go_running_undetermined", true, "unexpected transition: Running -> Undetermined"},
+    {"go_destroy_syscall", false,
+     "M=3 P=2 G=10 StateTransition Time=100 GoID=10 Syscall->NotExist Reason=\"\""},
+    {"go_syscall_end", false,
+     "M=3 P=2 G=10 StateTransition Time=100 GoID=10 Syscall->Running Reason=\"\""},
+    {"go_syscall_end_blocked", false,
+     "M=3 P=2 G=10 StateTransition Time=100 GoID=10 Syscall->Runnable Reason=\"\""},
+    {"go_syscall_waiting", true, "unexpected transition: Syscall -> Waiting"},
+    {"go_unblock", false,
+     "M=3 P=2 G=1 StateTransition Time=100 GoID=11 Waiting->Runnable Reason=\"\""},
+    {"go_waiting_running", true, "unexpected transition: Waiting -> Running"},
+    {"go_bad_from", true, "unexpected transition: Bad -> Running"},
+    {"thread_transition", true, "unsupported state transition resource: Thread(3)"},
+    {"none_transition", true, "unsupported state transition resource: None"},
+    {"sync", false,
+     "M=3 P=2 G=1 Sync Time=100 N=1"},
+    {"sync_snapshot", false,
+     "M=3 P=2 G=1 Sync Time=100 N=2 Trace=1000 Mono=7 Wall=2023-11-14T22:13:20.000000005Z"},
+    {"task_begin", false,
+     "M=3 P=2 G=1 TaskBegin Time=100 ID=5 Parent=2 Type=\"mytask\""},
+    {"task_end", false,
+     "M=3 P=2 G=1 TaskEnd Time=100 ID=5 Parent=2 Type=\"mytask\""},
+    {"task_end_empty_type", false,
+     "M=3 P=2 G=1 TaskEnd Time=100 ID=6 Parent=18446744073709551615 Type=\"\""},
+    {"task_no_task", true, "task ID cannot be NoTask"},
+    {"region_begin", false,
+     "M=3 P=2 G=1 RegionBegin Time=100 Task=5 Type=\"region\""},
+    {"region_end", false,
+     "M=3 P=2 G=1 RegionEnd Time=100 Task=5 Type=\"region\""},
+    {"log", false,
+     "M=3 P=2 G=1 Log Time=100 Task=3 Category=\"cat\" Message=\"hello\\tworld\"\n"
+    "Stack=\n"
+    "\011runtime.main @ 0x5678\n"
+    "\011\011/usr/lib/go/src/runtime/proc.go:283\n"
+    ""},
+    {"stack_sample", false,
+     "M=3 P=2 G=1 StackSample Time=100\n"
+    "Stack=\n"
+    "\011main.main @ 0x1234\n"
+    "\011\011/tmp/main.go:10\n"
+    "\011runtime.main @ 0x5678\n"
+    "\011\011/usr/lib/go/src/runtime/proc.go:283\n"
+    ""},
+    {"stack_sample_no_stack", false,
+     "M=3 P=2 G=1 StackSample Time=100\n"
+    "Stack=\n"
+    ""},
+    {"stack_duplicate_pc", false,
+     "M=3 P=2 G=1 StackSample Time=100\n"
+    "Stack=\n"
+    "\011b @ 0x10\n"
+    "\011\011b.go:2\n"
+    "\011b @ 0x10\n"
+    "\011\011b.go:2\n"
+    ""},
+};
+
 static const vec_event scen_timestamp_out_of_order[] = {
     {1, 37, 10, 1, 2, 3, {1u, 0u, 0u, 0u}, 0u, 0u, 0u, 0u, 0,
      ""},

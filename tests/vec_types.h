@@ -49,6 +49,13 @@ typedef struct vec_enum {
     const char *want;
 } vec_enum;
 
+/* A MakeEvent case: Go's String() of the made event, or Go's error. */
+typedef struct vec_make {
+    const char *name;
+    bool is_error;
+    const char *want;
+} vec_make;
+
 typedef struct vec_scenario {
     const char *name;
     int version;

@@ -13,6 +13,7 @@
 #include "event_wall.h"
 #include "gtr/event.h"
 #include "gtr/raw.h"
+#include "mem.h"
 
 /* tracev2Type2Kind; unlisted types are EventBad. */
 static const uint8_t type2kind[256] = {
@@ -884,6 +885,533 @@ gtr_status gtr_event_string(const gtr_event *ev, gtr_buf *out)
             return st;
     }
     return gtr_buf_status(out);
+}
+
+/* ---- MakeEvent / MakeStack ------------------------------------------------------------- */
+
+struct gtr_event_builder {
+    gtr_alloc alc;
+    gtr__ev_table **tables;   /* every table made, freed with the builder */
+    size_t ntables, tables_cap;
+    gtr_frame *pending;       /* frames added by addStack, in order (see register_frames) */
+    size_t npending, pending_cap;
+    uint64_t *pcs;
+    size_t pcs_cap;
+};
+
+/* One table under construction (Go's evTable with dataTable.append IDs). */
+typedef struct make_ctx {
+    gtr_event_builder *b;
+    gtr__ev_table *t;
+    uint64_t next_string, next_stack;
+    gtr_err *err;
+} make_ctx;
+
+gtr_status gtr_event_builder_new(const gtr_alloc *alc, gtr_event_builder **out, gtr_err *err)
+{
+    const gtr_alloc *a = gtr__alloc_or_libc(alc);
+    gtr_event_builder *b;
+
+    if (out == NULL)
+        return gtr_err_setf(err, GTR_E_USAGE, "gtr_event_builder_new: NULL out");
+    *out = NULL;
+    if ((b = gtr__calloc(a, 1, sizeof *b)) == NULL)
+        return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+    b->alc = *a;
+    *out = b;
+    return GTR_OK;
+}
+
+void gtr_event_builder_free(gtr_event_builder *b)
+{
+    if (b == NULL)
+        return;
+    for (size_t i = 0; i < b->ntables; i++)
+        gtr__evt_free(b->tables[i]);
+    gtr__free(&b->alc, b->tables);
+    gtr__free(&b->alc, b->pending);
+    gtr__free(&b->alc, b->pcs);
+    gtr__free(&b->alc, b);
+}
+
+static gtr_status nomem(gtr_err *err)
+{
+    return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+}
+
+static gtr_status ctx_begin(make_ctx *m, gtr_event_builder *b, gtr_err *err)
+{
+    m->b = b;
+    m->t = NULL;
+    m->next_string = 1;
+    m->next_stack = 1;
+    m->err = err;
+    b->npending = 0;
+    if (!GTR__GROW(&b->alc, b->tables, b->tables_cap, b->ntables + 1))
+        return nomem(err);
+    return gtr__evt_new(&b->alc, &m->t, err);
+}
+
+/* add_string is strings.append: a new ID for every call. */
+static gtr_status add_string(make_ctx *m, gtr_str s, uint64_t *id)
+{
+    *id = m->next_string++;
+    return gtr__evt_add_string(m->t, *id, s.data, s.len, m->err);
+}
+
+/* add_frames is Go's addStack: the frames are remembered (their strings and PCs are entered
+ * by register_frames) and the PCs become a new stack. */
+static gtr_status add_frames(make_ctx *m, const gtr_frame *frames, size_t n, uint64_t *id)
+{
+    gtr_event_builder *b = m->b;
+    if (!GTR__GROW(&b->alc, b->pending, b->pending_cap, b->npending + n) ||
+        !GTR__GROW(&b->alc, b->pcs, b->pcs_cap, n + 1))
+        return nomem(m->err);
+    for (size_t i = 0; i < n; i++) {
+        b->pending[b->npending++] = frames[i];
+        b->pcs[i] = frames[i].pc;
+    }
+    *id = m->next_stack++;
+    return gtr__evt_add_stack(m->t, *id, b->pcs, n, m->err);
+}
+
+/* add_stack is addStack(table, slices.Collect(s.Frames())). */
+static gtr_status add_stack(make_ctx *m, gtr_stack s, uint64_t *id)
+{
+    gtr_event_builder *b = m->b;
+    size_t n = gtr_stack_len(s), base = b->npending;
+    gtr_status st;
+
+    if (!GTR__GROW(&b->alc, b->pending, b->pending_cap, base + n))
+        return nomem(m->err);
+    for (size_t i = 0; i < n; i++)
+        if ((st = gtr_stack_frame(s, i, &b->pending[base + i], m->err)) < 0)
+            return st;
+    /* add_frames copies from the end of pending onto itself: same positions. */
+    b->npending = base;
+    return add_frames(m, b->pending + base, n, id);
+}
+
+/* register_frames enters every frame's strings and PC. Go assigns table.pcs[pc] for each
+ * frame in turn, so the last definition of a PC wins; the table keeps the first, so the
+ * frames go in backwards. */
+static gtr_status register_frames(make_ctx *m)
+{
+    gtr_event_builder *b = m->b;
+    gtr_status st;
+
+    for (size_t i = b->npending; i-- > 0;) {
+        const gtr_frame *f = &b->pending[i];
+        gtr__frame tf = {f->pc, 0, 0, f->line};
+        if ((st = add_string(m, f->func, &tf.func_id)) < 0 ||
+            (st = add_string(m, f->file, &tf.file_id)) < 0 ||
+            (st = gtr__evt_add_frame(m->t, &tf, m->err)) < 0)
+            return st;
+    }
+    b->npending = 0;
+    return GTR_OK;
+}
+
+static gtr_status ctx_finish(make_ctx *m, const gtr__sync *sync)
+{
+    gtr_status st;
+    if ((st = register_frames(m)) < 0 || (st = gtr__evt_compactify(m->t, m->err)) < 0)
+        return st;
+    gtr__evt_set_sync(m->t, sync);
+    m->b->tables[m->b->ntables++] = m->t;
+    m->t = NULL;
+    return GTR_OK;
+}
+
+gtr_status gtr_make_stack(gtr_event_builder *b, const gtr_frame *frames, size_t n,
+                          gtr_stack *out, gtr_err *err)
+{
+    static const gtr__sync no_sync = {1.0, false, 0, 0, 0, 0};
+    make_ctx m;
+    uint64_t id;
+    gtr_status st;
+
+    if (b == NULL || out == NULL || (frames == NULL && n > 0))
+        return gtr_err_setf(err, GTR_E_USAGE, "gtr_make_stack: NULL argument");
+    if ((st = ctx_begin(&m, b, err)) < 0 || (st = add_frames(&m, frames, n, &id)) < 0 ||
+        (st = ctx_finish(&m, &no_sync)) < 0) {
+        gtr__evt_free(m.t);
+        return st;
+    }
+    out->table_ = b->tables[b->ntables - 1];
+    out->id_ = id;
+    return GTR_OK;
+}
+
+static const char *details_type_name(gtr_details_kind d)
+{
+    switch (d) {
+    case GTR_DETAILS_METRIC: return "trace.Metric";
+    case GTR_DETAILS_LABEL: return "trace.Label";
+    case GTR_DETAILS_RANGE: return "trace.Range";
+    case GTR_DETAILS_STATE_TRANSITION: return "trace.StateTransition";
+    case GTR_DETAILS_SYNC: return "trace.Sync";
+    case GTR_DETAILS_TASK: return "trace.Task";
+    case GTR_DETAILS_REGION: return "trace.Region";
+    case GTR_DETAILS_LOG: return "trace.Log";
+    case GTR_DETAILS_STACK_SAMPLE: return "trace.StackSample";
+    }
+    return "<nil>";
+}
+
+/* resource_string formats r into buf (for error messages). */
+static const char *resource_string(gtr_resource_id r, char *buf, size_t n)
+{
+    if (r.kind == GTR_RESOURCE_NONE)
+        snprintf(buf, n, "None");
+    else
+        snprintf(buf, n, "%s(%" PRId64 ")", gtr_resource_kind_string((gtr_resource_kind)r.kind),
+                 r.id);
+    return buf;
+}
+
+static bool str_eq(gtr_str s, const char *lit)
+{
+    size_t n = strlen(lit);
+    return s.len == n && memcmp(s.data, lit, n) == 0;
+}
+
+static gtr_status make_metric(make_ctx *m, const gtr_metric *d, gtr_event *e)
+{
+    gtr_buf v = {0};
+    if (d->value.kind != GTR_VALUE_UINT64) {
+        gtr_status st;
+        gtr_value_string(&d->value, &v);
+        /* Go: fmt.Errorf("metric value must be a uint64, got: %s", m.Value.String()) */
+        st = gtr_err_setf(m->err, GTR_E_INVALID, "metric value must be a uint64, got: %.*s",
+                          (int)v.len, v.data != NULL ? v.data : "");
+        gtr_buf_free(&v);
+        return st;
+    }
+    if (str_eq(d->name, "/sched/gomaxprocs:threads"))
+        e->type_ = GTR_EV_PROCS_CHANGE;
+    else if (str_eq(d->name, "/memory/classes/heap/objects:bytes"))
+        e->type_ = GTR_EV_HEAP_ALLOC;
+    else if (str_eq(d->name, "/gc/heap/goal:bytes"))
+        e->type_ = GTR_EV_HEAP_GOAL;
+    else /* Go: fmt.Errorf("unknown metric name: %s", m.Name) */
+        return gtr_err_setf(m->err, GTR_E_INVALID, "unknown metric name: %.*s", (int)d->name.len,
+                            d->name.data);
+    e->args_[0] = d->value.u64;
+    return GTR_OK;
+}
+
+static gtr_status make_label(make_ctx *m, const gtr_label *d, gtr_event *e)
+{
+    char rb[64];
+    if (d->resource.kind != GTR_RESOURCE_GOROUTINE) {
+        /* Go: fmt.Errorf("resource must be a goroutine: %s", l.Resource) */
+        return gtr_err_setf(m->err, GTR_E_INVALID, "resource must be a goroutine: %s",
+                            resource_string(d->resource, rb, sizeof rb));
+    }
+    e->type_ = GTR_EV_GO_LABEL;
+    e->g_ = d->resource.id;
+    return add_string(m, d->label, &e->args_[0]);
+}
+
+/* stw_kind matches Go's `^stop-the-world \((.*)\)$` (`.` does not match "\n"). */
+static bool stw_kind(gtr_str name, gtr_str *kind)
+{
+    static const char prefix[] = "stop-the-world (";
+    size_t np = sizeof prefix - 1;
+    if (name.len < np + 1 || memcmp(name.data, prefix, np) != 0 || name.data[name.len - 1] != ')')
+        return false;
+    kind->data = name.data + np;
+    kind->len = name.len - np - 1;
+    return memchr(kind->data, '\n', kind->len) == NULL;
+}
+
+static gtr_status make_range(make_ctx *m, gtr_event_kind kind, const gtr_range *d, gtr_event *e)
+{
+    char rb[64];
+    gtr_str stw;
+    gtr_resource_kind want;
+    static const uint8_t types[4][3] = {
+        /* RangeBegin, RangeActive, RangeEnd */
+        {GTR_EV_GC_BEGIN, GTR_EV_GC_ACTIVE, GTR_EV_GC_END},
+        {GTR_EV_GC_SWEEP_BEGIN, GTR_EV_GC_SWEEP_ACTIVE, GTR_EV_GC_SWEEP_END},
+        {GTR_EV_GC_MARK_ASSIST_BEGIN, GTR_EV_GC_MARK_ASSIST_ACTIVE, GTR_EV_GC_MARK_ASSIST_END},
+        {GTR_EV_STW_BEGIN, 0, GTR_EV_STW_END},
+    };
+    int which;
+
+    if (str_eq(d->name, "GC concurrent mark phase"))
+        which = 0, want = GTR_RESOURCE_NONE;
+    else if (str_eq(d->name, "GC incremental sweep"))
+        which = 1, want = GTR_RESOURCE_PROC;
+    else if (str_eq(d->name, "GC mark assist"))
+        which = 2, want = GTR_RESOURCE_GOROUTINE;
+    else if (stw_kind(d->name, &stw))
+        which = 3, want = GTR_RESOURCE_GOROUTINE;
+    else /* Go: fmt.Errorf("unexpected range name: %s", r.Name) */
+        return gtr_err_setf(m->err, GTR_E_INVALID, "unexpected range name: %.*s",
+                            (int)d->name.len, d->name.data);
+    if (d->scope.kind != want) {
+        /* Go: fmt.Errorf("unexpected scope: %s", r.Scope) */
+        return gtr_err_setf(m->err, GTR_E_INVALID, "unexpected scope: %s",
+                            resource_string(d->scope, rb, sizeof rb));
+    }
+    if (!is_range_kind(kind) || types[which][kind - GTR_EVENT_RANGE_BEGIN] == 0) {
+        /* Go: fmt.Errorf("unexpected range kind: %s", kind) */
+        return gtr_err_setf(m->err, GTR_E_INVALID, "unexpected range kind: %s",
+                            gtr_event_kind_string(kind));
+    }
+    e->type_ = types[which][kind - GTR_EVENT_RANGE_BEGIN];
+    switch (which) {
+    case 1: /* sweep: Active names its P, Begin and End run on it */
+    case 2: /* mark assist: the same with goroutines */
+        if (kind == GTR_EVENT_RANGE_ACTIVE)
+            e->args_[0] = (uint64_t)d->scope.id;
+        else if (which == 1)
+            e->p_ = d->scope.id;
+        else
+            e->g_ = d->scope.id;
+        return GTR_OK;
+    case 3:
+        e->g_ = d->scope.id;
+        return add_string(m, stw, &e->args_[0]);
+    default:
+        return GTR_OK;
+    }
+}
+
+static gtr_status transition_error(make_ctx *m, gtr_go_state from, gtr_go_state to)
+{
+    /* Go: fmt.Errorf("unexpected transition: %s -> %s", from, to) */
+    return gtr_err_setf(m->err, GTR_E_INVALID, "unexpected transition: %s -> %s",
+                        gtr_go_state_string(from), gtr_go_state_string(to));
+}
+
+/* goState2Tracev2GoStatus and procState2Tracev2ProcStatus (0 past their ends). */
+static uint64_t go_status_of(gtr_go_state s)
+{
+    switch (s) {
+    case GTR_GO_RUNNABLE: return GTR_GSTATUS_RUNNABLE;
+    case GTR_GO_RUNNING: return GTR_GSTATUS_RUNNING;
+    case GTR_GO_WAITING: return GTR_GSTATUS_WAITING;
+    case GTR_GO_SYSCALL: return GTR_GSTATUS_SYSCALL;
+    default: return 0;
+    }
+}
+
+static uint64_t proc_status_of(gtr_proc_state s)
+{
+    return s == GTR_PROC_RUNNING ? GTR_PSTATUS_RUNNING : s == GTR_PROC_IDLE ? GTR_PSTATUS_IDLE : 0;
+}
+
+static gtr_status make_transition(make_ctx *m, const gtr_state_transition *d, gtr_event *e)
+{
+    char rb[64];
+    uint64_t *a = e->args_;
+
+    if (d->resource.kind == GTR_RESOURCE_PROC) {
+        gtr_proc_state from = (gtr_proc_state)d->old_state_, to = (gtr_proc_state)d->new_state_;
+        if (from == GTR_PROC_IDLE && to == GTR_PROC_IDLE) {
+            e->type_ = GTR_EV_PROC_STEAL;
+            a[0] = (uint64_t)d->resource.id;
+            a[extra_index(e->type_)] = GTR_PSTATUS_SYSCALL_ABANDONED;
+        } else if (from == GTR_PROC_IDLE && to == GTR_PROC_RUNNING) {
+            e->type_ = GTR_EV_PROC_START;
+            a[0] = (uint64_t)d->resource.id;
+        } else if (from == GTR_PROC_RUNNING && to == GTR_PROC_IDLE) {
+            e->type_ = GTR_EV_PROC_STOP;
+            if (d->resource.id != e->p_) {
+                e->type_ = GTR_EV_PROC_STEAL;
+                a[0] = (uint64_t)d->resource.id;
+            }
+        } else {
+            /* Go indexes procState2Tracev2ProcStatus (length 4) with to, then from. */
+            if ((unsigned)to >= 4 || (unsigned)from >= 4)
+                return gtr_err_setf(m->err, GTR_E_USAGE,
+                                    "runtime error: index out of range [%u] with length 4",
+                                    (unsigned)to >= 4 ? (unsigned)to : (unsigned)from);
+            e->type_ = GTR_EV_PROC_STATUS;
+            a[0] = (uint64_t)d->resource.id;
+            a[1] = proc_status_of(to);
+            a[extra_index(e->type_)] = proc_status_of(from);
+        }
+        return GTR_OK;
+    }
+    if (d->resource.kind != GTR_RESOURCE_GOROUTINE) {
+        /* Go: fmt.Errorf("unsupported state transition resource: %s", t.Resource) */
+        return gtr_err_setf(m->err, GTR_E_INVALID, "unsupported state transition resource: %s",
+                            resource_string(d->resource, rb, sizeof rb));
+    }
+    gtr_go_state from = (gtr_go_state)d->old_state_, to = (gtr_go_state)d->new_state_;
+    gtr_goid g = d->resource.id;
+    if ((from == GTR_GO_UNDETERMINED || from == to) && from != GTR_GO_NOT_EXIST) {
+        if ((unsigned)to >= 6) /* Go indexes goState2Tracev2GoStatus (length 6) */
+            return gtr_err_setf(m->err, GTR_E_USAGE,
+                                "runtime error: index out of range [%u] with length 6", (unsigned)to);
+        e->type_ = gtr_stack_len(d->stack) > 0 ? GTR_EV_GO_STATUS_STACK : GTR_EV_GO_STATUS;
+        a[0] = (uint64_t)g;
+        a[2] = (uint64_t)from << 32 | go_status_of(to);
+        return GTR_OK;
+    }
+    switch (from) {
+    case GTR_GO_NOT_EXIST:
+        if (to == GTR_GO_WAITING || to == GTR_GO_RUNNABLE) {
+            e->type_ = to == GTR_GO_WAITING ? GTR_EV_GO_CREATE_BLOCKED : GTR_EV_GO_CREATE;
+            a[0] = (uint64_t)g;
+            return add_stack(m, d->stack, &a[1]);
+        }
+        if (to == GTR_GO_SYSCALL) {
+            e->type_ = GTR_EV_GO_CREATE_SYSCALL;
+            a[0] = (uint64_t)g;
+            return GTR_OK;
+        }
+        return transition_error(m, from, to);
+    case GTR_GO_RUNNABLE:
+        e->type_ = GTR_EV_GO_START;
+        a[0] = (uint64_t)g;
+        return GTR_OK;
+    case GTR_GO_RUNNING:
+        e->g_ = g;
+        switch (to) {
+        case GTR_GO_NOT_EXIST: e->type_ = GTR_EV_GO_DESTROY; return GTR_OK;
+        case GTR_GO_RUNNABLE: e->type_ = GTR_EV_GO_STOP; return add_string(m, d->reason, &a[0]);
+        case GTR_GO_WAITING: e->type_ = GTR_EV_GO_BLOCK; return add_string(m, d->reason, &a[0]);
+        case GTR_GO_SYSCALL: e->type_ = GTR_EV_GO_SYSCALL_BEGIN; return GTR_OK;
+        default: e->g_ = GTR_NO_GOROUTINE; return transition_error(m, from, to);
+        }
+    case GTR_GO_SYSCALL:
+        e->g_ = g;
+        switch (to) {
+        case GTR_GO_NOT_EXIST: e->type_ = GTR_EV_GO_DESTROY_SYSCALL; return GTR_OK;
+        case GTR_GO_RUNNING: e->type_ = GTR_EV_GO_SYSCALL_END; return GTR_OK;
+        case GTR_GO_RUNNABLE: e->type_ = GTR_EV_GO_SYSCALL_END_BLOCKED; return GTR_OK;
+        default: return transition_error(m, from, to);
+        }
+    case GTR_GO_WAITING:
+        if (to == GTR_GO_RUNNABLE) {
+            e->type_ = GTR_EV_GO_UNBLOCK;
+            a[0] = (uint64_t)g;
+            return GTR_OK;
+        }
+        return transition_error(m, from, to);
+    default:
+        return transition_error(m, from, to);
+    }
+}
+
+static gtr_status make_details(make_ctx *m, const gtr_event_config *c, gtr_event *e,
+                               gtr__sync *sync)
+{
+    gtr_status st;
+
+    switch (c->details) {
+    case GTR_DETAILS_METRIC:
+        return make_metric(m, &c->metric, e);
+    case GTR_DETAILS_LABEL:
+        return make_label(m, &c->label, e);
+    case GTR_DETAILS_RANGE:
+        return make_range(m, c->kind, &c->range, e);
+    case GTR_DETAILS_STATE_TRANSITION:
+        return make_transition(m, &c->transition, e);
+    case GTR_DETAILS_SYNC:
+        e->type_ = GTR_EV_SYNC_EVENT;
+        e->args_[0] = (uint64_t)c->sync.n;
+        if (c->sync.has_clock_snapshot) {
+            /* N.B. the table's frequency is 1. */
+            sync->has_clock_snapshot = true;
+            sync->snap_wall_sec = (uint64_t)c->sync.clock.wall_sec;
+            sync->snap_wall_nsec = (uint64_t)(int64_t)c->sync.clock.wall_nsec;
+            sync->snap_mono = c->sync.clock.mono;
+            sync->snap_time = (uint64_t)c->sync.clock.trace;
+        }
+        return GTR_OK;
+    case GTR_DETAILS_TASK:
+        if (c->task.id == GTR_NO_TASK) /* Go: errors.New("task ID cannot be NoTask") */
+            return gtr_err_setf(m->err, GTR_E_INVALID, "task ID cannot be NoTask");
+        e->args_[0] = c->task.id;
+        if (c->kind == GTR_EVENT_TASK_BEGIN) {
+            e->type_ = GTR_EV_USER_TASK_BEGIN;
+            e->args_[1] = c->task.parent;
+            return add_string(m, c->task.type, &e->args_[2]);
+        }
+        e->type_ = GTR_EV_USER_TASK_END;
+        e->args_[extra_index(e->type_)] = c->task.parent;
+        return gtr__evt_add_extra_string(m->t, c->task.type.data, c->task.type.len,
+                                         &e->args_[extra_index(e->type_) + 1], m->err);
+    case GTR_DETAILS_REGION:
+        e->type_ = c->kind == GTR_EVENT_REGION_BEGIN ? GTR_EV_USER_REGION_BEGIN
+                                                     : GTR_EV_USER_REGION_END;
+        e->args_[0] = c->region.task;
+        return add_string(m, c->region.type, &e->args_[1]);
+    case GTR_DETAILS_LOG:
+        e->type_ = GTR_EV_USER_LOG;
+        e->args_[0] = c->log.task;
+        if ((st = add_string(m, c->log.category, &e->args_[1])) < 0)
+            return st;
+        return add_string(m, c->log.message, &e->args_[2]);
+    case GTR_DETAILS_STACK_SAMPLE:
+        e->type_ = GTR_EV_CPU_SAMPLE;
+        return add_stack(m, c->stack, &e->args_[0]);
+    }
+    return GTR_E_USAGE; /* unreachable: checked by details_match */
+}
+
+/* details_match: MakeEvent's switch accepts the details type T only for these kinds. */
+static bool details_match(gtr_event_kind k, gtr_details_kind d)
+{
+    switch (d) {
+    case GTR_DETAILS_METRIC: return k == GTR_EVENT_METRIC;
+    case GTR_DETAILS_LABEL: return k == GTR_EVENT_LABEL;
+    case GTR_DETAILS_RANGE: return is_range_kind(k);
+    case GTR_DETAILS_STATE_TRANSITION: return k == GTR_EVENT_STATE_TRANSITION;
+    case GTR_DETAILS_SYNC: return k == GTR_EVENT_SYNC;
+    case GTR_DETAILS_TASK: return k == GTR_EVENT_TASK_BEGIN || k == GTR_EVENT_TASK_END;
+    case GTR_DETAILS_REGION: return k == GTR_EVENT_REGION_BEGIN || k == GTR_EVENT_REGION_END;
+    case GTR_DETAILS_LOG: return k == GTR_EVENT_LOG;
+    case GTR_DETAILS_STACK_SAMPLE: return k == GTR_EVENT_STACK_SAMPLE;
+    }
+    return false;
+}
+
+gtr_status gtr_make_event(gtr_event_builder *b, const gtr_event_config *c, gtr_event *out,
+                          gtr_err *err)
+{
+    gtr__sync sync = {1.0, false, 0, 0, 0, 0};
+    make_ctx m = {NULL, NULL, 0, 0, NULL};
+    gtr_event e;
+    gtr_status st;
+
+    if (b == NULL || c == NULL || out == NULL)
+        return gtr_err_setf(err, GTR_E_USAGE, "gtr_make_event: NULL argument");
+    memset(out, 0, sizeof *out);
+    if (c->kind == GTR_EVENT_BAD) /* Go: fmt.Errorf("the Kind field must be provided") */
+        return gtr_err_setf(err, GTR_E_INVALID, "the Kind field must be provided");
+    if (!details_match(c->kind, c->details)) {
+        /* Go: fmt.Errorf("the Kind field %s is incompatible with Details type %T", ...) */
+        return gtr_err_setf(err, GTR_E_INVALID,
+                            "the Kind field %s is incompatible with Details type %s",
+                            gtr_event_kind_string(c->kind), details_type_name(c->details));
+    }
+    if ((st = ctx_begin(&m, b, err)) < 0)
+        goto fail;
+    e = gtr__make_event(m.t, c->goroutine, c->proc, c->thread, 0, c->time);
+    if ((st = make_details(&m, c, &e, &sync)) < 0)
+        goto fail;
+    if (e.type_ != GTR_EV_SYNC_EVENT) {
+        /* Go's deferred part: the stack of the main execution context is the first of the
+         * spec's StackIDs (minus one: dt is not in args). */
+        const gtr_event_spec *spec = gtr_spec(e.type_);
+        if (spec->nstack_ids > 0 && !gtr_stack_is_none(c->stack) &&
+            (st = add_stack(&m, c->stack, &e.args_[spec->stack_ids[0] - 1])) < 0)
+            goto fail;
+    }
+    if ((st = ctx_finish(&m, &sync)) < 0)
+        goto fail;
+    *out = e;
+    return GTR_OK;
+fail:
+    gtr__evt_free(m.t);
+    return st;
 }
 
 /* ---- time (a port of the parts of src/time/{time,format,format_rfc3339}.go needed) ---- */

@@ -8,6 +8,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"golang.org/x/exp/trace"
 	"golang.org/x/exp/trace/internal/testtrace"
@@ -257,6 +258,9 @@ func main() {
 	fmt.Fprintf(out, "    {'S', 1, %s},\n", cstr(ev(tracev2.EvCPUSample, 1, 1, 2, 3, 1).Event().Stack().String()))
 	fmt.Fprintln(out, "};\n")
 
+	// MakeEvent (Go 1.26's event constructors): each case's String() or error.
+	makeCases()
+
 	// Validator scenarios.
 	type scen struct {
 		name string
@@ -374,4 +378,182 @@ func main() {
 	fmt.Fprintln(out, "\nstatic const vec_scenario vec_scenarios[] = {")
 	fmt.Fprintln(out, strings.Join(names, "\n"))
 	fmt.Fprintln(out, "};\n\n#endif /* GTR_TESTS_EVENT_VECTORS_H */")
+}
+
+func stk(frames ...trace.StackFrame) trace.Stack { return trace.MakeStack(frames) }
+
+var fr1 = trace.StackFrame{PC: 0x1234, Func: "main.main", File: "/tmp/main.go", Line: 10}
+var fr2 = trace.StackFrame{PC: 0x5678, Func: "runtime.main", File: "/usr/lib/go/src/runtime/proc.go", Line: 283}
+var frDupA = trace.StackFrame{PC: 0x10, Func: "a", File: "a.go", Line: 1}
+var frDupB = trace.StackFrame{PC: 0x10, Func: "b", File: "b.go", Line: 2}
+
+type mk struct {
+	name string
+	f    func() (trace.Event, error)
+}
+
+func cfg[T trace.EventDetails](kind trace.EventKind, d T) trace.EventConfig[T] {
+	return trace.EventConfig[T]{Time: 100, Kind: kind, Goroutine: 1, Proc: 2, Thread: 3, Details: d}
+}
+
+func gst(id trace.GoID, from, to trace.GoState) trace.StateTransition {
+	return trace.MakeGoStateTransition(id, from, to)
+}
+
+func pst(id trace.ProcID, from, to trace.ProcState) trace.StateTransition {
+	return trace.MakeProcStateTransition(id, from, to)
+}
+
+func makeCases() {
+	out := os.Stdout
+	withStack := func(c trace.EventConfig[trace.StateTransition], s trace.Stack) trace.EventConfig[trace.StateTransition] {
+		c.Stack = s
+		return c
+	}
+	rng := func(kind trace.EventKind, name string, scope trace.ResourceID) func() (trace.Event, error) {
+		return func() (trace.Event, error) {
+			return trace.MakeEvent(cfg(kind, trace.Range{Name: name, Scope: scope}))
+		}
+	}
+	tr := func(t trace.StateTransition) func() (trace.Event, error) {
+		return func() (trace.Event, error) { return trace.MakeEvent(cfg(trace.EventStateTransition, t)) }
+	}
+	none := trace.ResourceID{}
+	g := func(id trace.GoID) trace.ResourceID { return trace.MakeResourceID(id) }
+	p := func(id trace.ProcID) trace.ResourceID { return trace.MakeResourceID(id) }
+	goStop := gst(10, trace.GoRunning, trace.GoRunnable)
+	goStop.Reason = "yield"
+	goBlock := gst(10, trace.GoRunning, trace.GoWaiting)
+	goBlock.Reason = "chan receive"
+	goCreate := gst(11, trace.GoNotExist, trace.GoWaiting)
+	goCreate.Stack = stk(fr2, fr1)
+	cases := []mk{
+		{"no_kind", func() (trace.Event, error) { return trace.MakeEvent(cfg(0, trace.Metric{})) }},
+		{"incompatible", func() (trace.Event, error) { return trace.MakeEvent(cfg(trace.EventMetric, trace.Label{})) }},
+		{"incompatible_sync", func() (trace.Event, error) { return trace.MakeEvent(cfg(trace.EventStackSample, trace.Sync{})) }},
+		{"metric_procs", func() (trace.Event, error) {
+			c := cfg(trace.EventMetric, trace.Metric{Name: "/sched/gomaxprocs:threads", Value: trace.Uint64Value(8)})
+			c.Stack = stk(fr1, fr2)
+			return trace.MakeEvent(c)
+		}},
+		{"metric_heap_alloc", func() (trace.Event, error) {
+			return trace.MakeEvent(cfg(trace.EventMetric, trace.Metric{Name: "/memory/classes/heap/objects:bytes", Value: trace.Uint64Value(4096)}))
+		}},
+		{"metric_heap_goal", func() (trace.Event, error) {
+			return trace.MakeEvent(cfg(trace.EventMetric, trace.Metric{Name: "/gc/heap/goal:bytes", Value: trace.Uint64Value(1 << 30)}))
+		}},
+		{"metric_string_value", func() (trace.Event, error) {
+			return trace.MakeEvent(cfg(trace.EventMetric, trace.Metric{Name: "/gc/heap/goal:bytes", Value: trace.StringValue("abc")}))
+		}},
+		{"metric_unknown_name", func() (trace.Event, error) {
+			return trace.MakeEvent(cfg(trace.EventMetric, trace.Metric{Name: "/foo:bar", Value: trace.Uint64Value(1)}))
+		}},
+		{"label", func() (trace.Event, error) {
+			return trace.MakeEvent(cfg(trace.EventLabel, trace.Label{Label: "foo\"bar", Resource: g(7)}))
+		}},
+		{"label_not_goroutine", func() (trace.Event, error) {
+			return trace.MakeEvent(cfg(trace.EventLabel, trace.Label{Label: "x", Resource: p(2)}))
+		}},
+		{"gc_begin", rng(trace.EventRangeBegin, "GC concurrent mark phase", none)},
+		{"gc_active", rng(trace.EventRangeActive, "GC concurrent mark phase", none)},
+		{"gc_end", rng(trace.EventRangeEnd, "GC concurrent mark phase", none)},
+		{"gc_bad_scope", rng(trace.EventRangeBegin, "GC concurrent mark phase", g(1))},
+		{"sweep_begin", rng(trace.EventRangeBegin, "GC incremental sweep", p(3))},
+		{"sweep_active", rng(trace.EventRangeActive, "GC incremental sweep", p(4))},
+		{"sweep_end", rng(trace.EventRangeEnd, "GC incremental sweep", p(3))},
+		{"sweep_bad_scope", rng(trace.EventRangeEnd, "GC incremental sweep", none)},
+		{"assist_begin", rng(trace.EventRangeBegin, "GC mark assist", g(5))},
+		{"assist_active", rng(trace.EventRangeActive, "GC mark assist", g(6))},
+		{"assist_end", rng(trace.EventRangeEnd, "GC mark assist", g(5))},
+		{"assist_bad_scope", rng(trace.EventRangeEnd, "GC mark assist", p(5))},
+		{"stw_begin", rng(trace.EventRangeBegin, "stop-the-world (GC sweep termination)", g(9))},
+		{"stw_end", rng(trace.EventRangeEnd, "stop-the-world ()", g(9))},
+		{"stw_active", rng(trace.EventRangeActive, "stop-the-world (x)", g(9))},
+		{"stw_bad_scope", rng(trace.EventRangeBegin, "stop-the-world (x)", p(9))},
+		{"stw_newline", rng(trace.EventRangeBegin, "stop-the-world (a\nb)", g(9))},
+		{"range_bad_name", rng(trace.EventRangeBegin, "bogus", none)},
+		{"proc_idle_idle", tr(pst(4, trace.ProcIdle, trace.ProcIdle))},
+		{"proc_start", tr(pst(4, trace.ProcIdle, trace.ProcRunning))},
+		{"proc_stop", tr(pst(2, trace.ProcRunning, trace.ProcIdle))},
+		{"proc_steal", tr(pst(4, trace.ProcRunning, trace.ProcIdle))},
+		{"proc_status", tr(pst(4, trace.ProcNotExist, trace.ProcRunning))},
+		{"proc_status_undetermined", tr(pst(4, trace.ProcUndetermined, trace.ProcIdle))},
+		{"go_status_stack", func() (trace.Event, error) {
+			return trace.MakeEvent(withStack(cfg(trace.EventStateTransition, gst(13, trace.GoUndetermined, trace.GoRunning)), stk(fr1, fr2)))
+		}},
+		{"go_status", tr(gst(13, trace.GoRunnable, trace.GoRunnable))},
+		{"go_create_blocked", func() (trace.Event, error) {
+			return trace.MakeEvent(withStack(cfg(trace.EventStateTransition, goCreate), stk(fr1)))
+		}},
+		{"go_create", tr(gst(10, trace.GoNotExist, trace.GoRunnable))},
+		{"go_create_syscall", tr(gst(12, trace.GoNotExist, trace.GoSyscall))},
+		{"go_create_running", tr(gst(12, trace.GoNotExist, trace.GoRunning))},
+		{"go_start", tr(gst(10, trace.GoRunnable, trace.GoRunning))},
+		{"go_destroy", tr(gst(10, trace.GoRunning, trace.GoNotExist))},
+		{"go_stop", func() (trace.Event, error) {
+			return trace.MakeEvent(withStack(cfg(trace.EventStateTransition, goStop), stk(fr1, fr2)))
+		}},
+		{"go_block", tr(goBlock)},
+		{"go_syscall_begin", tr(gst(10, trace.GoRunning, trace.GoSyscall))},
+		{"go_running_undetermined", tr(gst(10, trace.GoRunning, trace.GoUndetermined))},
+		{"go_destroy_syscall", tr(gst(10, trace.GoSyscall, trace.GoNotExist))},
+		{"go_syscall_end", tr(gst(10, trace.GoSyscall, trace.GoRunning))},
+		{"go_syscall_end_blocked", tr(gst(10, trace.GoSyscall, trace.GoRunnable))},
+		{"go_syscall_waiting", tr(gst(10, trace.GoSyscall, trace.GoWaiting))},
+		{"go_unblock", tr(gst(11, trace.GoWaiting, trace.GoRunnable))},
+		{"go_waiting_running", tr(gst(11, trace.GoWaiting, trace.GoRunning))},
+		{"go_bad_from", tr(gst(11, trace.GoState(9), trace.GoRunning))},
+		{"thread_transition", tr(trace.StateTransition{Resource: trace.MakeResourceID(trace.ThreadID(3))})},
+		{"none_transition", tr(trace.StateTransition{})},
+		{"sync", func() (trace.Event, error) { return trace.MakeEvent(cfg(trace.EventSync, trace.Sync{N: 1})) }},
+		{"sync_snapshot", func() (trace.Event, error) {
+			return trace.MakeEvent(cfg(trace.EventSync, trace.Sync{N: 2, ClockSnapshot: &trace.ClockSnapshot{Trace: 1000, Wall: time.Unix(1700000000, 5), Mono: 7}}))
+		}},
+		{"task_begin", func() (trace.Event, error) {
+			return trace.MakeEvent(cfg(trace.EventTaskBegin, trace.Task{ID: 5, Parent: 2, Type: "mytask"}))
+		}},
+		{"task_end", func() (trace.Event, error) {
+			return trace.MakeEvent(cfg(trace.EventTaskEnd, trace.Task{ID: 5, Parent: 2, Type: "mytask"}))
+		}},
+		{"task_end_empty_type", func() (trace.Event, error) {
+			return trace.MakeEvent(cfg(trace.EventTaskEnd, trace.Task{ID: 6, Parent: trace.NoTask}))
+		}},
+		{"task_no_task", func() (trace.Event, error) {
+			return trace.MakeEvent(cfg(trace.EventTaskBegin, trace.Task{ID: trace.NoTask}))
+		}},
+		{"region_begin", func() (trace.Event, error) {
+			return trace.MakeEvent(cfg(trace.EventRegionBegin, trace.Region{Task: 5, Type: "region"}))
+		}},
+		{"region_end", func() (trace.Event, error) {
+			return trace.MakeEvent(cfg(trace.EventRegionEnd, trace.Region{Task: 5, Type: "region"}))
+		}},
+		{"log", func() (trace.Event, error) {
+			c := cfg(trace.EventLog, trace.Log{Task: 3, Category: "cat", Message: "hello\tworld"})
+			c.Stack = stk(fr2)
+			return trace.MakeEvent(c)
+		}},
+		{"stack_sample", func() (trace.Event, error) {
+			c := cfg(trace.EventStackSample, trace.StackSample{})
+			c.Stack = stk(fr1, fr2)
+			return trace.MakeEvent(c)
+		}},
+		{"stack_sample_no_stack", func() (trace.Event, error) {
+			return trace.MakeEvent(cfg(trace.EventStackSample, trace.StackSample{}))
+		}},
+		{"stack_duplicate_pc", func() (trace.Event, error) {
+			c := cfg(trace.EventStackSample, trace.StackSample{})
+			c.Stack = stk(frDupA, frDupB)
+			return trace.MakeEvent(c)
+		}},
+	}
+	fmt.Fprintln(out, "static const vec_make make_vectors[] = {")
+	for _, c := range cases {
+		e, err := c.f()
+		if err != nil {
+			fmt.Fprintf(out, "    {%q, true, %s},\n", c.name, cstr(err.Error()))
+		} else {
+			fmt.Fprintf(out, "    {%q, false,\n     %s},\n", c.name, cstr(e.String()))
+		}
+	}
+	fmt.Fprintln(out, "};\n")
 }

@@ -347,6 +347,67 @@ GTR_API gtr_status gtr_experimental_arg_value(const gtr_experimental_event *e, i
  * String() would panic (an ID missing from the table). */
 GTR_API gtr_status gtr_event_string(const gtr_event *ev, gtr_buf *out);
 
+
+/* ---------------------------------------------------------------------------------------
+ * Making events (Go's MakeEvent and MakeStack, Go 1.26): for tools and tests that build
+ * events instead of reading them. A builder owns the tables of the events and stacks it
+ * makes; they stay valid until gtr_event_builder_free.
+ * --------------------------------------------------------------------------------------- */
+typedef struct gtr_event_builder gtr_event_builder;   /* opaque; not thread-safe */
+
+GTR_API gtr_status gtr_event_builder_new(const gtr_alloc *alc, gtr_event_builder **out,
+                                         gtr_err *err);
+/* gtr_event_builder_free releases b and every event and stack it made (NULL: no-op). */
+GTR_API void gtr_event_builder_free(gtr_event_builder *b);
+
+/* Which member of gtr_event_config holds the details: Go's type parameter T of
+ * EventConfig[T]. */
+typedef enum gtr_details_kind {
+    GTR_DETAILS_METRIC = 1,
+    GTR_DETAILS_LABEL,
+    GTR_DETAILS_RANGE,
+    GTR_DETAILS_STATE_TRANSITION,
+    GTR_DETAILS_SYNC,
+    GTR_DETAILS_TASK,
+    GTR_DETAILS_REGION,
+    GTR_DETAILS_LOG,
+    GTR_DETAILS_STACK_SAMPLE
+} gtr_details_kind;
+
+/* trace.EventConfig. stack is the event's stack (NoStack: {NULL, 0}), from
+ * gtr_make_stack or another event. The transition's stack is transition.stack. For a
+ * range, only range.name and range.scope are read. For a sync, sync.n and the clock
+ * snapshot (experimental batches cannot be given). */
+typedef struct gtr_event_config {
+    gtr_time time;
+    gtr_event_kind kind;
+    gtr_goid goroutine;
+    gtr_procid proc;
+    gtr_threadid thread;
+    gtr_stack stack;
+    gtr_details_kind details;
+    gtr_metric metric;
+    gtr_label label;
+    gtr_range range;
+    gtr_state_transition transition;
+    gtr_sync sync;
+    gtr_task task;
+    gtr_region region;
+    gtr_log log;
+} gtr_event_config;
+
+/* gtr_make_event is MakeEvent: builds the event c describes in *out. Errors are Go's
+ * (GTR_E_INVALID): "the Kind field must be provided", "the Kind field %s is incompatible
+ * with Details type %T", "metric value must be a uint64, got: %s", "unknown metric name:
+ * %s", "resource must be a goroutine: %s", "unexpected scope: %s", "unexpected range kind:
+ * %s", "unexpected range name: %s", "unexpected transition: %s -> %s", "unsupported state
+ * transition resource: %s", "task ID cannot be NoTask". Strings are copied. */
+GTR_API gtr_status gtr_make_event(gtr_event_builder *b, const gtr_event_config *c,
+                                  gtr_event *out, gtr_err *err);
+/* gtr_make_stack is MakeStack: a stack of frames[0..n) (copied). */
+GTR_API gtr_status gtr_make_stack(gtr_event_builder *b, const gtr_frame *frames, size_t n,
+                                  gtr_stack *out, gtr_err *err);
+
 #ifdef __cplusplus
 }
 #endif
