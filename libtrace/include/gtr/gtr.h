@@ -15,6 +15,8 @@
 #include "gtr/input.h"
 #include "gtr/raw.h"
 #include "gtr/event.h"
+#include "gtr/reader.h"
+#include "gtr/validate.h"
 
 #ifdef __cplusplus
 extern "C" {
