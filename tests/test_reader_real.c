@@ -73,7 +73,8 @@ static void test_reader_real_traces_match_go(void **state)
     gtr_buf_init(&line, NULL);
     for (size_t i = 0; i < n; i++) {
         char path[1024];
-        snprintf(path, sizeof path, "%s/corpus/real/%s.trace.gz", GTR_SOURCE_DIR, rows[i].name);
+        snprintf(path, sizeof path, "%s/corpus/real/%.255s.trace.gz", GTR_SOURCE_DIR,
+                 rows[i].name);
         gtr_err err;
         gtr_input *in;
         assert_int_equal(gtr_input_open_path(path, NULL, &in, &err), GTR_OK);
