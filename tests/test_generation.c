@@ -241,6 +241,25 @@ static void test_generation_freq_mul_out_of_range_is_int64_min(void **state)
     assert_int_equal(gtr__freq_mul(inf, 0), INT64_MIN);
 }
 
+static void test_generation_table_limits_fail(void **state)
+{
+    (void)state;
+    gtr__ev_table *t = new_table();
+    gtr_err err;
+    assert_null(gtr__evt_alloc(t, GTR__EVT_ALLOC_MAX + 1));
+    void *p = gtr__evt_alloc(t, GTR__EVT_ALLOC_MAX);
+    assert_non_null(p);
+    memset(p, 0xab, GTR__EVT_ALLOC_MAX);
+    assert_int_equal(gtr__evt_add_exp_batch(t, 0, 1, (const uint8_t *)"x", 1, true, &err),
+                     GTR_E_USAGE);
+    assert_string_equal(err.msg, "internal error: addExperimentalBatch called on "
+                                 "non-experimental batch");
+    assert_int_equal(gtr__evt_add_exp_batch(t, 1, 1, (const uint8_t *)"x", 1, true, &err),
+                     GTR_OK);
+    gtr__evt_free(t);
+    gtr__evt_free(NULL);
+}
+
 /* ---- Reading generations. ---- */
 
 typedef struct gen_fixture {
@@ -507,6 +526,7 @@ int main(void)
         cmocka_unit_test(test_generation_table_unknown_pc_fails),
         cmocka_unit_test(test_generation_table_extra_strings_interned),
         cmocka_unit_test(test_generation_freq_mul_out_of_range_is_int64_min),
+        cmocka_unit_test(test_generation_table_limits_fail),
         cmocka_unit_test(test_generation_spill_groups_batches_by_m),
         cmocka_unit_test(test_generation_spill_error_is_deferred),
         cmocka_unit_test(test_generation_end_of_generation_then_eof),

@@ -347,6 +347,87 @@ static void test_reader_experimental_batches_reach_table(void **state)
     tb_free(&t);
 }
 
+/* An event batch whose data starts with the EndOfGeneration byte is taken for the end of
+ * the generation (Go 1.26+); before Go 1.26 Go reports it as an internal error. */
+static void test_reader_end_of_generation_byte_in_batch(void **state)
+{
+    (void)state;
+    tb t;
+    rd_result res;
+
+    tb_init(&t, 22);
+    tb_freq(&t, 1);
+    TB_EV(&t, GTR_EV_END_OF_GENERATION, 1);
+    tb_batch(&t, 1, 0, 0);
+    rd_trace("eog-byte-122", &t, &res);
+    rd_expect_error(&res, 1, "internal error: unexpectedly processing EndOfGeneration; broken "
+                             "trace?");
+    tb_free(&t);
+
+    tb_init(&t, 26);
+    tb_sync(&t, 1, 10);
+    TB_EV(&t, GTR_EV_PROC_STATUS, 1, 0, GTR_PSTATUS_RUNNING);
+    tb_batch(&t, 1, 0, 20);
+    TB_EV(&t, GTR_EV_END_OF_GENERATION, 1);
+    tb_batch(&t, 1, 0, 30);
+    tb_sync(&t, 2, 40);
+    tb_end_of_generation(&t);
+    rd_trace("eog-byte-126", &t, &res);
+    rd_expect_eof(&res, 4);
+    tb_free(&t);
+}
+
+/* Experiments the format does not know are kept too, under their number, as Go's reader
+ * keeps them (Go's Sync String() then panics indexing its experiment names; ours must not
+ * crash). */
+static void test_reader_unknown_experiment_kept(void **state)
+{
+    (void)state;
+    tb t;
+    tb_init(&t, 23);
+    gen_prelude(&t, 1);
+    tb_batch(&t, 1, 0, 100);
+    tb_raw(&t, "xyz", 3);
+    tb_exp_batch(&t, 7, 1, 4, 100);
+    rd_dump("unknown-exp", t.out.data, t.out.len);
+    gtr_input *in;
+    gtr_err err;
+    assert_int_equal(gtr_input_open_memory(t.out.data, t.out.len, NULL, &in, &err), GTR_OK);
+    gtr_reader *r;
+    assert_int_equal(gtr_reader_new(in, NULL, &r, &err), GTR_OK);
+    gtr_event ev;
+    /* A NULL err is accepted. */
+    assert_int_equal(gtr_reader_next(r, &ev, NULL), GTR_OK);
+    const gtr__exp_batch *eb;
+    assert_int_equal(gtr__evt_exp_batches(ev.table_, 7, &eb), 1);
+    assert_int_equal(eb[0].thread, 4);
+    assert_memory_equal(eb[0].data, "xyz", 3);
+    assert_int_equal(gtr__evt_exp_batches(ev.table_, 300, &eb), 0);
+    size_t n = 1;
+    gtr_status st;
+    while ((st = gtr_reader_next(r, &ev, NULL)) == GTR_OK)
+        n++;
+    assert_int_equal(st, GTR_EOF);
+    assert_int_equal(n, 4);
+    assert_int_equal(gtr_reader_next(r, &ev, &err), GTR_EOF);
+    assert_string_equal(err.msg, "EOF");
+    gtr_reader_free(r);
+    gtr_input_free(in);
+    tb_free(&t);
+}
+
+static void test_reader_null_arguments_fail(void **state)
+{
+    (void)state;
+    gtr_err err;
+    gtr_reader *r = NULL;
+    assert_int_equal(gtr_reader_new(NULL, NULL, &r, &err), GTR_E_USAGE);
+    assert_null(r);
+    gtr_event ev;
+    assert_int_equal(gtr_reader_next(NULL, &ev, &err), GTR_E_USAGE);
+    gtr_reader_free(NULL);
+}
+
 /* ---- Tables. ---- */
 
 static void test_reader_string_batch_errors(void **state)
@@ -684,6 +765,9 @@ int main(void)
         cmocka_unit_test(test_reader_batch_header_errors),
         cmocka_unit_test(test_reader_eof_after_experimental_byte_is_clean_end),
         cmocka_unit_test(test_reader_experimental_batches_reach_table),
+        cmocka_unit_test(test_reader_end_of_generation_byte_in_batch),
+        cmocka_unit_test(test_reader_unknown_experiment_kept),
+        cmocka_unit_test(test_reader_null_arguments_fail),
         cmocka_unit_test(test_reader_string_batch_errors),
         cmocka_unit_test(test_reader_stack_batch_errors),
         cmocka_unit_test(test_reader_cpu_sample_batch_errors),
