@@ -6,7 +6,8 @@
 #
 # Builds build-cov (clang, -DGTR_COVERAGE=ON: -fprofile-instr-generate -fcoverage-mapping),
 # replays every target's seeds (corpus/fuzz/<target>/) and fuzz/regressions/, plus, for each
-# DIR given, DIR/<target>/ when it exists (e.g. build-fuzz-clang/work after fuzzing), merges
+# DIR given, DIR/<target>/ and DIR/<target>_mutator/ when they exist (e.g.
+# build-fuzz-clang/work after ci/fuzz-libfuzzer.sh runs), merges
 # the profiles and prints `llvm-cov report` for libtrace/ (per file and TOTAL: regions,
 # functions, lines, branches). Writes build-cov/coverage.txt and, with HTML=1, an HTML
 # report in build-cov/html/.
@@ -30,7 +31,10 @@ rm -rf "$prof"; mkdir -p "$prof"
 objects=()
 for t in $targets; do
   dirs=("$root/corpus/fuzz/$t" "$root/fuzz/regressions")
-  for d in "$@"; do [ -d "$d/$t" ] && dirs+=("$d/$t"); done
+  for d in "$@"; do
+    [ -d "$d/$t" ] && dirs+=("$d/$t")
+    [ -d "$d/${t}_mutator" ] && dirs+=("$d/${t}_mutator")   # the structure-aware twin's finds
+  done
   LLVM_PROFILE_FILE="$prof/$t-%p.profraw" "$build/bin/fuzz_${t}_replay" "${dirs[@]}" 2>&1 | tail -1
   objects+=(-object "$build/bin/fuzz_${t}_replay")
 done

@@ -4,7 +4,9 @@
 #
 #   ci/fuzz-libfuzzer.sh build
 #   ci/fuzz-libfuzzer.sh run TARGET SECONDS [libFuzzer flags...]   fuzz from the seeds
-#   ci/fuzz-libfuzzer.sh merge TARGET [DIR...]    minimize corpus/fuzz/TARGET (+ DIRs) in place
+#   ci/fuzz-libfuzzer.sh merge TARGET [DIR...]    add to corpus/fuzz/TARGET the fewest inputs
+#                                                 of DIRs (default: the work corpus) that add
+#                                                 coverage (-merge=1; seeds are kept)
 #   ci/fuzz-libfuzzer.sh speed TARGET [SECONDS]   exec/s on the seeds (print_final_stats)
 #
 # TARGET is reader, raw_roundtrip, text, txtar_check or testgen, or reader_mutator or
@@ -73,19 +75,22 @@ run() {
   fi
 }
 
-merge() {
+merge() {   # keep every committed seed; add the fewest new inputs that add coverage
   local t=$1; shift
   check_target "$t"
   [ -x "$build/bin/fuzz_$t" ] || build
-  local new="$work/$t.merged"
-  rm -rf "$new"; mkdir -p "$new"
+  local new="$work/$t.merged" cand="$work/$t.candidates" max=${MERGE_MAX_BYTES:-8192}
+  rm -rf "$new" "$cand"; mkdir -p "$new" "$cand"
+  cp "$root/corpus/fuzz/$t"/* "$new"/
   local extra=("$@")
   [ ${#extra[@]} -eq 0 ] && [ -d "$work/$t" ] && extra=("$work/$t")
-  "$build/bin/fuzz_$t" -merge=1 $(flags "$t") "$new" "$root/corpus/fuzz/$t" "${extra[@]}" 2>&1 |
+  # Candidates: the fuzzers' finds up to MERGE_MAX_BYTES (default 8 KiB: seeds stay small).
+  find "${extra[@]}" -type f -size -"$((max + 1))"c -exec cp {} "$cand"/ \;
+  "$build/bin/fuzz_$t" -merge=1 $(flags "$t") "$new" "$cand" 2>&1 |
     grep -E "MERGE-OUTER: [0-9]+ new files" || true
   local before after
   before=$(ls "$root/corpus/fuzz/$t" | wc -l)
-  rm -rf "$root/corpus/fuzz/$t"; mv "$new" "$root/corpus/fuzz/$t"
+  rm -rf "$root/corpus/fuzz/$t" "$cand"; mv "$new" "$root/corpus/fuzz/$t"
   after=$(ls "$root/corpus/fuzz/$t" | wc -l)
   echo "fuzz-libfuzzer: corpus/fuzz/$t: $before -> $after files ($(du -sb "$root/corpus/fuzz/$t" | cut -f1) bytes)"
 }
