@@ -35,13 +35,14 @@ jobs=${JOBS:-2}
 
 die() { echo "run.sh: $*" >&2; exit 1; }
 
-# configure_build DIR CANARY CC SANITIZE: build libgtr.a and the mutator core libraries.
+# configure_build DIR CANARY CC SANITIZE TARGETS...: build libgtr.a and the mutator cores.
 configure_build() {
   local dir=$1 canary=$2 cc=$3 san=$4
+  shift 4
   cmake -S "$src" -B "$dir" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DGTR_SANITIZE="$san" -DGTR_BUILD_FUZZERS=ON -DGTR_BUILD_TESTS=OFF \
     -DGTR_CANARY="$canary" >"$dir.configure.log" 2>&1 || die "configure $dir: see $dir.configure.log"
-  cmake --build "$dir" -j"$jobs" --target gtr gtr_fs_libfuzzer gtr_fs_afl gotrace \
+  cmake --build "$dir" -j"$jobs" --target "$@" \
     >"$dir.build.log" 2>&1 || die "build $dir: see $dir.build.log"
 }
 
@@ -67,7 +68,7 @@ fi
 build_canary() {
   local c=$1 d="$out/$c"
   [ -x "$d/mutator" ] && [ -x "$d/plain" ] && return 0
-  configure_build "$d.build" "$c" clang "address;undefined;fuzzer-no-link"
+  configure_build "$d.build" "$c" clang "address;undefined;fuzzer-no-link" gtr gtr_fs_libfuzzer
   local common=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
     -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -I"$src/fuzz" -I"$src/libtrace/include"
     -I"$src/fuzz/structure/include")
@@ -79,7 +80,7 @@ build_canary() {
     "$d.build/lib/libgtr.a" -lz -lm -o "$d/mutator" || die "link $d/mutator"
   if [ $afl = 1 ]; then
     command -v afl-clang-fast >/dev/null || die "afl-clang-fast not found"
-    configure_build "$d.afl" "$c" afl-clang-fast "address;undefined"
+    configure_build "$d.afl" "$c" afl-clang-fast "address;undefined" gtr gtr_fs_afl
     AFL_USE_ASAN=1 AFL_USE_UBSAN=1 afl-clang-fast "${common[@]/-fsanitize=fuzzer,address,undefined/-fsanitize=fuzzer}" \
       "$src/fuzz/fuzz_reader.c" "$d.afl/lib/libgtr.a" -lz -lm -o "$d/afl" || die "link $d/afl"
     cp "$d.afl/lib/libgtr_fs_afl.so" "$d/libgtr_fs_afl.so"
