@@ -161,6 +161,29 @@ static void test_reader_truncated_generation_fails(void **state)
     tb_free(&t);
 }
 
+/* A generation that fails to read after a good one: the good one's events, a Sync without
+ * a table, then the error (Go's readGenErr). */
+static void test_reader_second_generation_error_after_sync(void **state)
+{
+    (void)state;
+    tb t;
+    tb_init(&t, 26);
+    tb_sync(&t, 1, 50);
+    TB_EV(&t, GTR_EV_PROC_STATUS, 1, 0, GTR_PSTATUS_RUNNING);
+    tb_batch(&t, 1, 0, 100);
+    tb_end_of_generation(&t);
+    tb_sync(&t, 2, 150);
+    tb_sync(&t, 2, 160);
+    tb_end_of_generation(&t);
+    rd_result res;
+    rd_trace("second-gen-error", &t, &res);
+    rd_expect_error(&res, 3, "found multiple frequency events");
+    assert_int_equal(res.type[2], SYNC);
+    assert_int_equal(res.arg0[2], 2);
+    assert_int_equal(res.time[2], res.time[1] + 1);
+    tb_free(&t);
+}
+
 static void test_reader_interleaved_generations_fail(void **state)
 {
     (void)state;
@@ -756,6 +779,7 @@ int main(void)
         cmocka_unit_test(test_reader_two_generations_spill_ok),
         cmocka_unit_test(test_reader_two_generations_end_of_generation_ok),
         cmocka_unit_test(test_reader_truncated_generation_fails),
+        cmocka_unit_test(test_reader_second_generation_error_after_sync),
         cmocka_unit_test(test_reader_interleaved_generations_fail),
         cmocka_unit_test(test_reader_generation_zero_fails),
         cmocka_unit_test(test_reader_generations_out_of_order_fail),
