@@ -18,14 +18,18 @@
 # steps that need it); the summary lists each step's result. Exit status 0 only when every
 # step passed or was skipped for a stated reason.
 #
-# Environment: JOBS (default 2), FUZZ_SECONDS (default 30), GTR_ORACLE (use this oracle
-# binary instead of building one), CI (set by CI systems; nothing here reads stdin).
+# Steps 4 and 5 use the gcc build's gotrace, or the ASan build's when the gcc build failed.
+#
+# Environment: JOBS (default 2), FUZZ_SECONDS (default 30), TEST_TIMEOUT (seconds per ctest
+# test, default 600), GTR_ORACLE (use this oracle binary instead of building one), CI (set by
+# CI systems; nothing here reads stdin).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 jobs=${JOBS:-2}
 export FUZZ_SECONDS=${FUZZ_SECONDS:-30}
 export CTEST_OUTPUT_ON_FAILURE=1
+test_timeout=${TEST_TIMEOUT:-600}   # seconds per ctest test: a hung test fails, CI goes on
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 exec </dev/null
 
@@ -59,7 +63,7 @@ build_and_test() {
         record "$name" FAILED "build"
         return 1
     fi
-    if ctest --test-dir "$dir" -j"$jobs"; then
+    if ctest --test-dir "$dir" -j"$jobs" --timeout "$test_timeout"; then
         record "$name" ok
     else
         record "$name" FAILED "ctest"
@@ -77,9 +81,15 @@ build_and_test asan "$build_asan" -DCMAKE_BUILD_TYPE=Debug -DGTR_SANITIZE='addre
     && asan_built=1
 
 step "4/6 corpus drift check and golden runner"
-gotrace=$build_gcc/bin/gotrace
-if [ "$gcc_built" -ne 1 ]; then
-    record corpus SKIPPED "no gotrace: the gcc build failed"
+gotrace=""
+if [ "$gcc_built" -eq 1 ]; then
+    gotrace=$build_gcc/bin/gotrace
+elif [ "$asan_built" -eq 1 ]; then
+    gotrace=$build_asan/bin/gotrace
+    echo "(the gcc build failed: using the ASan build's gotrace)"
+fi
+if [ -z "$gotrace" ]; then
+    record corpus SKIPPED "no gotrace: both builds failed"
 else
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/gtr-gen.XXXXXX")
     note=""
@@ -108,15 +118,17 @@ else
 fi
 
 step "5/6 differential test against Go's reader"
-if [ "$gcc_built" -ne 1 ]; then
-    record difftest SKIPPED "no gotrace: the gcc build failed"
+if [ -z "$gotrace" ]; then
+    record difftest SKIPPED "no gotrace: both builds failed"
 else
     oracle=${GTR_ORACLE:-}
     if [ -z "$oracle" ]; then
-        if ! oracle=$(bash ci/oracle-fetch.sh 2>"$build_gcc/oracle.log"); then
+        log=$(mktemp "${TMPDIR:-/tmp}/gtr-oracle.XXXXXX")
+        if ! oracle=$(bash ci/oracle-fetch.sh 2>"$log"); then
             oracle=""
-            why=$(tail -n 1 "$build_gcc/oracle.log")
+            why=$(tail -n 1 "$log")
         fi
+        rm -f "$log"
     fi
     if [ -z "$oracle" ]; then
         echo "differential test SKIPPED: the oracle could not be built: ${why:-unknown reason}"

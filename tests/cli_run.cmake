@@ -1,7 +1,9 @@
 # cli_run.cmake: run one command and check its exit status and output (a ctest helper).
 #   cmake -DCMD=<program> -DARGS=<a|b|c> -DWANT_RC=<n> [-DWANT_OUT=<regex>] [-DWANT_ERR=<regex>]
 #         [-DWORKDIR=<dir>] [-DSETUP_FILE=<path> -DSETUP_TEXT=<text>] -P cli_run.cmake
-# ARGS separates arguments with '|' (an empty ARGS runs CMD alone).
+# ARGS separates arguments with '|' (an empty ARGS runs CMD alone). WANT_OUT/WANT_ERR are CMake
+# regexes, matched by a backtracking engine: nested repetitions like `(.*\n)*` over a long output
+# can take forever; keep the patterns flat.
 if(DEFINED SETUP_FILE)
   file(WRITE "${SETUP_FILE}" "${SETUP_TEXT}")
 endif()
