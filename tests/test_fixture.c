@@ -262,6 +262,19 @@ static void test_fixture_check_missing_and_directory_fail_like_go(void **state)
                                  "file for adir.test: read adir.test: is a directory");
 }
 
+static void test_fixture_parse_name_with_nul_is_bad_filename(void **state)
+{
+    (void)state;
+    /* Go compares the whole name: "expect\0\0" is not "expect". */
+    static const char text[] = "-- expect\0\0 --\nSUCCESS\n-- trace --\nTrace Go1.22\n";
+    tgen_fixture *fx = (tgen_fixture *)&fx;
+    gtr_err err;
+    assert_int_equal(tgen_fixture_parse("nul.test", text, sizeof text - 1, &fx, &err),
+                     GTR_E_FORMAT);
+    assert_null(fx);
+    assert_string_equal(err.msg, "malformed test nul.test: bad filename expect");
+}
+
 static void test_fixture_check_upstream_failure_fixture_passes(void **state)
 {
     (void)state;
@@ -283,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_fixture_parse_reads_version_and_expectation),
         cmocka_unit_test(test_fixture_check_verdicts_match_go),
         cmocka_unit_test(test_fixture_check_missing_and_directory_fail_like_go),
+        cmocka_unit_test(test_fixture_parse_name_with_nul_is_bad_filename),
         cmocka_unit_test(test_fixture_check_upstream_failure_fixture_passes),
     };
     return cmocka_run_group_tests_name("fixture", tests, setup_dir, teardown_dir);
