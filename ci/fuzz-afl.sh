@@ -19,7 +19,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -eq 2 ] || { echo "usage: $0 TARGET SECONDS" >&2; exit 2; }
 t=$1 secs=$2
-case " reader raw_roundtrip text txtar_check testgen " in *" $t "*) ;; *) echo "unknown target $t" >&2; exit 2;; esac
+case "$t" in reader|raw_roundtrip|text|txtar_check|testgen) ;; *) echo "unknown target $t" >&2; exit 2;; esac
 command -v afl-fuzz >/dev/null && command -v afl-clang-fast >/dev/null || { echo "fuzz-afl: AFL++ not installed" >&2; exit 2; }
 jobs=${JOBS:-2}
 b_asan=${AFL_BUILD:-$root/build-afl}

@@ -49,7 +49,9 @@ opt() {   # opt TARGET KEY: a value from fuzz/options/fuzz_TARGET.options
 }
 
 flags() {   # flags TARGET: dictionary and limits
-  local t=$1 f="-max_len=$(opt "$t" max_len) -timeout=$(opt "$t" timeout) -rss_limit_mb=$(opt "$t" rss_limit_mb)"
+  local t=$1
+  local f
+  f="-max_len=$(opt "$t" max_len) -timeout=$(opt "$t" timeout) -rss_limit_mb=$(opt "$t" rss_limit_mb)"
   [ -f "$build/bin/fuzz_$(base "$t").dict" ] && f="$f -dict=$build/bin/fuzz_$(base "$t").dict"
   echo "$f"
 }
@@ -86,6 +88,7 @@ merge() {   # keep every committed seed; add the fewest new inputs that add cove
   [ ${#extra[@]} -eq 0 ] && [ -d "$work/$t" ] && extra=("$work/$t")
   # Candidates: the fuzzers' finds up to MERGE_MAX_BYTES (default 8 KiB: seeds stay small).
   find "${extra[@]}" -type f -size -"$((max + 1))"c -exec cp {} "$cand"/ \;
+  # shellcheck disable=SC2046  # flags are meant to split
   "$build/bin/fuzz_$t" -merge=1 $(flags "$t") "$new" "$cand" 2>&1 |
     grep -E "MERGE-OUTER: [0-9]+ new files" || true
   local before after
@@ -102,6 +105,7 @@ speed() {   # wall-clock exec/s, and exec per CPU-second (fair on a loaded machi
   local tmp; tmp=$(mktemp -d)
   cp "$root/corpus/fuzz/$(base "$t")"/* "$tmp"/
   local log="$tmp.log"
+  # shellcheck disable=SC2046  # flags are meant to split
   /usr/bin/time -f "cpu %U %S" "$build/bin/fuzz_$t" $(flags "$t") -max_total_time="$secs" \
     -print_final_stats=1 "$tmp" >"$log" 2>&1 || true
   grep -E "^stat::(number_of_executed_units|average_exec_per_sec)" "$log" || true
