@@ -74,6 +74,7 @@ static enum arg_class classify(uint8_t type, uint32_t i)
     X(ARG_VALUE, "arg_value", 6)   \
     X(REF_STRING, "ref_string", 7) \
     X(REF_STACK, "ref_stack", 8)   \
+    X(DEEP_STACK, "deep_stack", 3) \
     X(STRING_DATA, "string_data", 6) \
     X(NEW_STRING, "new_string", 7) \
     X(NEW_STACK, "new_stack", 7)   \
@@ -453,6 +454,34 @@ static uint64_t dt_sum(const gtr_fs_trace *t, size_t b, size_t n)
     return s;
 }
 
+/* gen_id picks the ID of a random `type` event (String or Stack) defined in generation gen
+ * (IDs are per generation); false when there is none. */
+static bool gen_id(gtr_fs_mutator *m, uint64_t gen, uint8_t type, uint64_t *id, size_t *batch,
+                   uint64_t *max_id)
+{
+    gtr_fs_trace *t = &m->t;
+    size_t seen = 0;
+    *max_id = 0;
+    for (size_t b = 0; b < t->nbatches; b++) {
+        const gtr_fs_batch *bt = &t->batches[b];
+        if (bt->kind != GTR_EV_EVENT_BATCH || bt->gen != gen)
+            continue;
+        for (size_t i = 0; i < bt->nev; i++) {
+            const gtr_fs_event *e = &t->events[bt->evs[i]];
+            if (e->type != type || e->nargs < 1)
+                continue;
+            uint64_t v = t->vals[e->args];
+            if (v > *max_id)
+                *max_id = v;
+            if (below(m, ++seen) == 0) {
+                *id = v;
+                *batch = b;
+            }
+        }
+    }
+    return seen > 0;
+}
+
 /* apply runs operator op on m->t. false: the operator did not apply (nothing changed). */
 static bool apply(gtr_fs_mutator *m, enum op op)
 {
@@ -478,10 +507,14 @@ static bool apply(gtr_fs_mutator *m, enum op op)
             return false;
         const gtr_fs_event *e = &t->events[ev_at(t, p)];
         uint32_t ks[2], nk = 0;
+        uint64_t id = 0, max_id;
         for (uint32_t i = 0; i < e->nargs && i < GTR_MAX_SPEC_ARGS; i++)
             if (classify(e->type, i) == A_STRING && nk < 2)
                 ks[nk++] = i;
-        t->vals[e->args + ks[below(m, nk)]] = pick_id(m, SET_STRING, 0);
+        /* A string of the event's own generation (IDs are per generation). */
+        if (!gen_id(m, t->batches[p.b].gen, GTR_EV_STRING, &id, &b, &max_id))
+            id = pick_id(m, SET_STRING, 0);
+        t->vals[e->args + ks[below(m, nk)]] = id;
         return true;
     }
     case OP_REF_STACK: {
@@ -489,10 +522,59 @@ static bool apply(gtr_fs_mutator *m, enum op op)
             return false;
         const gtr_fs_event *e = &t->events[ev_at(t, p)];
         uint32_t ks[2], nk = 0;
+        uint64_t id = 0, max_id;
         for (uint32_t i = 0; i < e->nargs && i < GTR_MAX_SPEC_ARGS; i++)
             if (classify(e->type, i) == A_STACK && nk < 2)
                 ks[nk++] = i;
-        t->vals[e->args + ks[below(m, nk)]] = below(m, 4) ? pick_id(m, SET_STACK, 0) : 0;
+        /* A stack of the event's own generation, or none. */
+        if (below(m, 4) && !gen_id(m, t->batches[p.b].gen, GTR_EV_STACK, &id, &b, &max_id))
+            id = pick_id(m, SET_STACK, 0);
+        t->vals[e->args + ks[below(m, nk)]] = id;
+        return true;
+    }
+    case OP_DEEP_STACK: {
+        /* A new stack with a boundary frame count in the event's generation, and an event of
+         * that generation pointing at it. */
+        static const uint32_t depths[] = {16, 32, 33, 64, 100, 101, 127, 128};
+        if (!pick_event(m, p_stack_ref, &p))
+            return false;
+        uint64_t src_id, max_id;
+        if (!gen_id(m, t->batches[p.b].gen, GTR_EV_STACK, &src_id, &b, &max_id))
+            return false;
+        /* Frames to copy: those of the first Stack in batch b with any. */
+        const uint64_t *src = NULL;
+        uint32_t nfr = 0;
+        for (size_t i = 0; i < t->batches[b].nev && nfr == 0; i++) {
+            const gtr_fs_event *se = &t->events[t->batches[b].evs[i]];
+            if (se->type == GTR_EV_STACK && se->nargs >= 6) {
+                src = t->vals + se->args + 2;
+                nfr = (se->nargs - 2) / 4;
+            }
+        }
+        uint32_t want = depths[below(m, sizeof depths / sizeof depths[0])];
+        uint64_t *args = malloc((2 + (size_t)want * 4) * sizeof *args);
+        if (args == NULL)
+            return false;
+        args[0] = max_id + 1;
+        args[1] = want;
+        for (uint32_t f = 0; f < want; f++) {
+            if (nfr > 0) {
+                memcpy(args + 2 + f * 4, src + (f % nfr) * 4, 4 * sizeof *args);
+                args[2 + f * 4] += f / nfr;   /* distinct PCs */
+            } else {
+                args[2 + f * 4] = 0x1000 + f;
+                args[3 + f * 4] = args[4 + f * 4] = pick_id(m, SET_STRING, 0);
+                args[5 + f * 4] = f + 1;
+            }
+        }
+        gtr_status st = gtr_fs_add_event(t, GTR_EV_STACK, args, 2 + want * 4, false, NULL, 0, &idx);
+        free(args);
+        if (st != GTR_OK || gtr_fs_batch_insert(t, b, t->batches[b].nev, idx) != GTR_OK)
+            return false;
+        const gtr_fs_event *e = &t->events[ev_at(t, p)];
+        if (!find_arg(e, A_STACK, &k))
+            return false;
+        t->vals[e->args + k] = max_id + 1;
         return true;
     }
     case OP_STRING_DATA: {
