@@ -9,22 +9,24 @@
 # distinct -seed values and a per-run cap; the script prints the runs that found the bug and
 # the median time-to-find (wall seconds including start-up; a miss counts as "> cap").
 #
-# usage: fuzz/canary/run.sh [-r RUNS] [-t CAP_SECONDS] [-a] [-o OUT_DIR] [CANARY...]
+# usage: fuzz/canary/run.sh [-r RUNS] [-t CAP_SECONDS] [-a] [-m MODES] [-o OUT_DIR] [CANARY...]
+#   MODES: a quoted list among plain, mutator, afl, afl+mutator (default: all built).
 #   defaults: 5 runs, 120 s cap, every canary, libFuzzer only, OUT_DIR=build-canary.
 # One fuzzer runs at a time (one core); the full default suite takes up to
 # 6 canaries x 2 modes x 5 runs x 120 s = 2 hours, far less when the bugs are found.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-runs=5 cap=120 afl=0 out="$src/build-canary"
+runs=5 cap=120 afl=0 out="$src/build-canary" only=""
 all="VARINT_OVERREAD LENGTH_OFF_BY_ONE TABLE_OVERFLOW BAD_XREF DEEP_ORDER VARINT_MAGIC"
-while getopts "r:t:ao:h" opt; do
+while getopts "r:t:am:o:h" opt; do
   case $opt in
     r) runs=$OPTARG ;;
     t) cap=$OPTARG ;;
     a) afl=1 ;;
+    m) only=$OPTARG ;;
     o) out=$OPTARG ;;
-    *) sed -n '2,16p' "$0"; exit 2 ;;
+    *) sed -n '2,18p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -64,6 +66,14 @@ if [ ! -d "$seeds" ]; then
   done
   mv "$seeds.tmp" "$seeds"
 fi
+
+# A decoded-domain dictionary for the structure mutator (FUZZING.md §7.4): the integer
+# constants libtrace's sources compare values against (hex, or decimal of 2+ digits, right
+# after a comparison operator), each with its neighbours -1 and +1.
+values="$out/values.txt"
+grep -ohE '(==|!=|<=|>=|[^<>]<|[^-<>]>) *(0x[0-9A-Fa-f]+|[0-9]{2,})\b' "$src"/libtrace/src/*.c |
+  grep -oE '(0x[0-9A-Fa-f]+|[0-9]{2,})$' | sort -u |
+  while read -r v; do x=$((v)); echo "$((x - 1)) $x $((x + 1))"; done >"$values"
 
 build_canary() {
   local c=$1 d="$out/$c"
@@ -133,15 +143,17 @@ for c in $canaries; do
   build_canary "$c"
   modes="plain mutator"
   [ $afl = 1 ] && modes="$modes afl afl+mutator"
+  [ -n "$only" ] && modes=$only
   for mode in $modes; do
     times=()
     for r in $(seq 1 "$runs"); do
       log="$out/$c/$mode.$r.log"
       case $mode in
         plain) t=$(run_libfuzzer "$out/$c/plain" "$r" "$log") ;;
-        mutator) t=$(run_libfuzzer "$out/$c/mutator" "$r" "$log") ;;
+        mutator) t=$(GTR_FS_VALUES="$values" run_libfuzzer "$out/$c/mutator" "$r" "$log") ;;
         afl) t=$(run_afl "$out/$c/afl" "$r" "$log") ;;
-        afl+mutator) t=$(run_afl "$out/$c/afl" "$r" "$log" "$out/$c/libgtr_fs_afl.so") ;;
+        afl+mutator) t=$(GTR_FS_VALUES="$values" run_afl "$out/$c/afl" "$r" "$log" \
+                           "$out/$c/libgtr_fs_afl.so") ;;
       esac
       times+=("$t")
     done

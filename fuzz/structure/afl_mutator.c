@@ -39,7 +39,13 @@ void *afl_custom_init(void *afl, unsigned int seed)
     afl_state *s = calloc(1, sizeof *s);
     if (s == NULL)
         return NULL;
-    s->m = gtr_fs_mutator_new(&(gtr_fs_options){.byte_percent = 10});
+    gtr_fs_options opt = {.byte_percent = 10};
+    uint64_t *values = NULL;
+    const char *path = getenv("GTR_FS_VALUES");   /* a decoded-domain dictionary */
+    if (path != NULL && gtr_fs_load_values(path, &values, &opt.nvalues))
+        opt.values = values;
+    s->m = gtr_fs_mutator_new(&opt);
+    free(values);
     s->out = malloc(OUT_CAP);
     if (s->m == NULL || s->out == NULL) {
         gtr_fs_mutator_free(s->m);

@@ -3,7 +3,8 @@
  * crossover. Link it only into mutator-enabled fuzzers (e.g. fuzz_reader_mutator); compile it
  * (and gtr_fuzzstruct) without coverage instrumentation. A custom mutator replaces all of
  * libFuzzer's own mutations, so the byte-level minority goes through LLVMFuzzerMutate, which
- * keeps the dictionary and comparison feedback in play. */
+ * keeps the dictionary and comparison feedback in play. $GTR_FS_VALUES may name a file of
+ * integers: a decoded-domain dictionary (gtr_fs_load_values). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,7 +28,12 @@ static gtr_fs_mutator *mutator(void)
     static gtr_fs_mutator *m;
     if (m == NULL) {
         gtr_fs_options opt = {.byte_mutate = engine_mutate, .byte_percent = 15};
-        m = gtr_fs_mutator_new(&opt);
+        uint64_t *values = NULL;
+        const char *path = getenv("GTR_FS_VALUES");
+        if (path != NULL && gtr_fs_load_values(path, &values, &opt.nvalues))
+            opt.values = values;
+        m = gtr_fs_mutator_new(&opt);   /* copies the values */
+        free(values);
         if (m == NULL)
             abort();
     }

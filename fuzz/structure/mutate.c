@@ -13,6 +13,8 @@
  * state (event insertion, deletion, swaps, generation and status changes, boundary IDs) keep
  * the rest, and byte mutations a minority. The weights were tuned with
  * measure_valid_rate.c. */
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -584,7 +586,15 @@ static bool apply(gtr_fs_mutator *m, enum op op)
         uint8_t buf[256];
         size_t n = e->data_len < sizeof buf ? e->data_len : sizeof buf;
         memcpy(buf, t->bytes + e->data, n);
-        switch (below(m, 4)) {
+        switch (below(m, 5)) {
+        case 4: { /* a boundary length: pad with the last character or cut */
+            static const size_t lens[] = {0, 1, 63, 64, 65, 127, 128, 255, 256};
+            size_t want = lens[below(m, sizeof lens / sizeof lens[0])];
+            for (; n < want; n++)
+                buf[n] = n > 0 ? buf[n - 1] : 'a';
+            n = want;
+            break;
+        }
         case 0: /* append a character */
             if (n < sizeof buf)
                 buf[n++] = (uint8_t)(' ' + below(m, 95));
@@ -1151,4 +1161,35 @@ size_t gtr_fs_crossover(gtr_fs_mutator *m, const uint8_t *a, size_t asize, const
     }
     size_t n = emit(m, max_size, out);
     return n ? n : 1;
+}
+
+bool gtr_fs_load_values(const char *path, uint64_t **values, size_t *n)
+{
+    FILE *f = fopen(path, "r");
+    char tok[64];
+    uint64_t *v = NULL;
+    size_t len = 0, cap = 0;
+    if (f == NULL)
+        return false;
+    while (fscanf(f, "%63s", tok) == 1) {
+        char *end;
+        if (!isdigit((unsigned char)tok[0]))
+            continue;
+        unsigned long long x = strtoull(tok, &end, 0);
+        if (*end != '\0')
+            continue;
+        if (len == cap) {
+            size_t nc = cap ? cap * 2 : 64;
+            uint64_t *nv = realloc(v, nc * sizeof *nv);
+            if (nv == NULL)
+                break;
+            v = nv;
+            cap = nc;
+        }
+        v[len++] = (uint64_t)x;
+    }
+    fclose(f);
+    *values = v;
+    *n = len;
+    return true;
 }

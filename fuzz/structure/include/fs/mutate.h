@@ -18,6 +18,7 @@
 #ifndef GTR_FS_MUTATE_H
 #define GTR_FS_MUTATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,6 +58,13 @@ size_t gtr_fs_crossover(gtr_fs_mutator *m, const uint8_t *a, size_t asize, const
 /* gtr_fs_mutator_last_op names the operator(s) of the last call (a static string), for
  * measurements such as fuzz/structure/measure_valid_rate.c. */
 const char *gtr_fs_mutator_last_op(const gtr_fs_mutator *m);
+
+/* gtr_fs_load_values reads a decoded-domain dictionary: integers (C syntax: decimal, 0x hex,
+ * 0 octal) separated by white space; anything else is skipped. Returns a malloc'd array in
+ * *values (free it) and its length, or false when the file cannot be read. The engine
+ * wrappers load $GTR_FS_VALUES this way (FUZZING.md §7.4: constants compared after varint
+ * decoding are out of reach of byte-level comparison feedback). */
+bool gtr_fs_load_values(const char *path, uint64_t **values, size_t *n);
 
 /* gtr_fs_op_count and gtr_fs_op_name enumerate the operator names. */
 size_t gtr_fs_op_count(void);
