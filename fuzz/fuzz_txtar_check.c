@@ -126,6 +126,11 @@ static gtr_status run_reader(const gtr_buf *wire, gtr_err *err, bool *invalid, u
     return st;
 }
 
+static bool name_is(const txtar_file *f, const char *name)
+{
+    return f->name_len == strlen(name) && memcmp(f->name, name, f->name_len) == 0;
+}
+
 /* own_path walks ParseFile and testReader with the lower-level APIs. Returns GTR_OK when the
  * fixture parsed (wire bytes in *wire), then *passed tells whether the golden check passed
  * and *events how many events were read; GTR_E_LIMIT when a cap cut the walk short. */
@@ -143,9 +148,8 @@ static gtr_status own_path(const uint8_t *data, size_t size, gtr_buf *wire, bool
     for (size_t i = 0; i < a->nfiles; i++)
         FUZZ_CHECK(a->files[i].name != NULL && a->files[i].name[a->files[i].name_len] == '\0',
                    "file names are NUL-terminated");
-    /* ParseFile: exactly `expect` then `trace`. */
-    if (a->nfiles != 2 || strcmp(a->files[0].name, "expect") != 0 ||
-        strcmp(a->files[1].name, "trace") != 0)
+    /* ParseFile: exactly `expect` then `trace` (names may hold NUL bytes: compare lengths). */
+    if (a->nfiles != 2 || !name_is(&a->files[0], "expect") || !name_is(&a->files[1], "trace"))
         goto done;
     if ((st = text_to_wire(&a->files[1], wire, &err)) != GTR_OK)
         goto done;
