@@ -100,8 +100,8 @@ static gtr_status add_strings(gtr__generation *g, const gtr__batch *b, gtr_err *
                                 "failed to read full string: read %zu but wanted %llu", n,
                                 (unsigned long long)len);
 #ifdef GTR_CANARY_LENGTH_OFF_BY_ONE
-        /* Canary (fuzz/canary): a 64-byte string's NUL lands one byte past its copy. */
-        if (n == 64) {
+        /* Canary (fuzz/canary): a 128-byte string's NUL lands one byte past its copy. */
+        if (n == 128) {
             char *c = gtr__malloc(g->alc, n);
             if (c != NULL) {
                 memcpy(c, r.p + r.off, n);
