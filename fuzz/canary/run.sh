@@ -107,7 +107,7 @@ run_libfuzzer() {
     -timeout=10 -artifact_prefix="$work/" -print_final_stats=1 "$work" "$seeds" >"$log" 2>&1
   rc=$?
   t1=$(date +%s.%N)
-  if [ $rc -ne 0 ] && ls "$work"/crash-* "$work"/leak-* "$work"/timeout-* >/dev/null 2>&1; then
+  if [ $rc -ne 0 ] && compgen -G "$work/crash-*" >/dev/null; then
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", b - a }'
   else
     echo miss
@@ -124,7 +124,7 @@ run_afl() {
     ${so:+AFL_CUSTOM_MUTATOR_LIBRARY="$so"} \
     timeout $((cap + 30)) afl-fuzz -s "$seed" -V "$cap" -i "$seeds" -o "$work" -- "$bin" >"$log" 2>&1
   t1=$(date +%s.%N)
-  if ls "$work"/default/crashes/id:* >/dev/null 2>&1; then
+  if compgen -G "$work/default/crashes/id:*" >/dev/null; then
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", b - a }'
   else
     echo miss
