@@ -89,7 +89,8 @@ merge() {   # keep every committed seed; add the fewest new inputs that add cove
   # Candidates: the fuzzers' finds up to MERGE_MAX_BYTES (default 8 KiB: seeds stay small).
   find "${extra[@]}" -type f -size -"$((max + 1))"c -exec cp {} "$cand"/ \;
   # shellcheck disable=SC2046  # flags are meant to split
-  "$build/bin/fuzz_$t" -merge=1 $(flags "$t") "$new" "$cand" 2>&1 |
+  # -use_counters=0: only new edges count (not hit-count buckets), so the corpus stays small.
+  "$build/bin/fuzz_$t" -merge=1 -use_counters=0 $(flags "$t") "$new" "$cand" 2>&1 |
     grep -E "MERGE-OUTER: [0-9]+ new files" || true
   local before after
   before=$(ls "$root/corpus/fuzz/$t" | wc -l)
