@@ -21,8 +21,13 @@ jobs=${JOBS:-2}
 failed=0
 
 echo "== fuzz-ci: replay under ASan+UBSan ($replay_build)"
-cmake -S "$root" -B "$replay_build" -DCMAKE_BUILD_TYPE=Debug -DGTR_SANITIZE='address;undefined' \
-  -DGTR_WERROR=ON >/dev/null || exit 1
+# A build directory handed in (REPLAY_BUILD, e.g. ci/test.sh's ASan build) keeps its settings.
+if [ -f "$replay_build/CMakeCache.txt" ]; then
+  cmake "$replay_build" >/dev/null || exit 1
+else
+  cmake -S "$root" -B "$replay_build" -DCMAKE_BUILD_TYPE=Debug -DGTR_SANITIZE='address;undefined' \
+    -DGTR_WERROR=ON >/dev/null || exit 1
+fi
 list=""
 for t in $targets; do list="$list fuzz_${t}_replay"; done
 cmake --build "$replay_build" -j"$jobs" --target $list gtr_gofuzz2bin fuzz_dicts || exit 1
