@@ -62,6 +62,10 @@ gtr_status gtr__bytes_uvarint(gtr__bytes *r, uint64_t *v, gtr_err *err);
  * when p ends inside the varint and negative on overflow. */
 static inline int gtr__uvarint(const uint8_t *p, size_t n, uint64_t *v)
 {
+    if (n > 0 && p[0] < 0x80) { /* most values fit one byte */
+        *v = p[0];
+        return 1;
+    }
     uint64_t x = 0;
     unsigned s = 0;
     for (size_t i = 0; i < n; i++) {

@@ -436,6 +436,10 @@ struct gtr__ordering {
     idmap g_states;     /* GoID -> gstate */
     idmap p_states;     /* ProcID -> pstate */
     idmap m_states;     /* ThreadID -> mstate */
+    /* The mstate of the last thread advanced: consecutive events mostly come from the same
+     * batch. Safe to keep because mstates are never deleted and their slots never move. */
+    gtr_threadid last_m;
+    mstate *last_ms;
     idmap active_tasks; /* TaskID -> task_state */
     uint64_t gc_seq;
     uint8_t gc_state;
@@ -1945,11 +1949,17 @@ gtr_status gtr__ordering_advance(gtr__ordering *o, gtr__base_event *ev, gtr__ev_
     if (m != GTR_NO_THREAD) {
         /* Pull out or create the mState for this event. The pointer stays valid while the
          * advance function adds other threads (slots never move). */
-        ms = idmap_get(&o->m_states, (uint64_t)m);
-        if (ms == NULL) {
-            gtr_status st = new_mstate(o, m, GTR_NO_GOROUTINE, GTR_NO_PROC, &ms, err);
-            if (st != GTR_OK)
-                return st;
+        if (o->last_ms != NULL && o->last_m == m) {
+            ms = o->last_ms;
+        } else {
+            ms = idmap_get(&o->m_states, (uint64_t)m);
+            if (ms == NULL) {
+                gtr_status st = new_mstate(o, m, GTR_NO_GOROUTINE, GTR_NO_PROC, &ms, err);
+                if (st != GTR_OK)
+                    return st;
+            }
+            o->last_m = m;
+            o->last_ms = ms;
         }
         cur.p = ms->p;
         cur.g = ms->g;
