@@ -120,7 +120,7 @@ static gtr_status text_to_wire(const char *path, const char *data, size_t len, g
     gtr_status st;
 
     gtr_err_clear(&sub);
-    if ((st = gtr_input_open_memory(len > 0 ? data : "", len, NULL, &in, &sub)) < 0 ||
+    if ((st = gtr_input_open_memory_plain(len > 0 ? data : "", len, NULL, &in, &sub)) < 0 ||
         (st = gtr_text_reader_new(in, NULL, &tr, &sub)) < 0) {
         /* Go: fmt.Errorf("malformed test %s: bad trace file: %v", testPath, err) */
         st = gtr_err_setf(err, st, "malformed test %s: bad trace file: %s", path, sub.msg);
@@ -275,7 +275,7 @@ gtr_status tgen_fixture_check_parsed(const tgen_fixture *f, tgen_check_report *r
 
     gtr_err_clear(err);
     gtr_err_clear(&rerr);
-    if ((st = gtr_input_open_memory(f->wire, f->wire_len, NULL, &in, &rerr)) < 0) {
+    if ((st = gtr_input_open_memory_plain(f->wire, f->wire_len, NULL, &in, &rerr)) < 0) {
         record_failure(&rc, st, &rerr);
         goto out;
     }

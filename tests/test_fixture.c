@@ -275,6 +275,23 @@ static void test_fixture_parse_name_with_nul_is_bad_filename(void **state)
     assert_string_equal(err.msg, "malformed test nul.test: bad filename expect");
 }
 
+static void test_fixture_parse_gzip_trace_section_is_not_decompressed(void **state)
+{
+    (void)state;
+    /* Go's ParseFile feeds the trace file to the text reader as it is: a gzip-compressed
+     * "Trace Go1.22\n" (gzip -n, mtime 0) is not a text trace ("failed to parse header"). */
+    static const char text[] = "-- expect --\nSUCCESS\n-- trace --\n"
+                               "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x0b\x29\x4a\x4c"
+                               "\x4e\x55\x70\xcf\x37\xd4\x33\x32\xe2\x02\x00\xea\x67"
+                               "\xd6\xc4\x0d\x00\x00\x00\n";
+    tgen_fixture *fx = (tgen_fixture *)&fx;
+    gtr_err err;
+    assert_int_equal(tgen_fixture_parse("gz.test", text, sizeof text - 1, &fx, &err),
+                     GTR_E_FORMAT);
+    assert_null(fx);
+    assert_string_equal(err.msg, "malformed test gz.test: bad trace file: failed to parse header");
+}
+
 static void test_fixture_check_upstream_failure_fixture_passes(void **state)
 {
     (void)state;
@@ -292,6 +309,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixture_sha256_known_answer),
+        cmocka_unit_test(test_fixture_parse_gzip_trace_section_is_not_decompressed),
         cmocka_unit_test(test_fixture_upstream_wire_matches_go),
         cmocka_unit_test(test_fixture_parse_reads_version_and_expectation),
         cmocka_unit_test(test_fixture_check_verdicts_match_go),

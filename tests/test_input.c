@@ -109,6 +109,26 @@ static void test_input_open_missing_path_fails_with_open_message(void **state)
     assert_string_equal(err.msg, "open /nonexistent/dir/x.trace: No such file or directory");
 }
 
+static void test_input_memory_plain_never_decompresses(void **state)
+{
+    (void)state;
+    size_t n = 1000, zn;
+    uint8_t *plain = pattern(n);
+    uint8_t *z = gz(plain, n, &zn);
+    gtr_input *in = NULL;
+    gtr_err err;
+    assert_int_equal(gtr_input_open_memory_plain(z, zn, NULL, &in, &err), GTR_OK);
+    assert_false(gtr_input_is_gzip(in));
+    /* The compressed bytes come back as they are. */
+    for (size_t i = 0; i < zn; i++)
+        assert_int_equal(gtr_input_byte(in), z[i]);
+    assert_int_equal(gtr_input_byte(in), -1);
+    assert_int_equal(gtr_input_error(in, &err), GTR_OK);
+    gtr_input_free(in);
+    free(z);
+    free(plain);
+}
+
 static void test_input_gzip_memory_large_streams(void **state)
 {
     (void)state;
@@ -578,6 +598,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_input_memory_plain_reads_back),
         cmocka_unit_test(test_input_empty_memory_is_eof),
+        cmocka_unit_test(test_input_memory_plain_never_decompresses),
         cmocka_unit_test(test_input_open_missing_path_fails_with_open_message),
         cmocka_unit_test(test_input_gzip_memory_large_streams),
         cmocka_unit_test(test_input_gzip_path_and_file_stream),

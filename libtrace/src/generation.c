@@ -7,6 +7,7 @@
  * read into a scratch buffer and decoded into the table at once. Every count is bounded by
  * the bytes actually present: a batch is at most GTR_MAX_BATCH_SIZE bytes, a string at most
  * GTR_MAX_EVENT_TRAILER_DATA_SIZE, a stack at most GTR_MAX_FRAMES_PER_STACK frames. */
+#include <math.h>
 #include <string.h>
 
 #include "generation.h"
@@ -228,7 +229,11 @@ static gtr_status set_sync_batch(gtr__generation *g, const gtr__batch *b, gtr_er
             if (st != GTR_OK)
                 return st;
             /* Convert to nanoseconds per timestamp unit. */
-            s->freq = 1.0 / ((double)f / 1e9);
+            /* Go: frequency(1.0 / (float64(f) / 1e9)); a zero frequency gives +Inf in Go's
+             * IEEE arithmetic. Spelled out so no float division by zero happens here
+             * (UBSan's float-divide-by-zero flags it). */
+            double units_per_ns = (double)f / 1e9;
+            s->freq = units_per_ns == 0 ? INFINITY : 1.0 / units_per_ns;
         } else if (ev == GTR_EV_CLOCK_SNAPSHOT && g->ver >= GTR_GO125) {
             if (s->has_clock_snapshot)
                 /* Go: "found multiple clock snapshot events" */

@@ -388,8 +388,8 @@ gtr_status gtr_input_open_file(void *file, const gtr_alloc *alc, gtr_input **out
     return open_stream(file, false, file == stdin ? "stdin" : "input", alc, out, err);
 }
 
-gtr_status gtr_input_open_memory(const void *data, size_t len, const gtr_alloc *alc,
-                                 gtr_input **out, gtr_err *err)
+static gtr_status open_memory(const void *data, size_t len, bool sniff_gzip,
+                              const gtr_alloc *alc, gtr_input **out, gtr_err *err)
 {
     if (out == NULL || (data == NULL && len > 0))
         return gtr_err_setf(err, GTR_E_USAGE, "gtr_input_open_memory: NULL argument");
@@ -402,7 +402,23 @@ gtr_status gtr_input_open_memory(const void *data, size_t len, const gtr_alloc *
     in->raw = len > 0 ? data : empty;
     in->raw_end = len;
     in->raw_eof = true; /* nothing beyond raw_end */
+    if (!sniff_gzip) {
+        *out = in;
+        return GTR_OK;
+    }
     return finish_open(in, out, err);
+}
+
+gtr_status gtr_input_open_memory(const void *data, size_t len, const gtr_alloc *alc,
+                                 gtr_input **out, gtr_err *err)
+{
+    return open_memory(data, len, true, alc, out, err);
+}
+
+gtr_status gtr_input_open_memory_plain(const void *data, size_t len, const gtr_alloc *alc,
+                                       gtr_input **out, gtr_err *err)
+{
+    return open_memory(data, len, false, alc, out, err);
 }
 
 void gtr_input_free(gtr_input *in)

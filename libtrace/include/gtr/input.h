@@ -28,6 +28,11 @@ GTR_API gtr_status gtr_input_open_file(void *file /* FILE* */, const gtr_alloc *
  * alive until gtr_input_free. */
 GTR_API gtr_status gtr_input_open_memory(const void *data, size_t len, const gtr_alloc *alc,
                                          gtr_input **out, gtr_err *err);
+/* gtr_input_open_memory_plain is gtr_input_open_memory without gzip detection: the bytes
+ * are delivered as they are. For data Go never decompresses (a .test fixture's trace file). */
+GTR_API gtr_status gtr_input_open_memory_plain(const void *data, size_t len,
+                                               const gtr_alloc *alc, gtr_input **out,
+                                               gtr_err *err);
 /* gtr_input_free releases in (NULL: no-op). */
 GTR_API void gtr_input_free(gtr_input *in);
 
