@@ -22,8 +22,7 @@ gtr_status gtr__generation_new(const gtr_alloc *alc, gtr_go_version ver, gtr__ge
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
     g->alc = alc;
     g->ver = ver;
-    g->scratch = gtr__malloc(alc, GTR_MAX_BATCH_SIZE);
-    if (g->scratch == NULL || gtr__evt_new(alc, &g->evt, err) != GTR_OK) {
+    if (gtr__evt_new(alc, &g->evt, err) != GTR_OK) {
         gtr__generation_free(g);
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
     }
@@ -61,8 +60,19 @@ static void generation_reset(gtr__generation *g)
 static uint8_t *batch_dest(void *ctx, uint8_t exp, uint8_t first, size_t size)
 {
     gtr__generation *g = ctx;
-    if (gtr__batch_kind_is_structural(exp, first, g->ver))
+    if (gtr__batch_kind_is_structural(exp, first, g->ver)) {
+        /* size <= GTR_MAX_BATCH_SIZE (checked by the batch reader), so the scratch buffer
+         * never exceeds it; small traces never pay for a 64 KiB buffer. */
+        if (size > g->scratch_cap) {
+            size_t cap = g->scratch_cap;
+            void *p = g->scratch;
+            if (!gtr__grow(g->alc, &p, &cap, size, 1))
+                return NULL;
+            g->scratch = p;
+            g->scratch_cap = cap;
+        }
         return g->scratch;
+    }
     return gtr__evt_alloc(g->evt, size);
 }
 
@@ -455,9 +465,10 @@ gtr_status gtr__generation_read_with_spill(gtr__generation *g, gtr_input *in, gt
             break;
         }
         if (st != GTR_OK) {
-            if (g->gen != 0) {
+            if (g->gen != 0 && st != GTR_E_NOMEM) {
                 /* This may be an error reading the first batch of the next generation:
-                 * forge ahead with what we've got, and report the error after it. */
+                 * forge ahead with what we've got, and report the error after it. (Running
+                 * out of memory is ours, not the trace's: it is never deferred.) */
                 gtr_err_copy(spill_err, err);
                 gtr_err_clear(err);
                 break;

@@ -43,7 +43,8 @@ typedef struct gtr__generation {
     gtr__cpu_sample *cpu;   /* sorted by time once the generation is complete */
     size_t ncpu, cpu_cap;
 
-    uint8_t *scratch;       /* GTR_MAX_BATCH_SIZE bytes: table batches are parsed here */
+    uint8_t *scratch;       /* table batches are parsed here; grown on demand up to */
+    size_t scratch_cap;     /* GTR_MAX_BATCH_SIZE (the largest batch seen so far) */
 
     /* Spill state (traces before Go 1.26): the first batch of the next generation. */
     bool has_spill;
