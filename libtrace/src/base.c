@@ -29,7 +29,7 @@ typedef struct chunk {
 } chunk;
 
 #define CHUNK_HDR ((sizeof(chunk) + 15u) & ~(size_t)15u)
-#define CHUNK_MIN ((size_t)GTR__EVT_ALLOC_MAX)
+#define CHUNK_MIN ((size_t)4096) /* small traces stay small; chunks double from here */
 #define CHUNK_MAX ((size_t)1 << 20)
 
 static unsigned char *chunk_data(chunk *c)
@@ -260,13 +260,15 @@ void *gtr__evt_alloc(gtr__ev_table *t, size_t n)
             t->cur = c;
     }
     if (c == NULL) {
-        /* Chunks double from CHUNK_MIN up to CHUNK_MAX; the list's last is the biggest. */
+        /* Chunks double from CHUNK_MIN up to CHUNK_MAX, and always fit the request. */
         size_t cap = CHUNK_MIN;
         chunk *last = t->chunks;
         while (last != NULL && last->next != NULL)
             last = last->next;
         if (last != NULL)
             cap = last->cap >= CHUNK_MAX ? CHUNK_MAX : last->cap * 2;
+        if (cap < n)
+            cap = n;   /* n <= GTR__EVT_ALLOC_MAX < CHUNK_MAX */
         c = gtr__malloc(t->alc, CHUNK_HDR + cap);
         if (c == NULL)
             return NULL;
