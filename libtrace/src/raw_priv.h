@@ -22,4 +22,17 @@ static inline uint64_t gtr__go_int_count(uint64_t x)
     return x > (uint64_t)INT64_MAX ? 0 : x;
 }
 
+/* gtr__sink_flush hands the writer buffer buf to sink and empties it: the flush of both
+ * writers (binary and text). An earlier allocation failure in buf surfaces here. */
+static inline gtr_status gtr__sink_flush(gtr_sink sink, gtr_buf *buf, gtr_err *err)
+{
+    if (gtr_buf_status(buf) != GTR_OK)
+        return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+    if (buf->len == 0)
+        return GTR_OK;
+    gtr_status st = sink.write(sink.ctx, buf->data, buf->len, err);
+    gtr_buf_reset(buf);
+    return st;
+}
+
 #endif /* GTR_SRC_RAW_PRIV_H */

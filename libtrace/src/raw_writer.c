@@ -24,13 +24,7 @@ struct gtr_raw_writer {
 
 static gtr_status flush(gtr_raw_writer *w, gtr_err *err)
 {
-    if (gtr_buf_status(&w->buf) != GTR_OK)
-        return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
-    if (w->buf.len == 0)
-        return GTR_OK;
-    gtr_status st = w->sink.write(w->sink.ctx, w->buf.data, w->buf.len, err);
-    gtr_buf_reset(&w->buf);
-    return st;
+    return gtr__sink_flush(w->sink, &w->buf, err);
 }
 
 gtr_status gtr_raw_writer_new(gtr_sink sink, gtr_go_version v, const gtr_alloc *alc,
