@@ -3,7 +3,7 @@
 #
 #   bash ci/test.sh
 #
-#  1. setup     ci/setup.sh installs what is missing (Debian 12, root).
+#  1. setup     ci/setup.sh --fuzz installs what is missing (Debian 12, root; afl++ too).
 #  2. gcc       configure + build with -DGTR_WERROR=ON (build-ci/), run ctest.
 #  3. asan      configure + build with -DGTR_SANITIZE='address;undefined' (Debug, -Werror;
 #               build-ci-asan/), run ctest again.
@@ -14,6 +14,9 @@
 #  6. fuzz      when ci/fuzz-ci.sh exists: replay of the fuzz corpora and regressions under
 #               ASan+UBSan (reusing build-ci-asan/), then FUZZ_SECONDS (default 30) of
 #               libFuzzer per target when clang's fuzzer runtime is there.
+#  7. fuzzbuilds ci/fuzz-builds.sh: the AFL++ build runs AFL_SECONDS (default 20) on the
+#               reader; ci/oss-fuzz/build.sh runs as OSS-Fuzz calls it and every target it
+#               puts in $OUT replays its seed corpus.
 # Every step runs even when an earlier one failed (except when a build fails, which stops the
 # steps that need it); the summary lists each step's result. Exit status 0 only when every
 # step passed or was skipped for a stated reason.
@@ -46,8 +49,8 @@ record() { # record STEP STATUS [NOTE]
     return 0
 }
 
-step "1/6 setup"
-if bash ci/setup.sh; then record setup ok; else record setup FAILED; fi
+step "1/7 setup"
+if bash ci/setup.sh --fuzz; then record setup ok; else record setup FAILED; fi
 
 # build_and_test NAME DIR CMAKE-ARGS...: configure, build everything, run ctest.
 build_and_test() {
@@ -71,16 +74,16 @@ build_and_test() {
     return 0
 }
 
-step "2/6 gcc build with -Werror, ctest"
+step "2/7 gcc build with -Werror, ctest"
 gcc_built=0
 build_and_test gcc "$build_gcc" -DCMAKE_BUILD_TYPE=RelWithDebInfo && gcc_built=1
 
-step "3/6 ASan+UBSan build, ctest"
+step "3/7 ASan+UBSan build, ctest"
 asan_built=0
 build_and_test asan "$build_asan" -DCMAKE_BUILD_TYPE=Debug -DGTR_SANITIZE='address;undefined' \
     && asan_built=1
 
-step "4/6 corpus drift check and golden runner"
+step "4/7 corpus drift check and golden runner"
 gotrace=""
 if [ "$gcc_built" -eq 1 ]; then
     gotrace=$build_gcc/bin/gotrace
@@ -117,7 +120,7 @@ else
     record corpus "$status" "$note"
 fi
 
-step "5/6 differential test against Go's reader"
+step "5/7 differential test against Go's reader"
 if [ -z "$gotrace" ]; then
     record difftest SKIPPED "no gotrace: both builds failed"
 else
@@ -141,7 +144,7 @@ else
     fi
 fi
 
-step "6/6 fuzz replay and short fuzzing"
+step "6/7 fuzz replay and short fuzzing"
 if [ ! -f ci/fuzz-ci.sh ]; then
     echo "fuzz step SKIPPED: ci/fuzz-ci.sh does not exist yet"
     record fuzz SKIPPED "no ci/fuzz-ci.sh"
@@ -149,6 +152,13 @@ elif REPLAY_BUILD=$build_asan JOBS=$jobs bash ci/fuzz-ci.sh; then
     record fuzz ok "FUZZ_SECONDS=$FUZZ_SECONDS"
 else
     record fuzz FAILED
+fi
+
+step "7/7 fuzzing builds: AFL++ and OSS-Fuzz"
+if bash ci/fuzz-builds.sh; then
+    record fuzzbuilds ok "AFL_SECONDS=${AFL_SECONDS:-20}"
+else
+    record fuzzbuilds FAILED
 fi
 
 echo
