@@ -1518,25 +1518,39 @@ static gtr_status advance_user_task_end(ADV_PARAMS)
     ADVANCED(cur);
 }
 
+/* region_event_state is the common start of the region handlers: the region's name (arg 1)
+ * and the current goroutine's state. which is "Begin" or "End" for the message. */
+static gtr_status region_event_state(gtr__ordering *o, const gtr__base_event *ev,
+                                     const gtr__ev_table *evt, sched_ctx cur, const char *which,
+                                     gtr_str *name, gstate **gs, gtr_err *err)
+{
+    uint64_t name_id = ev->args[1];
+    if (!gtr__evt_string(evt, name_id, name))
+        /* "invalid string ID %v for %v event" */
+        return gtr_err_setf(err, GTR_E_ORDER, "invalid string ID %" PRIu64 " for %u event",
+                            name_id, (unsigned)ev->type);
+    *gs = idmap_get(&o->g_states, (uint64_t)cur.g);
+    if (*gs == NULL)
+        /* "encountered EvUserRegionBegin without known state for current goroutine %d",
+         * and the same for EvUserRegionEnd */
+        return gtr_err_setf(err, GTR_E_ORDER,
+                            "encountered EvUserRegion%s without known state for current "
+                            "goroutine %" PRId64,
+                            which, cur.g);
+    return GTR_OK;
+}
+
 static gtr_status advance_user_region_begin(ADV_PARAMS)
 {
     (void)m;
     (void)gen;
     VALIDATE(cur, user_go_reqs);
     gtr_taskid tid = ev->args[0];
-    uint64_t name_id = ev->args[1];
     gtr_str name;
-    if (!gtr__evt_string(evt, name_id, &name))
-        /* "invalid string ID %v for %v event" */
-        return gtr_err_setf(err, GTR_E_ORDER, "invalid string ID %" PRIu64 " for %u event",
-                            name_id, (unsigned)ev->type);
-    gstate *gs = idmap_get(&o->g_states, (uint64_t)cur.g);
-    if (gs == NULL)
-        /* "encountered EvUserRegionBegin without known state for current goroutine %d" */
-        return gtr_err_setf(err, GTR_E_ORDER,
-                            "encountered EvUserRegionBegin without known state for current "
-                            "goroutine %" PRId64,
-                            cur.g);
+    gstate *gs;
+    gtr_status st = region_event_state(o, ev, evt, cur, "Begin", &name, &gs, err);
+    if (st != GTR_OK)
+        return st;
     /* beginRegion: push {tid, name}; the name is copied, since string IDs change across
      * generations and the comparison is by value. */
     if (name.len > SIZE_MAX - gs->names_len - 1 ||
@@ -1559,19 +1573,11 @@ static gtr_status advance_user_region_end(ADV_PARAMS)
     (void)gen;
     VALIDATE(cur, user_go_reqs);
     gtr_taskid tid = ev->args[0];
-    uint64_t name_id = ev->args[1];
     gtr_str name;
-    if (!gtr__evt_string(evt, name_id, &name))
-        /* "invalid string ID %v for %v event" */
-        return gtr_err_setf(err, GTR_E_ORDER, "invalid string ID %" PRIu64 " for %u event",
-                            name_id, (unsigned)ev->type);
-    gstate *gs = idmap_get(&o->g_states, (uint64_t)cur.g);
-    if (gs == NULL)
-        /* "encountered EvUserRegionEnd without known state for current goroutine %d" */
-        return gtr_err_setf(err, GTR_E_ORDER,
-                            "encountered EvUserRegionEnd without known state for current "
-                            "goroutine %" PRId64,
-                            cur.g);
+    gstate *gs;
+    gtr_status st = region_event_state(o, ev, evt, cur, "End", &name, &gs, err);
+    if (st != GTR_OK)
+        return st;
     /* endRegion. We know nothing of regions that began before tracing started: an end
      * without any active region is fine. */
     if (gs->nregions > 0) {
