@@ -719,6 +719,32 @@ static void test_reader_cpu_samples_injected_by_time(void **state)
 
 /* ---- Go's FuzzReader crashers: each ends in EOF or Go's error, never a crash. ---- */
 
+/* A Frequency of 0 makes Go's frequency +Inf (1/(0/1e9)), with no division by zero here.
+ * Go's reader (the oracle) on this input: "Sync Time=1 N=1", "Sync Time=2 N=2", then
+ * "error reading batch size: EOF". */
+static void test_reader_zero_frequency_matches_go(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/fuzz/regressions/reader/frequency-zero-float-divide",
+             GTR_SOURCE_DIR);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        fail_msg("cannot open %s", path);
+    unsigned char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    rd_result res;
+    rd_bytes("frequency-zero", buf, n, &res);
+    assert_int_equal(res.n, 2);
+    assert_int_equal(res.type[0], GTR_EV_SYNC_EVENT);
+    assert_int_equal(res.time[0], 1);
+    assert_int_equal(res.type[1], GTR_EV_SYNC_EVENT);
+    assert_int_equal(res.time[1], 2);
+    assert_true(res.st < 0);
+    assert_string_equal(res.err.msg, "error reading batch size: EOF");
+}
+
 static void test_reader_go_fuzz_crashers_match_go(void **state)
 {
     (void)state;
@@ -773,6 +799,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reader_v1_trace_fails),
+        cmocka_unit_test(test_reader_zero_frequency_matches_go),
         cmocka_unit_test(test_reader_header_only_fails_after_sync),
         cmocka_unit_test(test_reader_one_generation_ok),
         cmocka_unit_test(test_reader_equal_times_strictly_increase),
