@@ -25,7 +25,7 @@ echo "== fuzz-ci: replay under ASan+UBSan ($replay_build)"
 if [ -f "$replay_build/CMakeCache.txt" ]; then
   cmake "$replay_build" >/dev/null || exit 1
 else
-  cmake -S "$root" -B "$replay_build" -DCMAKE_BUILD_TYPE=Debug -DGTR_SANITIZE='address;undefined' \
+  cmake -S "$root" -B "$replay_build" -DCMAKE_BUILD_TYPE=Debug -DGTR_SANITIZE='address;undefined;float-divide-by-zero' \
     -DGTR_WERROR=ON >/dev/null || exit 1
 fi
 list=""

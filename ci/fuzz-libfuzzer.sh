@@ -34,7 +34,7 @@ base() { echo "${1%_mutator}"; }   # the target whose seeds, options and diction
 
 build() {
   cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DGTR_BUILD_FUZZERS=ON -DGTR_BUILD_TESTS=OFF -DGTR_SANITIZE='address;undefined' >/dev/null
+    -DGTR_BUILD_FUZZERS=ON -DGTR_BUILD_TESTS=OFF -DGTR_SANITIZE='address;undefined;float-divide-by-zero' >/dev/null
   local list=""
   for t in $targets; do list="$list fuzz_$t"; done
   cmake --build "$build" -j"$jobs" --target $list fuzz_dicts

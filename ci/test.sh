@@ -5,7 +5,7 @@
 #
 #  1. setup     ci/setup.sh --fuzz installs what is missing (Debian 12, root; afl++ too).
 #  2. gcc       configure + build with -DGTR_WERROR=ON (build-ci/), run ctest.
-#  3. asan      configure + build with -DGTR_SANITIZE='address;undefined' (Debug, -Werror;
+#  3. asan      configure + build with -DGTR_SANITIZE='address;undefined;float-divide-by-zero' (Debug, -Werror;
 #               build-ci-asan/), run ctest again.
 #  4. corpus    drift check: `gotrace gen --out <tmp>` must reproduce corpus/tests exactly;
 #               then `gotrace check corpus/upstream corpus/tests` (the golden runner).
@@ -80,7 +80,7 @@ build_and_test gcc "$build_gcc" -DCMAKE_BUILD_TYPE=RelWithDebInfo && gcc_built=1
 
 step "3/7 ASan+UBSan build, ctest"
 asan_built=0
-build_and_test asan "$build_asan" -DCMAKE_BUILD_TYPE=Debug -DGTR_SANITIZE='address;undefined' \
+build_and_test asan "$build_asan" -DCMAKE_BUILD_TYPE=Debug -DGTR_SANITIZE='address;undefined;float-divide-by-zero' \
     && asan_built=1
 
 step "4/7 corpus drift check and golden runner"
