@@ -1109,10 +1109,12 @@ static gtr_status advance_go_create(ADV_PARAMS)
     ADVANCED(cur);
 }
 
-/* The shared preconditions of goroutine events that need the running goroutine (GoDestroy,
- * GoStop, GoBlock, GoSwitch, GoSyscallBegin): it exists and is Running. */
-static gtr_status running_goroutine(gtr__ordering *o, const gtr__base_event *ev, sched_ctx cur,
-                                    gstate **out, gtr_err *err)
+/* current_goroutine is the shared precondition of goroutine events on the running
+ * goroutine: it exists and has status want. GTR_GSTATUS_RUNNING for GoDestroy, GoStop,
+ * GoBlock, GoSwitch and GoSyscallBegin; GTR_GSTATUS_SYSCALL for GoSyscallEnd and
+ * GoSyscallEndBlocked, whose message still says "Running" (GoRunning), as Go's does. */
+static gtr_status current_goroutine(gtr__ordering *o, const gtr__base_event *ev, sched_ctx cur,
+                                    uint8_t want, gstate **out, gtr_err *err)
 {
     ev_name_buf nb;
     gstate *state = idmap_get(&o->g_states, (uint64_t)cur.g);
@@ -1121,27 +1123,7 @@ static gtr_status running_goroutine(gtr__ordering *o, const gtr__base_event *ev,
         return gtr_err_setf(err, GTR_E_ORDER,
                             "event %s for goroutine (%" PRId64 ") that doesn't exist",
                             ev_name(o, ev->type, &nb), cur.g);
-    if (state->status != GTR_GSTATUS_RUNNING)
-        /* "%s event for goroutine that's not %s" (GoRunning) */
-        return gtr_err_setf(err, GTR_E_ORDER, "%s event for goroutine that's not %s",
-                            ev_name(o, ev->type, &nb), "Running");
-    *out = state;
-    return GTR_OK;
-}
-
-/* syscall_goroutine: the running goroutine exists and is in a syscall. The second %s of the
- * message is "Running" (GoRunning), as in Go, although the check is for GoSyscall. */
-static gtr_status syscall_goroutine(gtr__ordering *o, const gtr__base_event *ev, sched_ctx cur,
-                                    gstate **out, gtr_err *err)
-{
-    ev_name_buf nb;
-    gstate *state = idmap_get(&o->g_states, (uint64_t)cur.g);
-    if (state == NULL)
-        /* "event %s for goroutine (%v) that doesn't exist" */
-        return gtr_err_setf(err, GTR_E_ORDER,
-                            "event %s for goroutine (%" PRId64 ") that doesn't exist",
-                            ev_name(o, ev->type, &nb), cur.g);
-    if (state->status != GTR_GSTATUS_SYSCALL)
+    if (state->status != want)
         /* "%s event for goroutine that's not %s" (GoRunning) */
         return gtr_err_setf(err, GTR_E_ORDER, "%s event for goroutine that's not %s",
                             ev_name(o, ev->type, &nb), "Running");
@@ -1158,7 +1140,7 @@ static gtr_status advance_go_stop_exec(ADV_PARAMS)
      * since running goroutines are bound to their M. */
     VALIDATE(cur, user_go_reqs);
     gstate *state = NULL;
-    if ((st = running_goroutine(o, ev, cur, &state, err)) != GTR_OK)
+    if ((st = current_goroutine(o, ev, cur, GTR_GSTATUS_RUNNING, &state, err)) != GTR_OK)
         return st;
     sched_ctx nc = cur;
     switch (ev->type) {
@@ -1240,7 +1222,7 @@ static gtr_status advance_go_switch(ADV_PARAMS)
      * must be running. */
     VALIDATE(cur, user_go_reqs);
     gstate *cur_gs = NULL;
-    if ((st = running_goroutine(o, ev, cur, &cur_gs, err)) != GTR_OK)
+    if ((st = current_goroutine(o, ev, cur, GTR_GSTATUS_RUNNING, &cur_gs, err)) != GTR_OK)
         return st;
     gtr_goid nextg = (gtr_goid)ev->args[0];
     seq_counter seq = make_seq(gen, ev->args[1]); /* For nextg, not cur.g. */
@@ -1286,7 +1268,7 @@ static gtr_status advance_go_syscall_begin(ADV_PARAMS)
     /* Entering a syscall needs a running goroutine with a proc; always advanceable. */
     VALIDATE(cur, user_go_reqs);
     gstate *state = NULL;
-    if ((st = running_goroutine(o, ev, cur, &state, err)) != GTR_OK)
+    if ((st = current_goroutine(o, ev, cur, GTR_GSTATUS_RUNNING, &state, err)) != GTR_OK)
         return st;
     /* Still running on this P and M. */
     state->status = GTR_GSTATUS_SYSCALL;
@@ -1320,7 +1302,7 @@ static gtr_status advance_go_syscall_end(ADV_PARAMS)
      * can't leave that thread until it's done. */
     VALIDATE(cur, user_go_reqs);
     gstate *state = NULL;
-    if ((st = syscall_goroutine(o, ev, cur, &state, err)) != GTR_OK)
+    if ((st = current_goroutine(o, ev, cur, GTR_GSTATUS_SYSCALL, &state, err)) != GTR_OK)
         return st;
     state->status = GTR_GSTATUS_RUNNING;
 
@@ -1362,7 +1344,7 @@ static gtr_status advance_go_syscall_end_blocked(ADV_PARAMS)
     /* We may have a (new) P if a ProcStart came first. */
     VALIDATE(cur, reqs(MUST_HAVE, MAY_HAVE, MUST_HAVE));
     gstate *state = NULL;
-    if ((st = syscall_goroutine(o, ev, cur, &state, err)) != GTR_OK)
+    if ((st = current_goroutine(o, ev, cur, GTR_GSTATUS_SYSCALL, &state, err)) != GTR_OK)
         return st;
     sched_ctx nc = cur;
     nc.g = GTR_NO_GOROUTINE;
