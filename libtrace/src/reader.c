@@ -51,18 +51,14 @@ struct gtr_reader {
 
     gtr__ordering *order;
     uint64_t syncs;
-    /* Per event type, where its stack and string IDs are (indices into args). */
-    struct {
-        uint8_t nstack, stack[2], nstring, string[2];
-    } ids[256];
     bool done;
 
-    bool has_read_gen_err;   /* Go's readGenErr (1.26+) */
-    gtr_err read_gen_err;
-
-    bool has_spill_err;      /* Go's spillErr and spillErrSync (before 1.26) */
+    /* An error held back until after the next Sync: Go's readGenErr (1.26+), or its spillErr
+     * and spillErrSync (before 1.26). The version decides which, so they share the storage. */
+    bool has_read_gen_err;
+    bool has_spill_err;
     bool spill_err_sync;
-    gtr_err spill_err;
+    gtr_err deferred_err;
 
     bool failed;             /* sticky error */
     gtr_err sticky;
@@ -119,16 +115,6 @@ gtr_status gtr_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_reader **out,
     }
     gtr__ordering_set_version(r->order, (uint64_t)v);
     gtr__cursor_ctx_init(&r->cctx);
-    for (unsigned t = 0; t < 256; t++) {
-        const gtr_event_spec *spec = gtr_spec((uint8_t)t);
-        r->ids[t].nstack = spec->nstack_ids;
-        r->ids[t].nstring = spec->nstring_ids;
-        for (unsigned k = 0; k < 2; k++) {
-            /* Spec indices count dt; args do not. */
-            r->ids[t].stack[k] = spec->stack_ids[k] ? (uint8_t)(spec->stack_ids[k] - 1) : 0;
-            r->ids[t].string[k] = spec->string_ids[k] ? (uint8_t)(spec->string_ids[k] - 1) : 0;
-        }
-    }
     *out = r;
     return GTR_OK;
 }
@@ -210,8 +196,8 @@ static gtr_status next_gen_with_spill(gtr_reader *r, gtr_event *ev, gtr_err *err
 {
     if (r->has_spill_err) {
         if (r->spill_err_sync) {
-            gtr_err_copy(err, &r->spill_err);
-            return r->spill_err.code;
+            gtr_err_copy(err, &r->deferred_err);
+            return r->deferred_err.code;
         }
         r->spill_err_sync = true;
         return final_sync(r, ev);
@@ -224,20 +210,20 @@ static gtr_status next_gen_with_spill(gtr_reader *r, gtr_event *ev, gtr_err *err
     }
 
     /* Read the next generation. A deferred error reading the following batch lands in
-     * r->spill_err (code GTR_OK when there is none). */
-    gtr_status st = gtr__generation_read_with_spill(r->gen, r->in, &r->spill_err, err);
+     * r->deferred_err (code GTR_OK when there is none). */
+    gtr_status st = gtr__generation_read_with_spill(r->gen, r->in, &r->deferred_err, err);
     if (st != GTR_OK) {
         if (st == GTR_E_NOMEM || st == GTR_E_USAGE)
             return st;
         /* No generation: emit a Sync, then report the error. */
         r->have_gen = false;
-        gtr_err_copy(&r->spill_err, err);
+        gtr_err_copy(&r->deferred_err, err);
         gtr_err_clear(err);
         r->has_spill_err = true;
         r->spill_err_sync = true;
         return final_sync(r, ev);
     }
-    if (r->spill_err.code != GTR_OK)
+    if (r->deferred_err.code != GTR_OK)
         r->has_spill_err = true;
     return install_gen(r, true, ev, err);
 }
@@ -324,8 +310,8 @@ static gtr_status read_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
         if (r->ver < GTR_GO126)
             return next_gen_with_spill(r, ev, err);
         if (r->has_read_gen_err) {
-            gtr_err_copy(err, &r->read_gen_err);
-            return r->read_gen_err.code;
+            gtr_err_copy(err, &r->deferred_err);
+            return r->deferred_err.code;
         }
         gtr_status st = gtr__generation_read(r->gen, r->in, err);
         if (st < 0) {
@@ -333,7 +319,7 @@ static gtr_status read_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
                 return st;
             /* Emit the sync event ending the current generation, and queue the error for
              * the next call. */
-            gtr_err_copy(&r->read_gen_err, err);
+            gtr_err_copy(&r->deferred_err, err);
             gtr_err_clear(err);
             r->has_read_gen_err = true;
             r->have_gen = false;
@@ -403,24 +389,25 @@ static gtr_status table_id_error(const gtr_event *ev, bool stack, uint64_t id, g
 }
 
 /* validate_table_ids is Go's Event.validateTableIDs. */
-static gtr_status validate_table_ids(const gtr_reader *r, const gtr_event *ev, gtr_err *err)
+static gtr_status validate_table_ids(const gtr_event *ev, gtr_err *err)
 {
     if (ev->type_ == GTR_EV_SYNC_EVENT)
         return GTR_OK;
     const gtr__ev_table *t = ev->table_;
-    unsigned ty = ev->type_;
+    /* The spec's argument indices count dt; args_ does not. */
+    const gtr_event_spec *spec = gtr_spec(ev->type_);
     /* Check stacks. Strings referenced by stack frames were validated when the stacks were
      * read. */
-    for (unsigned k = 0; k < r->ids[ty].nstack; k++) {
-        uint64_t id = ev->args_[r->ids[ty].stack[k]];
+    for (unsigned k = 0; k < spec->nstack_ids; k++) {
+        uint64_t id = ev->args_[spec->stack_ids[k] - 1];
         const uint64_t *pcs;
         size_t n;
         if (id != 0 && (t == NULL || !gtr__evt_stack(t, id, &pcs, &n)))
             return table_id_error(ev, true, id, err);
     }
     /* Check strings. */
-    for (unsigned k = 0; k < r->ids[ty].nstring; k++) {
-        uint64_t id = ev->args_[r->ids[ty].string[k]];
+    for (unsigned k = 0; k < spec->nstring_ids; k++) {
+        uint64_t id = ev->args_[spec->string_ids[k] - 1];
         gtr_str s;
         if (id != 0 && (t == NULL || !gtr__evt_string(t, id, &s)))
             return table_id_error(ev, false, id, err);
@@ -449,7 +436,7 @@ gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
 
     gtr_status st = read_event(r, ev, err);
     if (st == GTR_OK)
-        st = validate_table_ids(r, ev, err);
+        st = validate_table_ids(ev, err);
     if (st == GTR_EOF) {
         /* A bare io.EOF from inside a table batch: Go's ReadEvent returns it as is, which
          * ends the trace for its callers. */
