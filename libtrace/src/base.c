@@ -79,7 +79,7 @@ struct gtr__ev_table {
     uint32_t *xslots;    /* open addressing over extra: index + 1, 0 empty */
     size_t xcap;
 
-    exp_list exp[256];
+    exp_list *exp;       /* per experiment byte (256), allocated with the first batch */
 
     chunk *chunks;       /* all chunks, in allocation order */
     chunk *cur;          /* the chunk being filled */
@@ -221,8 +221,11 @@ void gtr__evt_free(gtr__ev_table *t)
     gtr__u64map_free(alc, &t->pcs);
     gtr__free(alc, t->extra);
     gtr__free(alc, t->xslots);
-    for (size_t i = 0; i < 256; i++)
-        gtr__free(alc, t->exp[i].v);
+    if (t->exp != NULL) {
+        for (size_t i = 0; i < 256; i++)
+            gtr__free(alc, t->exp[i].v);
+        gtr__free(alc, t->exp);
+    }
     for (chunk *c = t->chunks; c != NULL;) {
         chunk *next = c->next;
         gtr__free(alc, c);
@@ -241,8 +244,9 @@ void gtr__evt_reset(gtr__ev_table *t)
     if (t->nextra != 0)
         memset(t->xslots, 0, t->xcap * sizeof *t->xslots);
     t->nextra = 0;
-    for (size_t i = 0; i < 256; i++)
-        t->exp[i].len = 0;
+    if (t->exp != NULL)
+        for (size_t i = 0; i < 256; i++)
+            t->exp[i].len = 0;
     for (chunk *c = t->chunks; c != NULL; c = c->next)
         c->used = 0;
     t->cur = t->chunks;
@@ -412,7 +416,7 @@ void gtr__evt_set_sync(gtr__ev_table *t, const gtr__sync *s)
 
 size_t gtr__evt_exp_batches(const gtr__ev_table *t, unsigned exp, const gtr__exp_batch **out)
 {
-    if (exp >= 256) {
+    if (exp >= 256 || t->exp == NULL) {
         *out = NULL;
         return 0;
     }
@@ -532,6 +536,8 @@ gtr_status gtr__evt_add_exp_batch(gtr__ev_table *t, unsigned exp, gtr_threadid t
         memcpy(p, data, len);
         data = p;
     }
+    if (t->exp == NULL && (t->exp = gtr__calloc(t->alc, 256, sizeof *t->exp)) == NULL)
+        return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
     exp_list *l = &t->exp[exp];
     if (!GTR__GROW(t->alc, l->v, l->cap, l->len + 1))
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
@@ -635,6 +641,21 @@ static gtr_status validate_stack(const gtr__ev_table *t, uint64_t id, const stac
             /* Go: "found unknown pc %x for stack %d" */
             return gtr_err_setf(err, GTR_E_FORMAT, "found unknown pc %llx for stack %llu",
                                 (unsigned long long)pc, (unsigned long long)id);
+#ifdef GTR_CANARY_BAD_XREF
+        /* Canary (fuzz/canary): a frame's func or file string ID one past the last string
+         * indexes a table of nstrings + 1 slots (a missing bounds check). */
+        for (int k = 0; k < 2; k++) {
+            uint64_t sid = k == 0 ? f.func_id : f.file_id;
+            size_t ns = gtr__evt_nstrings(t);
+            if (sid == (uint64_t)ns + 1 && !gtr__evt_string(t, sid, &s)) {
+                uint8_t *slots = gtr__calloc(NULL, ns + 1, 1);
+                if (slots != NULL) {
+                    (void)((volatile uint8_t *)slots)[sid];
+                    gtr__free(NULL, slots);
+                }
+            }
+        }
+#endif
         if (!gtr__evt_string(t, f.func_id, &s))
             /* Go: "found invalid func string ID %d for stack %d" */
             return gtr_err_setf(err, GTR_E_FORMAT,

@@ -119,17 +119,6 @@ static gtr_status must_string(const gtr__ev_table *t, uint64_t id, gtr_str *out,
             *out = (gtr_str){"", 0};
         return GTR_OK;
     }
-#ifdef GTR_CANARY_BAD_XREF
-    /* Canary (fuzz/canary): the absent ID, one past the last string, indexes a table of
-     * nstrings + 1 slots (a missing bounds check). */
-    if (t != NULL && id == gtr__evt_nstrings(t) + 1) {
-        uint8_t *slots = gtr__calloc(NULL, gtr__evt_nstrings(t) + 1, 1);
-        if (slots != NULL) {
-            (void)((volatile uint8_t *)slots)[id];
-            gtr__free(NULL, slots);
-        }
-    }
-#endif
     *out = (gtr_str){"", 0};
     /* Go: panic(fmt.Sprintf("expected id %d in %T table", id, data)) */
     return gtr_err_setf(err, GTR_E_USAGE, "expected id %" PRIu64 " in string table", id);
