@@ -11,6 +11,8 @@
  *    the event before GTR_EOF is a Sync, Sync N counts the syncs, errors are sticky;
  *  - every error carries a message; accessors of a mismatched kind fail with GTR_E_USAGE;
  *  - ResourceID getters succeed for exactly the ID's own kind. */
+#include <stddef.h>
+
 #include "fuzz_common.h"
 #include "gtr/reader.h"
 #include "gtr/validate.h"
@@ -19,10 +21,10 @@
  * probed. */
 typedef struct probe {
     gtr_buf out;
-    gtr_err err;
     uint32_t kinds_probed;
     bool probe_refusals;
     bool format;   /* call the String() formatters (printf-heavy): see FORMAT_ALL */
+    gtr_err err;   /* last: only what precedes it is zeroed per input */
 } probe;
 
 /* Formatting dominates the cost per event (FUZZING.md §0 throughput goal), so the String()
@@ -267,7 +269,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gtr_reader *r = NULL;
     gtr_validator *v = NULL;
     probe p;
-    memset(&p, 0, sizeof p);
+    memset(&p, 0, offsetof(probe, err));
+    gtr_err_clear(&p.err);
     gtr_status st = gtr_reader_new(in, NULL, &r, &p.err);
     if (st != GTR_OK) {
         check_error(st, &p.err, "NewReader error has a message");

@@ -413,11 +413,8 @@ gtr_status gtr__generation_read(gtr__generation *g, gtr_input *in, gtr_err *err)
 static gtr_status spill_batch(gtr__generation *g, const gtr__batch *b, uint64_t gen,
                               gtr_err *err)
 {
-    if (g->spill_buf == NULL) {
-        g->spill_buf = gtr__malloc(g->alc, GTR_MAX_BATCH_SIZE);
-        if (g->spill_buf == NULL)
-            return nomem(err);
-    }
+    if (!GTR__GROW(g->alc, g->spill_buf, g->spill_cap, b->len))
+        return nomem(err);
     g->spill = *b;
     if (b->len != 0)
         memcpy(g->spill_buf, b->data, b->len);

@@ -50,7 +50,8 @@ typedef struct gtr__generation {
     bool has_spill;
     uint64_t spill_gen;
     gtr__batch spill;
-    uint8_t *spill_buf;     /* GTR_MAX_BATCH_SIZE bytes, allocated on first use */
+    uint8_t *spill_buf;     /* grown to the largest spilled batch (at most MaxBatchSize) */
+    size_t spill_cap;
 } gtr__generation;
 
 gtr_status gtr__generation_new(const gtr_alloc *alc, gtr_go_version ver, gtr__generation **out,

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <zlib.h>
@@ -63,7 +64,7 @@ struct gtr_input {
 
     /* Sticky state. */
     bool eof;
-    gtr_err err;             /* err.code != GTR_OK once failed */
+    gtr_err err;             /* err.code != GTR_OK once failed; last (see input_new) */
 };
 
 /* zlib allocates through the input's allocator. */
@@ -310,10 +311,12 @@ static gtr_status start(gtr_input *in)
 static gtr_status input_new(const gtr_alloc *alc, gtr_input **out, gtr_err *err)
 {
     const gtr_alloc *a = gtr__alloc_or_libc(alc);
-    gtr_input *in = gtr__calloc(a, 1, sizeof *in);
+    /* Zero all but the 4 KiB message, left untouched until an error is written. */
+    gtr_input *in = gtr__malloc(a, sizeof *in);
     *out = NULL;
     if (in == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+    memset(in, 0, offsetof(gtr_input, err));
     in->alc = *a;
     gtr_err_clear(&in->err);
     *out = in;

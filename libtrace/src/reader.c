@@ -24,6 +24,7 @@
  * reading a generation, and an error reading it is reported only after the generation's
  * events (and a Sync). One generation object is reused for every generation, so the
  * previous generation's data ends where the next generation's Sync is returned. */
+#include <stddef.h>
 #include <string.h>
 
 #include "gtr/raw.h"
@@ -54,13 +55,15 @@ struct gtr_reader {
     bool done;
 
     /* An error held back until after the next Sync: Go's readGenErr (1.26+), or its spillErr
-     * and spillErrSync (before 1.26). The version decides which, so they share the storage. */
+     * and spillErrSync (before 1.26). The version decides which, so they share deferred_err. */
     bool has_read_gen_err;
     bool has_spill_err;
     bool spill_err_sync;
-    gtr_err deferred_err;
-
     bool failed;             /* sticky error */
+
+    /* The 4 KiB messages come last: gtr_reader_new zeroes only what precedes them, so a
+     * reader that never fails never touches their pages (a fuzzer makes one per input). */
+    gtr_err deferred_err;
     gtr_err sticky;
     gtr_err scratch_err;     /* for callers passing a NULL err */
 };
@@ -100,9 +103,13 @@ gtr_status gtr_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_reader **out,
                             (int)v);
     }
 
-    gtr_reader *r = gtr__calloc(alc, 1, sizeof *r);
+    gtr_reader *r = gtr__malloc(alc, sizeof *r);
     if (r == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+    memset(r, 0, offsetof(gtr_reader, deferred_err));
+    gtr_err_clear(&r->deferred_err);
+    gtr_err_clear(&r->sticky);
+    gtr_err_clear(&r->scratch_err);
     r->alc = alc;
     r->in = in;
     r->ver = v;
