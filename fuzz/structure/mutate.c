@@ -99,7 +99,12 @@ static enum arg_class classify(uint8_t type, uint32_t i)
     X(BATCH_M, "batch_m", 1)       \
     X(DUP_BATCH, "dup_batch", 1)   \
     X(DELETE_BATCH, "delete_batch", 1) \
-    X(DELETE_GEN, "delete_gen", 1)
+    X(DELETE_GEN, "delete_gen", 1) \
+    X(ARG_CMP, "arg_cmp", 5)       \
+    X(STACK_DEPTH, "stack_depth", 3) \
+    X(XGEN_EVENT, "xgen_event", 2) \
+    X(REF_EDGE, "ref_edge", 2)     \
+    X(TRUNCATE, "truncate", 1)
 
 #define OP_ENUM(id, name, w) OP_##id,
 enum op { OP_LIST(OP_ENUM) OP_NUM, OP_BYTES = OP_NUM, OP_MULTI, OP_NAMES };
@@ -152,6 +157,7 @@ struct gtr_fs_mutator {
     gtr_buf out;
     idset ids[SET_NUM];
     uint64_t max_string, max_stack;
+    size_t cut;            /* OP_TRUNCATE: keep this many encoded bytes (0: all) */
     const char *last_op;
 };
 
@@ -484,6 +490,8 @@ static bool gen_id(gtr_fs_mutator *m, uint64_t gen, uint8_t type, uint64_t *id, 
     return seen > 0;
 }
 
+static size_t byte_mutate(gtr_fs_mutator *m, uint8_t *d, size_t size, size_t max);
+
 /* apply runs operator op on m->t. false: the operator did not apply (nothing changed). */
 static bool apply(gtr_fs_mutator *m, enum op op)
 {
@@ -583,12 +591,13 @@ static bool apply(gtr_fs_mutator *m, enum op op)
         if (!pick_event(m, p_string, &p))
             return false;
         gtr_fs_event *e = &t->events[ev_at(t, p)];
-        uint8_t buf[256];
+        uint8_t buf[520];
         size_t n = e->data_len < sizeof buf ? e->data_len : sizeof buf;
         memcpy(buf, t->bytes + e->data, n);
         switch (below(m, 5)) {
         case 4: { /* a boundary length: pad with the last character or cut */
-            static const size_t lens[] = {0, 1, 63, 64, 65, 127, 128, 255, 256};
+            static const size_t lens[] = {0,   1,   63,  64,  65,  127, 128,
+                                          129, 255, 256, 257, 511, 512, 513};
             size_t want = lens[below(m, sizeof lens / sizeof lens[0])];
             for (; n < want; n++)
                 buf[n] = n > 0 ? buf[n - 1] : 'a';
@@ -931,6 +940,170 @@ static bool apply(gtr_fs_mutator *m, enum op op)
             gtr_fs_remove_batch(t, --hi);
         return true;
     }
+    case OP_ARG_CMP: {
+        /* Value-level byte mutation: an argument (any, stack frame values included) as an
+         * 8-byte little-endian buffer through the byte mutator. With libFuzzer's
+         * LLVMFuzzerMutate, its comparison feedback (TORC) and dictionaries act on the decoded
+         * value, which they cannot do on the varint bytes. */
+        if (!pick_event(m, p_any_arg, &p))
+            return false;
+        const gtr_fs_event *e = &t->events[ev_at(t, p)];
+        uint64_t *a = t->vals + e->args + below(m, e->nargs);
+        uint8_t buf[8];
+        for (int i = 0; i < 8; i++)
+            buf[i] = (uint8_t)(*a >> (8 * i));
+        size_t n = byte_mutate(m, buf, 8, 8);
+        uint64_t v = 0;
+        for (size_t i = 0; i < n && i < 8; i++)
+            v |= (uint64_t)buf[i] << (8 * i);
+        if (v == *a)
+            return false;
+        *a = v;
+        return true;
+    }
+    case OP_STACK_DEPTH: {
+        /* Resize a stack in place to a boundary frame count (the events that use it see it
+         * change): one more or one fewer, doubled, a power of two and its neighbours, the
+         * format's limit and its neighbours. Frames are repeated with distinct PCs. */
+        if (!pick_event(m, p_stack_frames, &p))
+            return false;
+        uint32_t src = ev_at(t, p);
+        const gtr_fs_event *e = &t->events[src];
+        uint32_t nfr = (e->nargs - 2) / 4, want;
+        switch (below(m, 4)) {
+        case 0:
+            want = below(m, 2) ? nfr + 1 : nfr - 1;
+            break;
+        case 1:
+            want = 2 * nfr;
+            break;
+        case 2: {
+            uint32_t p2 = 1u << (2 + below(m, 6));   /* 4 .. 128 */
+            want = p2 + (uint32_t)below(m, 3) - 1;
+            break;
+        }
+        default:
+            want = (uint32_t)(GTR_MAX_FRAMES_PER_STACK - 1 + below(m, 3));
+            break;
+        }
+        if (want == 0 || want == nfr || want > 4 * GTR_MAX_FRAMES_PER_STACK)
+            return false;
+        uint64_t *args = malloc((2 + (size_t)want * 4) * sizeof *args);
+        if (args == NULL)
+            return false;
+        const uint64_t *sa = t->vals + e->args;
+        args[0] = sa[0];
+        args[1] = want;
+        for (uint32_t f = 0; f < want; f++) {
+            memcpy(args + 2 + f * 4, sa + 2 + (f % nfr) * 4, 4 * sizeof *args);
+            args[2 + f * 4] += (uint64_t)(f / nfr) * 0x10000;   /* distinct PCs */
+        }
+        gtr_status st = gtr_fs_set_args(t, src, args, 2 + want * 4);
+        free(args);
+        return st == GTR_OK;
+    }
+    case OP_XGEN_EVENT: {
+        /* Copy or move an event across a generation boundary, into the batch of the same
+         * kind (same M, or the table batch of the same marker) of the generation before or
+         * after it, at the same relative position. */
+        if (!pick_event(m, NULL, &p))
+            return false;
+        uint32_t ev = ev_at(t, p);
+        uint8_t type = t->events[ev].type, first = 0;
+        if (is_marker(type))
+            return false;
+        batch_first_type(t, p.b, &first);
+        const gtr_fs_batch *sb = &t->batches[p.b];
+        uint64_t tgen = sb->gen + (below(m, 2) ? 1 : (uint64_t)-1);
+        size_t seen = 0, fallback = SIZE_MAX;
+        for (size_t i = 0; i < t->nbatches; i++) {
+            const gtr_fs_batch *x = &t->batches[i];
+            uint8_t xf = 0;
+            if (x->kind != sb->kind || x->gen != tgen)
+                continue;
+            batch_first_type(t, i, &xf);
+            if (is_marker(first) ? xf != first : is_marker(xf))
+                continue;
+            fallback = i;
+            if (!is_marker(first) && x->m != sb->m)
+                continue;
+            if (below(m, ++seen) == 0)
+                b = i;
+        }
+        if (seen == 0) {
+            if (fallback == SIZE_MAX)
+                return false;
+            b = fallback;
+        }
+        size_t at = sb->nev > 0 ? p.i * (t->batches[b].nev + 1) / sb->nev : 0;
+        if (is_marker(first) && at == 0)
+            at = 1;
+        if (at > t->batches[b].nev)
+            at = t->batches[b].nev;
+        if (below(m, 2)) {
+            if (gtr_fs_dup_event(t, ev, &idx) != GTR_OK)
+                return false;
+            ev = idx;
+        } else {
+            gtr_fs_batch_remove(t, p.b, p.i);
+        }
+        return gtr_fs_batch_insert(t, b, at, ev) == GTR_OK;
+    }
+    case OP_REF_EDGE: {
+        /* A reference at the edge of its generation's table: the last string or stack ID,
+         * one past it, or the deepest stack; for a stack frame, its func or file string. */
+        uint64_t id = 0, max_id = 0;
+        if (below(m, 2) && pick_event(m, p_stack_frames, &p)) {
+            const gtr_fs_event *e = &t->events[ev_at(t, p)];
+            if (!gen_id(m, t->batches[p.b].gen, GTR_EV_STRING, &id, &b, &max_id))
+                return false;
+            uint32_t f = (uint32_t)below(m, (e->nargs - 2) / 4);
+            uint64_t *fr = t->vals + e->args + 2 + f * 4;
+            fr[1 + below(m, 2)] = max_id + below(m, 2);
+            return true;
+        }
+        bool stack = below(m, 2);
+        if (!pick_event(m, stack ? p_stack_ref : p_string_ref, &p))
+            return false;
+        const gtr_fs_event *e = &t->events[ev_at(t, p)];
+        if (!find_arg(e, stack ? A_STACK : A_STRING, &k))
+            return false;
+        uint64_t gen = t->batches[p.b].gen;
+        if (!gen_id(m, gen, stack ? GTR_EV_STACK : GTR_EV_STRING, &id, &b, &max_id))
+            return false;
+        switch (below(m, stack ? 3 : 2)) {
+        case 0:
+            id = max_id;
+            break;
+        case 1:
+            id = max_id + 1;
+            break;
+        default: { /* the deepest stack of the generation */
+            uint32_t best = 0;
+            for (size_t x = 0; x < t->nbatches; x++) {
+                const gtr_fs_batch *bt = &t->batches[x];
+                if (bt->kind != GTR_EV_EVENT_BATCH || bt->gen != gen)
+                    continue;
+                for (size_t i = 0; i < bt->nev; i++) {
+                    const gtr_fs_event *se = &t->events[bt->evs[i]];
+                    if (se->type == GTR_EV_STACK && se->nargs >= 2 && se->nargs > best) {
+                        best = se->nargs;
+                        id = t->vals[se->args];
+                    }
+                }
+            }
+            break;
+        }
+        }
+        e = &t->events[ev_at(t, p)];
+        t->vals[e->args + k] = id;
+        return true;
+    }
+    case OP_TRUNCATE:
+        /* Cut the encoded trace at a random byte (a trace cut short by a crash): applied by
+         * emit, after every length has been recomputed. */
+        m->cut = 1 + below(m, 1u << 16);
+        return true;
     default:
         return false;
     }
@@ -1011,6 +1184,10 @@ static size_t emit(gtr_fs_mutator *m, size_t max, uint8_t *out)
         }
     }
     size_t n = m->out.len < max ? m->out.len : max;
+    if (m->cut > 0 && n > 1) {
+        n = 1 + m->cut % (n - 1);   /* at least one byte cut, at least one kept */
+        m->cut = 0;
+    }
     memcpy(out, m->out.data, n);
     return n;
 }
@@ -1027,6 +1204,7 @@ size_t gtr_fs_mutate(gtr_fs_mutator *m, const uint8_t *data, size_t size, size_t
                      uint64_t seed, uint8_t *out)
 {
     m->rng = seed * 0x2545f4914f6cdd1dULL + size;
+    m->cut = 0;
     if (max_size == 0)
         return 0;
     if (gtr_fs_decode(&m->t, data, size, NULL) != GTR_OK) {
@@ -1121,6 +1299,7 @@ size_t gtr_fs_crossover(gtr_fs_mutator *m, const uint8_t *a, size_t asize, const
 {
     gtr_fs_trace *t = &m->t, *u = &m->t2;
     m->rng = seed * 0x9e3779b97f4a7c15ULL + asize * 31 + bsize;
+    m->cut = 0;
     m->last_op = "crossover";
     if (max_size == 0)
         return 0;

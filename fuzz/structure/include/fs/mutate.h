@@ -8,7 +8,12 @@
  * argument to a boundary value (0, 1, max, -1 as uint64, the value ±1), to a value from the
  * optional dictionary, or to an ID defined elsewhere in the trace (goroutine, proc, thread,
  * string, stack); point a string or stack reference at another defined one; add fresh strings
- * and stacks; change a status or a generation number by one; change time deltas. A minority
+ * and stacks; change a status or a generation number by one; change time deltas; resize a
+ * stack in place to a boundary frame count; copy or move an event across a generation
+ * boundary; point a reference at the edge of its generation's table (the last ID, one past
+ * it, the deepest stack; a frame's func or file likewise); pass an argument's decoded value
+ * as 8 little-endian bytes through the byte mutator (so libFuzzer's comparison feedback acts
+ * on values, not varint bytes); cut the encoded trace short. A minority
  * of calls (byte_percent, default 12) are plain byte mutations of the encoded trace, so
  * malformed framing stays covered. gtr_fs_crossover splices batches or whole generations of
  * a second input after a prefix of the first.
