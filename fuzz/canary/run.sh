@@ -7,7 +7,8 @@
 # fuzz/structure/libfuzzer_mutator.c). With -a, also AFL++ (afl-clang-fast, libAFLDriver)
 # with and without the mutator .so. Each configuration runs R times from the seed corpus with
 # distinct -seed values and a per-run cap; the script prints the runs that found the bug and
-# the median time-to-find (wall seconds including start-up; a miss counts as "> cap").
+# the median time-to-find (wall seconds including start-up; a miss counts as "> cap"). A
+# crash counts only when its report names the canary's function ("other" otherwise).
 #
 # usage: fuzz/canary/run.sh [-r RUNS] [-t CAP_SECONDS] [-a] [-m MODES] [-o OUT_DIR] [CANARY...]
 #   MODES: a quoted list among plain, mutator, afl, afl+mutator (default: all built).
@@ -26,7 +27,7 @@ while getopts "r:t:am:o:h" opt; do
     a) afl=1 ;;
     m) only=$OPTARG ;;
     o) out=$OPTARG ;;
-    *) sed -n '2,18p' "$0"; exit 2 ;;
+    *) sed -n '2,19p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -69,16 +70,23 @@ fi
 
 # A decoded-domain dictionary for the structure mutator (FUZZING.md §7.4): the integer
 # constants libtrace's sources compare values against (hex, or decimal of 2+ digits, right
-# after a comparison operator), each with its neighbours -1 and +1.
+# after a comparison operator), each with its neighbours -1 and +1. The canary blocks are
+# left out: a planted bug's own constant (0xC0FFEE) in the dictionary would measure the
+# dictionary, not the fuzzer.
 values="$out/values.txt"
-grep -ohE '(==|!=|<=|>=|[^<>]<|[^-<>]>) *(0x[0-9A-Fa-f]+|[0-9]{2,})\b' "$src"/libtrace/src/*.c |
+awk '/^#ifdef GTR_CANARY_/ { skip = 1 } !skip { print } /^#endif/ { skip = 0 }' \
+  "$src"/libtrace/src/*.c |
+  grep -ohE '(==|!=|<=|>=|[^<>]<|[^-<>]>) *(0x[0-9A-Fa-f]+|[0-9]{2,})\b' |
   grep -oE '(0x[0-9A-Fa-f]+|[0-9]{2,})$' | sort -u |
   while read -r v; do x=$((v)); echo "$((x - 1)) $x $((x + 1))"; done >"$values"
 
 build_canary() {
   local c=$1 d="$out/$c"
-  [ -x "$d/mutator" ] && [ -x "$d/plain" ] && return 0
-  configure_build "$d.build" "$c" clang "address;undefined;fuzzer-no-link" gtr gtr_fs_libfuzzer
+  [ -x "$d/mutator" ] && [ -x "$d/plain" ] && { [ $afl = 0 ] || [ -x "$d/afl" ]; } && return 0
+  # gtr_fs_afl is built here, with plain clang: the mutator .so must not carry AFL++'s
+  # instrumentation (afl-fuzz cannot load it: "undefined symbol: __afl_area_ptr").
+  configure_build "$d.build" "$c" clang "address;undefined;fuzzer-no-link" gtr gtr_fs_libfuzzer \
+    $([ $afl = 1 ] && echo gtr_fs_afl)
   local common=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
     -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -I"$src/fuzz" -I"$src/libtrace/include"
     -I"$src/fuzz/structure/include")
@@ -90,14 +98,28 @@ build_canary() {
     "$d.build/lib/libgtr.a" -lz -lm -o "$d/mutator" || die "link $d/mutator"
   if [ $afl = 1 ]; then
     command -v afl-clang-fast >/dev/null || die "afl-clang-fast not found"
-    configure_build "$d.afl" "$c" afl-clang-fast "address;undefined" gtr gtr_fs_afl
+    configure_build "$d.afl" "$c" afl-clang-fast "address;undefined" gtr
     AFL_USE_ASAN=1 AFL_USE_UBSAN=1 afl-clang-fast "${common[@]/-fsanitize=fuzzer,address,undefined/-fsanitize=fuzzer}" \
       "$src/fuzz/fuzz_reader.c" "$d.afl/lib/libgtr.a" -lz -lm -o "$d/afl" || die "link $d/afl"
-    cp "$d.afl/lib/libgtr_fs_afl.so" "$d/libgtr_fs_afl.so"
+    cp "$d.build/lib/libgtr_fs_afl.so" "$d/libgtr_fs_afl.so"
   fi
 }
 
-# run_libfuzzer BIN SEED LOG: prints the seconds to the crash, or "miss".
+# where CANARY: a pattern the crash report of that canary matches (its function and file, as
+# in the sanitizer's stack trace). A crash elsewhere (another bug, an oracle) is not a find.
+where() {
+  case $1 in
+    VARINT_OVERREAD) echo "gtr_input_uvarint .*input.c" ;;
+    LENGTH_OFF_BY_ONE) echo "add_strings .*generation.c" ;;
+    TABLE_OVERFLOW) echo "add_stacks .*generation.c|generation.c:[0-9]+:[0-9]+: runtime error" ;;
+    BAD_XREF) echo "validate_stack .*base.c" ;;
+    DEEP_ORDER) echo "advance_go_unblock .*order.c" ;;
+    VARINT_MAGIC) echo "gtr__ordering_advance .*order.c" ;;
+  esac
+}
+
+# run_libfuzzer BIN SEED LOG: prints the seconds to the crash, "miss", or "other" (a crash
+# that is not the canary's).
 run_libfuzzer() {
   local bin=$1 seed=$2 log=$3 work
   work=$(mktemp -d "$out/run.XXXXXX")
@@ -108,7 +130,11 @@ run_libfuzzer() {
   rc=$?
   t1=$(date +%s.%N)
   if [ $rc -ne 0 ] && compgen -G "$work/crash-*" >/dev/null; then
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", b - a }'
+    if grep -qE "$(where "$c")" "$log"; then
+      awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", b - a }'
+    else
+      echo other
+    fi
   else
     echo miss
   fi
@@ -120,20 +146,28 @@ run_afl() {
   local bin=$1 seed=$2 log=$3 so=${4:-} work t0 t1
   work=$(mktemp -d "$out/run.XXXXXX")
   t0=$(date +%s.%N)
-  AFL_NO_UI=1 AFL_BENCH_UNTIL_CRASH=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
-    ${so:+AFL_CUSTOM_MUTATOR_LIBRARY="$so"} \
+  AFL_NO_UI=1 AFL_NO_AFFINITY=1 AFL_BENCH_UNTIL_CRASH=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
+    env ${so:+AFL_CUSTOM_MUTATOR_LIBRARY="$so"} \
     timeout $((cap + 30)) afl-fuzz -s "$seed" -V "$cap" -i "$seeds" -o "$work" -- "$bin" >"$log" 2>&1
   t1=$(date +%s.%N)
   if compgen -G "$work/default/crashes/id:*" >/dev/null; then
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", b - a }'
+    # Replay the crash on the libFuzzer build of the same canary for a symbolized report.
+    local crash
+    crash=$(compgen -G "$work/default/crashes/id:*" | head -n1)
+    "$out/$c/plain" "$crash" >"$log.replay" 2>&1
+    if grep -qE "$(where "$c")" "$log.replay"; then
+      awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", b - a }'
+    else
+      echo other
+    fi
   else
     echo miss
   fi
   rm -rf "$work"
 }
 
-median() {   # values (numbers or "miss"); a miss sorts last
-  printf '%s\n' "$@" | sed "s/^miss$/999999/" | sort -g |
+median() {   # values (numbers, "miss" or "other"); a miss or another crash sorts last
+  printf '%s\n' "$@" | sed -E "s/^(miss|other)$/999999/" | sort -g |
     awk -v cap="$cap" '{ v[NR] = $1 } END { m = v[int((NR + 1) / 2)];
       if (m == 999999) printf "> %s s", cap; else printf "%.1f s", m }'
 }
@@ -157,7 +191,7 @@ for c in $canaries; do
       esac
       times+=("$t")
     done
-    found=$(printf '%s\n' "${times[@]}" | grep -vc miss)
+    found=$(printf '%s\n' "${times[@]}" | grep -cvE '^(miss|other)$')
     printf '%-18s %-12s %-7s %-10s %s\n' "$c" "$mode" "$found/$runs" "$(median "${times[@]}")" \
       "${times[*]}"
   done
