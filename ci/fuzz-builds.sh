@@ -5,11 +5,13 @@
 #   3. AFL++: ci/fuzz-afl.sh reader AFL_SECONDS (persistent shared-memory mode, ASan+UBSan,
 #      CmpLog twin), failing on a crash, a hang or stability below 100 %;
 #   4. OSS-Fuzz: ci/oss-fuzz/build.sh called the way OSS-Fuzz's base-builder calls it
-#      ($CC $CXX $CFLAGS $CXXFLAGS $LIB_FUZZING_ENGINE $SANITIZER $SRC $WORK $OUT), then every
+#      ($CC $CXX $CFLAGS $CXXFLAGS $LIB_FUZZING_ENGINE $SANITIZER $SRC $WORK $OUT), for
+#      SANITIZER=address (ASan+UBSan) and SANITIZER=memory (MemorySanitizer, with zlib and
+#      PCRE2 built from source by build.sh: ci/msan-sources.sh fetches them), then every
 #      target in $OUT must have its .dict, .options and _seed_corpus.zip, and must replay its
 #      unzipped seed corpus without a crash (what OSS-Fuzz's check_build does in spirit).
 #
-#   bash ci/fuzz-builds.sh            (AFL_SECONDS, default 20)
+#   bash ci/fuzz-builds.sh            (AFL_SECONDS, default 20; MSAN=0 skips the MSan build)
 # Needs clang and afl++ (bash ci/setup.sh --fuzz installs them). Exit 1 on any failure.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,42 +30,71 @@ else
     status=1
 fi
 
-echo "== fuzz-builds: OSS-Fuzz build.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/src" "$tmp/work" "$tmp/out"
-ln -s "$root" "$tmp/src/gotrace"
-flags="-O1 -fno-omit-frame-pointer -gline-tables-only -fsanitize=address,undefined"
-flags="$flags -fsanitize-address-use-after-scope -fsanitize=fuzzer-no-link"
-if ! env CC=clang CXX=clang++ CFLAGS="$flags" CXXFLAGS="$flags" \
-        LIB_FUZZING_ENGINE=-fsanitize=fuzzer SANITIZER=address \
-        SRC="$tmp/src" WORK="$tmp/work" OUT="$tmp/out" \
-        bash ci/oss-fuzz/build.sh >"$tmp/build.log" 2>&1; then
-    tail -n 30 "$tmp/build.log"
-    echo "fuzz-builds: OSS-Fuzz build.sh FAILED" >&2
-    exit 1
-fi
-for t in reader raw_roundtrip text txtar_check testgen; do
-    bin="$tmp/out/fuzz_$t"
-    want=("$bin" "$bin.options" "${bin}_seed_corpus.zip")
-    # testgen's bytes are DSL choices, not a format: it has no dictionary (fuzz/CMakeLists.txt).
-    [ "$t" = testgen ] || want+=("$bin.dict")
-    for f in "${want[@]}"; do
-        [ -s "$f" ] || { echo "fuzz-builds: missing $f" >&2; status=1; }
-    done
-    [ -x "$bin" ] || continue
-    seeds="$tmp/seeds_$t"
-    mkdir -p "$seeds"
-    (cd "$seeds" && python3 -c 'import sys,zipfile; zipfile.ZipFile(sys.argv[1]).extractall()' \
-        "${bin}_seed_corpus.zip")
-    n=$(find "$seeds" -type f | wc -l)
-    if "$bin" -runs=0 "$seeds" >"$tmp/run_$t.log" 2>&1; then
-        echo "fuzz-builds: OSS-Fuzz fuzz_$t replays its $n seeds: ok"
-    else
-        tail -n 20 "$tmp/run_$t.log"
-        echo "fuzz-builds: OSS-Fuzz fuzz_$t FAILED on its seed corpus" >&2
+# oss_fuzz SANITIZER SRCDIR: build.sh as OSS-Fuzz calls it for SANITIZER (its CFLAGS), from
+# SRCDIR ($SRC: gotrace, and zlib/pcre2 sources when MemorySanitizer needs them), then check
+# $OUT and replay every target's seed corpus. Sets status=1 on failure.
+oss_fuzz() {
+    local san=$1 src=$2 tmp flags
+    tmp=$(mktemp -d)
+    mkdir -p "$tmp/work" "$tmp/out"
+    ln -sfn "$root" "$src/gotrace"
+    flags="-O1 -fno-omit-frame-pointer -gline-tables-only"
+    flags="$flags -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -fsanitize=fuzzer-no-link"
+    case $san in
+        address) flags="$flags -fsanitize=address,undefined -fsanitize-address-use-after-scope" ;;
+        memory) flags="$flags -fsanitize=memory -fsanitize-memory-track-origins" ;;
+    esac
+    if ! env CC=clang CXX=clang++ CFLAGS="$flags" CXXFLAGS="$flags" \
+            LIB_FUZZING_ENGINE=-fsanitize=fuzzer SANITIZER="$san" \
+            SRC="$src" WORK="$tmp/work" OUT="$tmp/out" \
+            bash ci/oss-fuzz/build.sh >"$tmp/build.log" 2>&1; then
+        tail -n 30 "$tmp/build.log"
+        echo "fuzz-builds: OSS-Fuzz build.sh ($san) FAILED" >&2
         status=1
+        rm -rf "$tmp"
+        return
     fi
-done
+    local t bin seeds n
+    for t in reader raw_roundtrip text txtar_check testgen; do
+        bin="$tmp/out/fuzz_$t"
+        want=("$bin" "$bin.options" "${bin}_seed_corpus.zip")
+        # testgen's bytes are DSL choices, not a format: it has no dictionary (fuzz/CMakeLists.txt).
+        [ "$t" = testgen ] || want+=("$bin.dict")
+        for f in "${want[@]}"; do
+            [ -s "$f" ] || { echo "fuzz-builds: missing $f" >&2; status=1; }
+        done
+        [ -x "$bin" ] || continue
+        seeds="$tmp/seeds_$t"
+        mkdir -p "$seeds"
+        (cd "$seeds" && python3 -c 'import sys,zipfile; zipfile.ZipFile(sys.argv[1]).extractall()' \
+            "${bin}_seed_corpus.zip")
+        n=$(find "$seeds" -type f | wc -l)
+        if "$bin" -runs=0 "$seeds" >"$tmp/run_$t.log" 2>&1; then
+            echo "fuzz-builds: OSS-Fuzz ($san) fuzz_$t replays its $n seeds: ok"
+        else
+            tail -n 20 "$tmp/run_$t.log"
+            echo "fuzz-builds: OSS-Fuzz ($san) fuzz_$t FAILED on its seed corpus" >&2
+            status=1
+        fi
+    done
+    rm -rf "$tmp"
+}
+
+echo "== fuzz-builds: OSS-Fuzz build.sh, SANITIZER=address (ASan+UBSan)"
+src=$(mktemp -d)
+oss_fuzz address "$src"
+rm -rf "$src"
+
+# MemorySanitizer needs every line of code instrumented, zlib and PCRE2 included: OSS-Fuzz's
+# Dockerfile clones them for build.sh; here their Debian source packages stand in.
+echo "== fuzz-builds: OSS-Fuzz build.sh, SANITIZER=memory"
+if [ "${MSAN:-1}" = 0 ]; then
+    echo "fuzz-builds: MemorySanitizer build skipped (MSAN=0)"
+elif src=$(bash ci/msan-sources.sh); then
+    oss_fuzz memory "$src"
+else
+    echo "fuzz-builds: MemorySanitizer build SKIPPED: no zlib/PCRE2 sources (see above)"
+fi
+
 [ "$status" -eq 0 ] && echo "fuzz-builds: ok" || echo "fuzz-builds: FAILED"
 exit "$status"

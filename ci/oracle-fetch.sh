@@ -12,36 +12,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 cache=${1:-${GTR_ORACLE_CACHE:-$HOME/.cache/gotrace-oracle}}
 mkdir -p "$cache"/{apt/lists/partial,apt/cache/archives/partial,debs,unpacked}
 
-# The mirror: take the URI the machine already uses for Debian (never hard-code a host).
-uri=$(grep -hE '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '{print $2}' \
-      | grep -v security | head -n1 || true)
-if [ -z "$uri" ]; then
-    uri=$(grep -hE '^deb ' /etc/apt/sources.list 2>/dev/null | awk '{print $2}' | head -n1 || true)
-fi
-[ -n "$uri" ] || { echo "oracle-fetch: no Debian mirror URI found in the apt sources" >&2; exit 1; }
-
+. "$here/apt-private.sh"
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-cat > "$cache/apt/sources.list" <<SRC
-deb [signed-by=$keyring] $uri sid main
-deb [signed-by=$keyring] $uri bookworm main
-SRC
-cat > "$cache/apt/apt.conf" <<CONF
-Dir::Etc::SourceList "$cache/apt/sources.list";
-Dir::Etc::SourceParts "/nonexistent";
-Dir::State::Lists "$cache/apt/lists";
-Dir::Cache "$cache/apt/cache";
-Dir::Cache::pkgcache "";
-Dir::Cache::srcpkgcache "";
-APT::Get::List-Cleanup "0";
-CONF
-export APT_CONFIG="$cache/apt/apt.conf"
-
-stamp="$cache/apt/updated"
-if [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +1440 2>/dev/null)" ]; then
-    apt-get update -qq >"$cache/apt/update.log" 2>&1 \
-        || { echo "oracle-fetch: apt-get update failed (see $cache/apt/update.log)" >&2; exit 1; }
-    touch "$stamp"
-fi
+apt_private "$cache" "deb [signed-by=$keyring] @URI@ sid main" \
+    "deb [signed-by=$keyring] @URI@ bookworm main" \
+    || { echo "oracle-fetch: no package lists" >&2; exit 1; }
 
 fetch() { # fetch PKG SUITE
     local pkg=$1 suite=$2

@@ -15,8 +15,8 @@
 #               ASan+UBSan (reusing build-ci-asan/), then FUZZ_SECONDS (default 30) of
 #               libFuzzer per target when clang's fuzzer runtime is there.
 #  7. fuzzbuilds ci/fuzz-builds.sh: the AFL++ build runs AFL_SECONDS (default 20) on the
-#               reader; ci/oss-fuzz/build.sh runs as OSS-Fuzz calls it and every target it
-#               puts in $OUT replays its seed corpus.
+#               reader; ci/oss-fuzz/build.sh runs as OSS-Fuzz calls it, for ASan+UBSan and
+#               for MemorySanitizer, and every target it puts in $OUT replays its seed corpus.
 # Every step runs even when an earlier one failed (except when a build fails, which stops the
 # steps that need it); the summary lists each step's result. Exit status 0 only when every
 # step passed or was skipped for a stated reason.
