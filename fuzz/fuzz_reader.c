@@ -21,6 +21,8 @@
  * probed. */
 typedef struct probe {
     gtr_buf out;
+    gtr_event_builder *builder;   /* for probe_make; made on first use */
+    size_t made;                  /* events made so far (capped: the builder keeps them) */
     uint32_t kinds_probed;
     bool probe_refusals;
     bool format;   /* call the String() formatters (printf-heavy): see FORMAT_ALL */
@@ -259,6 +261,163 @@ static void probe_details(const gtr_event *ev, gtr_event_kind k, probe *p)
         probe_experimental(&d.exp, p);
 }
 
+static bool same_str(gtr_str a, gtr_str b)
+{
+    return a.len == b.len && (a.len == 0 || memcmp(a.data, b.data, a.len) == 0);
+}
+
+static bool same_value(const gtr_value *a, const gtr_value *b)
+{
+    if (a->kind != b->kind)
+        return false;
+    if (a->kind == GTR_VALUE_UINT64)
+        return a->u64 == b->u64;
+    return a->kind != GTR_VALUE_STRING || same_str(a->str, b->str);
+}
+
+/* At most this many events are made per input: the builder keeps what it made. */
+#define MAKE_MAX 256
+
+/* probe_make rebuilds ev with gtr_make_event (Go's MakeEvent) from what its accessors return.
+ * MakeEvent may refuse with GTR_E_INVALID and a message (Go's errors: metric and range names
+ * it does not know, transitions no event expresses); when it accepts, the made event must
+ * give back the kind, time, resources and details it was given. */
+static void probe_make(const gtr_event *ev, gtr_event_kind k, probe *p)
+{
+    gtr_event_config c;
+    memset(&c, 0, sizeof c);
+    c.time = gtr_event_time(ev);
+    c.kind = k;
+    c.goroutine = gtr_event_goroutine(ev);
+    c.proc = gtr_event_proc(ev);
+    c.thread = gtr_event_thread(ev);
+    c.stack = gtr_event_stack(ev);
+    gtr_status st;
+    switch (k) {
+    case GTR_EVENT_METRIC:
+        c.details = GTR_DETAILS_METRIC;
+        st = gtr_event_metric(ev, &c.metric, NULL);
+        break;
+    case GTR_EVENT_LABEL:
+        c.details = GTR_DETAILS_LABEL;
+        st = gtr_event_label(ev, &c.label, NULL);
+        break;
+    case GTR_EVENT_RANGE_BEGIN:
+    case GTR_EVENT_RANGE_ACTIVE:
+    case GTR_EVENT_RANGE_END:
+        c.details = GTR_DETAILS_RANGE;
+        st = gtr_event_range(ev, &c.range, NULL);
+        break;
+    case GTR_EVENT_TASK_BEGIN:
+    case GTR_EVENT_TASK_END:
+        c.details = GTR_DETAILS_TASK;
+        st = gtr_event_task(ev, &c.task, NULL);
+        break;
+    case GTR_EVENT_REGION_BEGIN:
+    case GTR_EVENT_REGION_END:
+        c.details = GTR_DETAILS_REGION;
+        st = gtr_event_region(ev, &c.region, NULL);
+        break;
+    case GTR_EVENT_LOG:
+        c.details = GTR_DETAILS_LOG;
+        st = gtr_event_log(ev, &c.log, NULL);
+        break;
+    case GTR_EVENT_STATE_TRANSITION:
+        c.details = GTR_DETAILS_STATE_TRANSITION;
+        st = gtr_event_state_transition(ev, &c.transition, NULL);
+        break;
+    case GTR_EVENT_STACK_SAMPLE:
+        c.details = GTR_DETAILS_STACK_SAMPLE;
+        st = GTR_OK;
+        break;
+    default:
+        return; /* Sync: experimental batches cannot be given; Experimental: not makeable */
+    }
+    if (st != GTR_OK || p->made >= MAKE_MAX)
+        return;
+    if (p->builder == NULL && gtr_event_builder_new(NULL, &p->builder, NULL) != GTR_OK)
+        return;
+    p->made++;
+    gtr_event m;
+    st = gtr_make_event(p->builder, &c, &m, &p->err);
+    if (st != GTR_OK) {
+        FUZZ_CHECK(st == GTR_E_INVALID || st == GTR_E_NOMEM, "MakeEvent refuses with an error");
+        check_error(st, &p->err, "MakeEvent error has a message");
+        return;
+    }
+    FUZZ_CHECK(gtr_event_get_kind(&m) == k, "MakeEvent keeps the kind");
+    FUZZ_CHECK(gtr_event_time(&m) == c.time, "MakeEvent keeps the time");
+    FUZZ_CHECK(gtr_event_goroutine(&m) == c.goroutine && gtr_event_proc(&m) == c.proc &&
+                   gtr_event_thread(&m) == c.thread,
+               "MakeEvent keeps the scheduling context");
+    FUZZ_CHECK(gtr_stack_len(gtr_event_stack(&m)) == gtr_stack_len(c.stack),
+               "MakeEvent keeps the stack's frames");
+    union {
+        gtr_metric metric;
+        gtr_label label;
+        gtr_range range;
+        gtr_task task;
+        gtr_region region;
+        gtr_log log;
+        gtr_state_transition st;
+    } d;
+    switch (c.details) {
+    case GTR_DETAILS_METRIC:
+        FUZZ_CHECK(gtr_event_metric(&m, &d.metric, NULL) == GTR_OK &&
+                       same_str(d.metric.name, c.metric.name) &&
+                       same_value(&d.metric.value, &c.metric.value),
+                   "MakeEvent keeps the metric");
+        break;
+    case GTR_DETAILS_LABEL:
+        FUZZ_CHECK(gtr_event_label(&m, &d.label, NULL) == GTR_OK &&
+                       same_str(d.label.label, c.label.label) &&
+                       gtr_resource_id_equal(d.label.resource, c.label.resource),
+                   "MakeEvent keeps the label");
+        break;
+    case GTR_DETAILS_RANGE:
+        FUZZ_CHECK(gtr_event_range(&m, &d.range, NULL) == GTR_OK &&
+                       same_str(d.range.name, c.range.name) &&
+                       gtr_resource_id_equal(d.range.scope, c.range.scope),
+                   "MakeEvent keeps the range");
+        break;
+    case GTR_DETAILS_TASK:
+        FUZZ_CHECK(gtr_event_task(&m, &d.task, NULL) == GTR_OK && d.task.id == c.task.id &&
+                       d.task.parent == c.task.parent && same_str(d.task.type, c.task.type),
+                   "MakeEvent keeps the task");
+        break;
+    case GTR_DETAILS_REGION:
+        FUZZ_CHECK(gtr_event_region(&m, &d.region, NULL) == GTR_OK &&
+                       d.region.task == c.region.task && same_str(d.region.type, c.region.type),
+                   "MakeEvent keeps the region");
+        break;
+    case GTR_DETAILS_LOG:
+        FUZZ_CHECK(gtr_event_log(&m, &d.log, NULL) == GTR_OK && d.log.task == c.log.task &&
+                       same_str(d.log.category, c.log.category) &&
+                       same_str(d.log.message, c.log.message),
+                   "MakeEvent keeps the log");
+        break;
+    case GTR_DETAILS_STATE_TRANSITION: {
+        /* Go's quirk, kept: a proc transition other than Idle->Idle, Idle->Running and
+         * Running->Idle becomes a ProcStatus whose extra slot MakeEvent fills with a
+         * tracev2.ProcStatus, where StateTransition reads a ProcState: the old state does
+         * not survive (event.go, Go 1.27). */
+        const gtr_state_transition *t = &c.transition;
+        bool via_status = t->resource.kind == GTR_RESOURCE_PROC &&
+                          !(t->old_state_ == GTR_PROC_IDLE && t->new_state_ == GTR_PROC_IDLE) &&
+                          !(t->old_state_ == GTR_PROC_IDLE && t->new_state_ == GTR_PROC_RUNNING) &&
+                          !(t->old_state_ == GTR_PROC_RUNNING && t->new_state_ == GTR_PROC_IDLE);
+        FUZZ_CHECK(gtr_event_state_transition(&m, &d.st, NULL) == GTR_OK &&
+                       gtr_resource_id_equal(d.st.resource, t->resource) &&
+                       (via_status || d.st.old_state_ == t->old_state_) &&
+                       d.st.new_state_ == t->new_state_,
+                   "MakeEvent keeps the transition");
+        break;
+    }
+    default:
+        break;
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > FUZZ_MAX_INPUT_BYTES)
@@ -316,6 +475,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 FUZZ_CHECK(s.n == syncs, "Sync.N counts the syncs");
         }
         if (p.format) {
+            probe_make(&ev, k, &p);
             gtr_buf_reset(&p.out);
             gtr_status ss = gtr_event_string(&ev, &p.out);
             FUZZ_CHECK(ss == GTR_OK || ss == GTR_E_NOMEM || ss == GTR_E_USAGE,
@@ -341,6 +501,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     gtr_validator_free(v);
+    gtr_event_builder_free(p.builder);
     gtr_reader_free(r);
     gtr_input_free(in);
     gtr_buf_free(&p.out);

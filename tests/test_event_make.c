@@ -306,12 +306,31 @@ static void test_event_make_stack_frames_read_back(void **state)
     gtr_event_builder_free(b);
 }
 
+/* A stack of no frames (MakeStack(nil)) as an event's stack, in a builder that has no frames
+ * yet: found by fuzz_reader's MakeEvent round trip, where it was NULL + 0 (UBSan). */
+static void test_event_make_empty_stack(void **state)
+{
+    gtr_event_builder *b;
+    gtr_stack s;
+    gtr_event ev;
+    (void)state;
+    assert_int_equal(gtr_event_builder_new(NULL, &b, NULL), GTR_OK);
+    assert_int_equal(gtr_make_stack(b, NULL, 0, &s, NULL), GTR_OK);
+    assert_int_equal(gtr_stack_len(s), 0);
+    gtr_event_config c = tr(gst(7, GTR_GO_RUNNING, GTR_GO_WAITING));
+    c.stack = s;
+    assert_int_equal(gtr_make_event(b, &c, &ev, NULL), GTR_OK);
+    assert_int_equal(gtr_stack_len(gtr_event_stack(&ev)), 0);
+    gtr_event_builder_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_event_make_every_case_matches_go),
         cmocka_unit_test(test_event_make_bad_status_state_fails),
         cmocka_unit_test(test_event_make_stack_frames_read_back),
+        cmocka_unit_test(test_event_make_empty_stack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

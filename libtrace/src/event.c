@@ -987,9 +987,10 @@ static gtr_status add_stack(make_ctx *m, gtr_stack s, uint64_t *id)
     for (size_t i = 0; i < n; i++)
         if ((st = gtr_stack_frame(s, i, &b->pending[base + i], m->err)) < 0)
             return st;
-    /* add_frames copies from the end of pending onto itself: same positions. */
+    /* add_frames copies from the end of pending onto itself: same positions. (No frames:
+     * pending may still be NULL, and NULL + 0 is undefined in C.) */
     b->npending = base;
-    return add_frames(m, b->pending + base, n, id);
+    return add_frames(m, n > 0 ? b->pending + base : NULL, n, id);
 }
 
 /* register_frames enters every frame's strings and PC. Go assigns table.pcs[pc] for each
