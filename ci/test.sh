@@ -5,8 +5,10 @@
 #
 #  1. setup     ci/setup.sh --fuzz installs what is missing (Debian 12, root; afl++ too).
 #  2. gcc       configure + build with -DGTR_WERROR=ON (build-ci/), run ctest.
-#  3. asan      configure + build with -DGTR_SANITIZE='address;undefined;float-divide-by-zero' (Debug, -Werror;
-#               build-ci-asan/), run ctest again.
+#  3. asan      configure + build with clang and
+#               -DGTR_SANITIZE='address;undefined;float-divide-by-zero' (Debug, -Werror;
+#               build-ci-asan/), run ctest again: clang's -Werror and its UBSan checks
+#               (pointer-overflow on NULL + 0, for one) on top of step 2's gcc.
 #  4. corpus    drift check: `gotrace gen --out <tmp>` must reproduce corpus/tests exactly;
 #               then `gotrace check corpus/upstream corpus/tests` (the golden runner).
 #  5. difftest  when the oracle (Go's own reader) can be built by ci/oracle-fetch.sh:
@@ -52,11 +54,11 @@ record() { # record STEP STATUS [NOTE]
 step "1/7 setup"
 if bash ci/setup.sh --fuzz; then record setup ok; else record setup FAILED; fi
 
-# build_and_test NAME DIR CMAKE-ARGS...: configure, build everything, run ctest.
+# build_and_test NAME DIR CC CMAKE-ARGS...: configure, build everything, run ctest.
 build_and_test() {
-    local name=$1 dir=$2
-    shift 2
-    if ! cmake -S "$root" -B "$dir" -DCMAKE_C_COMPILER=gcc -DGTR_WERROR=ON "$@" >/dev/null; then
+    local name=$1 dir=$2 cc=$3
+    shift 3
+    if ! cmake -S "$root" -B "$dir" -DCMAKE_C_COMPILER="$cc" -DGTR_WERROR=ON "$@" >/dev/null; then
         record "$name" FAILED "configure"
         return 1
     fi
@@ -76,12 +78,13 @@ build_and_test() {
 
 step "2/7 gcc build with -Werror, ctest"
 gcc_built=0
-build_and_test gcc "$build_gcc" -DCMAKE_BUILD_TYPE=RelWithDebInfo && gcc_built=1
+build_and_test gcc "$build_gcc" gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo && gcc_built=1
 
-step "3/7 ASan+UBSan build, ctest"
+step "3/7 clang ASan+UBSan build, ctest"
 asan_built=0
-build_and_test asan "$build_asan" -DCMAKE_BUILD_TYPE=Debug -DGTR_SANITIZE='address;undefined;float-divide-by-zero' \
-    && asan_built=1
+clang=$(command -v clang-14 || command -v clang || echo clang)
+build_and_test asan "$build_asan" "$clang" -DCMAKE_BUILD_TYPE=Debug \
+    -DGTR_SANITIZE='address;undefined;float-divide-by-zero' && asan_built=1
 
 step "4/7 corpus drift check and golden runner"
 gotrace=""
