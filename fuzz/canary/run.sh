@@ -27,7 +27,7 @@ while getopts "r:t:am:o:h" opt; do
     a) afl=1 ;;
     m) only=$OPTARG ;;
     o) out=$OPTARG ;;
-    *) sed -n '2,19p' "$0"; exit 2 ;;
+    *) sed -n '2,18p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
