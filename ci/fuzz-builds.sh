@@ -54,7 +54,8 @@ oss_fuzz() {
         rm -rf "$tmp"
         return
     fi
-    local t bin seeds n
+    local t bin seeds n f
+    local -a want
     for t in reader raw_roundtrip text txtar_check testgen; do
         bin="$tmp/out/fuzz_$t"
         want=("$bin" "$bin.options" "${bin}_seed_corpus.zip")

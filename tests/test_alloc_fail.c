@@ -61,6 +61,8 @@ static void test_alloc_fail_every_allocation_of_small_traces_fails_cleanly(void 
         GTR_SOURCE_DIR "/corpus/upstream/go123-sync.test",
         GTR_SOURCE_DIR "/corpus/upstream/go125-sync.test",
         GTR_SOURCE_DIR "/corpus/upstream/go122-task-across-generations.test",
+        /* experimental batches: their lists are allocated with the first one */
+        GTR_SOURCE_DIR "/corpus/tests/gtr-go126-allocfree.test",
     };
     (void)state;
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
