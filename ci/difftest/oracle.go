@@ -1,13 +1,24 @@
-// gtroracle: Go's own trace reader (golang.org/x/exp/trace) as a differential oracle for
-// gotrace. Built in GOPATH mode by ci/oracle-fetch.sh; never part of the C build.
+// gtroracle: Go 1.27.3's own trace reader (src/internal/trace) as a differential oracle for
+// gotrace. ci/oracle-fetch.sh copies this file to
+// $GOROOT/src/internal/trace/testdata/cmd/gtroracle/main.go inside Debian's unpacked
+// golang-1.27-src tree and builds it there (only code under GOROOT/src may import
+// internal/...); it is never part of the C build.
 //
-//	gtroracle validate   < trace   each event's String() on stdout, then validated;
-//	                                on the first error: "error: <msg>" on stderr, exit 1
-//	gtroracle text2bytes < text    Go's raw text reader -> raw binary writer
-//	gtroracle bytes2text < bytes   Go's raw binary reader -> raw text writer
-//	gtroracle check FILE.test...   Go's golden runner (TestReaderGolden) per file
+//	gtroracle validate   < trace   each event's String() on stdout, then validated with
+//	                                testtrace.Validator; on the first error "error: <msg>" on
+//	                                stderr; exit 1 for a reader error, 3 for a validator error
+//	gtroracle read       < trace   the reader alone: each event's String(); on its error
+//	                                "error: <msg>" on stderr, exit 1
+//	gtroracle text2bytes < text    Go's raw text reader -> raw binary writer (error: exit 1)
+//	gtroracle bytes2text < bytes   Go's raw binary reader -> raw text writer (error: exit 1)
+//	gtroracle check FILE.test|DIR|-...
+//	                                Go's TestReaderGolden/testReader per fixture ("-": one
+//	                                fixture from stdin, named "-"; DIR: its *.test, sorted):
+//	                                "ok   NAME" or "FAIL NAME: <first failure>" (newlines as
+//	                                \n; " (and N more failures)" when there were several),
+//	                                then "N passed, N failed"; exit 1 when any failed
 //
-// Input may be gzip-compressed.
+// Trace input may be gzip-compressed. Usage errors exit 2.
 package main
 
 import (
@@ -17,11 +28,21 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
 
-	"golang.org/x/exp/trace"
-	"golang.org/x/exp/trace/internal/raw"
-	"golang.org/x/exp/trace/internal/testtrace"
-	"golang.org/x/exp/trace/internal/version"
+	"internal/trace"
+	"internal/trace/raw"
+	"internal/trace/testtrace"
+	"internal/trace/version"
+)
+
+const (
+	exitFail      = 1 // reader (or input, or conversion) error
+	exitUsage     = 2
+	exitValidator = 3 // validate: the validator rejected an event the reader returned
 )
 
 func input() []byte {
@@ -41,25 +62,32 @@ func input() []byte {
 	return b
 }
 
-func fail(err error) {
+func failWith(status int, err error) {
 	fmt.Fprintf(os.Stderr, "error: %v\n", err)
-	os.Exit(1)
+	os.Exit(status)
 }
 
-func validate(b []byte) {
+func fail(err error) { failWith(exitFail, err) }
+
+// goVersion is r.GoVersion(), the accessor Go's tests use (export_reader_test.go, compiled
+// only into the package's tests): the Reader's unexported version field, which is the header
+// version for go 1.22+ traces and 0 for the old (go 1.11/1.19/1.21) formats.
+func goVersion(r *trace.Reader) version.Version {
+	return version.Version(reflect.ValueOf(r).Elem().FieldByName("version").Uint())
+}
+
+// readEvents runs the reader over b, printing each event's String(); with validation, every
+// event is then checked by a testtrace.Validator told the reader's version.
+func readEvents(b []byte, validation bool) {
 	out := bufio.NewWriterSize(os.Stdout, 1<<16)
 	defer out.Flush()
-	ver := version.Current
-	if v, err := version.ReadHeader(bytes.NewReader(b)); err == nil {
-		ver = v
-	}
 	r, err := trace.NewReader(bytes.NewReader(b))
 	if err != nil {
 		out.Flush()
 		fail(err)
 	}
 	v := testtrace.NewValidator()
-	v.GoVersion = ver
+	v.GoVersion = goVersion(r)
 	for {
 		ev, err := r.ReadEvent()
 		if err == io.EOF {
@@ -70,9 +98,12 @@ func validate(b []byte) {
 			fail(err)
 		}
 		fmt.Fprintln(out, ev.String())
+		if !validation {
+			continue
+		}
 		if err := v.Event(ev); err != nil {
 			out.Flush()
-			fail(err)
+			failWith(exitValidator, err)
 		}
 	}
 }
@@ -131,61 +162,174 @@ func bytes2text(b []byte) {
 	}
 }
 
-// checkOne mirrors TestReaderGolden/testReader of internal/trace.
-func checkOne(path string) error {
-	tr, ver, exp, err := testtrace.ParseFile(path)
+// failures collects what a test would report with t.Error/t.Fatalf.
+type failures struct {
+	msgs []string
+}
+
+func (f *failures) Error(err error) { f.msgs = append(f.msgs, err.Error()) }
+
+// parseFile is testtrace.ParseFile(path); for "-" the fixture is read from stdin and handed
+// to ParseFile as a file named "-" in a temporary directory, so that Go's messages name it
+// "-" exactly as they would a file given by that path.
+func parseFile(path string) (io.Reader, version.Version, *testtrace.Expectation, error) {
+	if path != "-" {
+		return testtrace.ParseFile(path)
+	}
+	data, err := io.ReadAll(os.Stdin)
 	if err != nil {
-		return fmt.Errorf("failed to parse test file at %s: %v", path, err)
+		return nil, 0, nil, fmt.Errorf("failed to read test file for -: %v", err)
+	}
+	dir, err := os.MkdirTemp("", "gtroracle")
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	defer os.RemoveAll(dir)
+	if err := os.WriteFile(filepath.Join(dir, "-"), data, 0o600); err != nil {
+		return nil, 0, nil, err
+	}
+	back, err := os.Open(".")
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	defer back.Close()
+	if err := os.Chdir(dir); err != nil {
+		return nil, 0, nil, err
+	}
+	defer back.Chdir()
+	return testtrace.ParseFile("-")
+}
+
+// checkOne is one TestReaderGolden subtest: ParseFile, then testReader (reader_test.go).
+func checkOne(testPath string) []string {
+	t := new(failures)
+	tr, ver, exp, err := parseFile(testPath)
+	if err != nil {
+		// t.Fatalf
+		t.Error(fmt.Errorf("failed to parse test file at %s: %v", testPath, err))
+		return t.msgs
 	}
 	v := testtrace.NewValidator()
 	v.GoVersion = ver
+	testReader(t, tr, v, exp)
+	return t.msgs
+}
+
+// testReader is reader_test.go's testReader, line for line (no -log-events; the
+// windows/wasm SkipClockSnapshotChecks does not apply here).
+func testReader(t *failures, tr io.Reader, v *testtrace.Validator, exp *testtrace.Expectation) {
 	r, err := trace.NewReader(tr)
 	if err != nil {
-		return exp.Check(err)
+		if err := exp.Check(err); err != nil {
+			t.Error(err)
+		}
+		return
 	}
 	for {
 		ev, err := r.ReadEvent()
 		if err == io.EOF {
 			break
 		}
+		v.GoVersion = goVersion(r)
 		if err != nil {
-			return exp.Check(err)
+			if err := exp.Check(err); err != nil {
+				t.Error(err)
+			}
+			return
 		}
 		if err := v.Event(ev); err != nil {
-			return exp.Check(err)
+			t.Error(err)
 		}
 	}
-	return exp.Check(nil)
+	if err := exp.Check(nil); err != nil {
+		t.Error(err)
+	}
+}
+
+// fixtures expands the operands as `gotrace check` does: a directory (a name not ending in
+// .test) stands for its *.test files sorted by name; anything else is a fixture.
+func fixtures(args []string, report func(name string, msgs []string)) {
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if a == "-" || strings.HasSuffix(a, ".test") || err != nil || !st.IsDir() {
+			report(a, checkOne(a))
+			continue
+		}
+		ents, err := os.ReadDir(a)
+		if err != nil {
+			report(a, []string{err.Error()})
+			continue
+		}
+		var names []string
+		for _, e := range ents {
+			n := e.Name()
+			if !strings.HasPrefix(n, ".") && len(n) > 5 && strings.HasSuffix(n, ".test") {
+				names = append(names, n)
+			}
+		}
+		if len(names) == 0 {
+			report(a, []string{"no .test files in the directory"})
+			continue
+		}
+		sort.Strings(names)
+		sep := "/"
+		if strings.HasSuffix(a, "/") {
+			sep = ""
+		}
+		for _, n := range names {
+			p := a + sep + n
+			report(p, checkOne(p))
+		}
+	}
+}
+
+func check(args []string) {
+	if len(args) == 0 {
+		fmt.Fprintln(os.Stderr, "gtroracle: check: no fixtures given")
+		os.Exit(exitUsage)
+	}
+	out := bufio.NewWriter(os.Stdout)
+	passed, failed := 0, 0
+	fixtures(args, func(name string, msgs []string) {
+		if len(msgs) == 0 {
+			fmt.Fprintf(out, "ok   %s\n", name)
+			passed++
+		} else {
+			msg := msgs[0]
+			if len(msgs) > 1 {
+				msg += fmt.Sprintf(" (and %d more failures)", len(msgs)-1)
+			}
+			fmt.Fprintf(out, "FAIL %s: %s\n", name, strings.ReplaceAll(msg, "\n", `\n`))
+			failed++
+		}
+		out.Flush()
+	})
+	fmt.Fprintf(out, "%d passed, %d failed\n", passed, failed)
+	out.Flush()
+	if failed > 0 {
+		os.Exit(exitFail)
+	}
 }
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: gtroracle validate|text2bytes|bytes2text|check FILE...")
-		os.Exit(2)
+		fmt.Fprintln(os.Stderr, "usage: gtroracle validate|read|text2bytes|bytes2text < INPUT\n"+
+			"       gtroracle check FILE.test|DIR|-...")
+		os.Exit(exitUsage)
 	}
 	switch os.Args[1] {
 	case "validate":
-		validate(input())
+		readEvents(input(), true)
+	case "read":
+		readEvents(input(), false)
 	case "text2bytes":
 		text2bytes(input())
 	case "bytes2text":
 		bytes2text(input())
 	case "check":
-		failed := 0
-		for _, p := range os.Args[2:] {
-			if err := checkOne(p); err != nil {
-				fmt.Printf("FAIL %s: %v\n", p, err)
-				failed++
-			} else {
-				fmt.Printf("ok   %s\n", p)
-			}
-		}
-		fmt.Printf("%d passed, %d failed\n", len(os.Args)-2-failed, failed)
-		if failed > 0 {
-			os.Exit(1)
-		}
+		check(os.Args[2:])
 	default:
-		fmt.Fprintf(os.Stderr, "unknown mode %q\n", os.Args[1])
-		os.Exit(2)
+		fmt.Fprintf(os.Stderr, "gtroracle: unknown mode %q\n", os.Args[1])
+		os.Exit(exitUsage)
 	}
 }
