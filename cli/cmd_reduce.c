@@ -1,292 +1,218 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cmd_reduce.c: `gotrace reduce INPUT [--expect REGEXP] [--out FILE.test] [--timeout S]`:
- * shrink a trace that fails or crashes to a small one that fails the same way, and write it
- * as a .test regression fixture (txtar: `expect`, then `trace` in the text format).
- *
- * What "the same way" means:
- *   --expect REGEXP   the reader (or, if that is how the input fails, the validator) fails
- *                     with a message matching REGEXP (Go syntax, matched with PCRE2);
- *   otherwise         the input's own failure: the same message with numbers free to change
- *                     (the message's first line, escaped, each number replaced by [0-9]+), or
- *                     the same crash (signal or exit status, sanitizer error kind and first
- *                     stack frame), or a hang.
- * Every candidate runs in a forked child, so crashes are observed, not suffered.
- *
- * The fixture's expectation: FAILURE "<regexp>" for a reader error, so `gotrace check`
- * passes on it. A validator failure gets SUCCESS (the reader accepts the trace; check then
- * reports the validator's error, which is what the fixture records). For a crash or hang the
- * expectation must come from Go: the reducer runs Go's reader (the oracle named by
- * $GTR_ORACLE, default /root/.cache/gotrace-oracle/gtroracle) on the reduced trace; without
- * it, the reduced trace is written as wire bytes instead. */
+/* cmd_reduce.c: `gotrace reduce`: shrink a trace that fails or crashes to a minimal one that
+ * fails the same way, written as a .test fixture Go's golden runner accepts (reduce.h does
+ * the work; this file reads the flags and writes the files). */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "fs/check.h"
-#include "fs/model.h"
-#include "fs/reduce.h"
-#include "tgen/expect.h"
-#include "txtar.h"
+#include "reduce.h"
+#include "tgen/fixture.h"
 
 static const char usage_text[] =
-    "usage: gotrace reduce INPUT [--expect REGEXP] [--out FILE.test] [--timeout SECONDS]\n"
+    "usage: gotrace reduce [flags] INPUT\n"
     "\n"
-    "Shrinks INPUT (a wire trace, gzip or not, or a .test fixture's trace) that fails or\n"
-    "crashes to a minimal trace failing the same way, and writes it as a .test fixture\n"
-    "(to stdout without --out). --expect keeps a failure whose message matches REGEXP;\n"
-    "without it the input's own failure (same message up to numbers, or same crash) is kept.\n";
+    "Shrinks INPUT (a wire trace, gzip-compressed or not, or a .test fixture's trace; '-' is\n"
+    "stdin) that fails or crashes to a minimal trace failing the same way, and writes it as\n"
+    "a .test fixture that `gotrace check` and Go's TestReaderGolden accept.\n"
+    "\n"
+    "The failure kept is judged as Go's golden runner judges a trace: a header or reader\n"
+    "error (with no validator error before it) becomes FAILURE \"<regexp>\"; an error in a\n"
+    "go1.25+ first generation is moved behind a synthesised valid first generation; a crash\n"
+    "or hang gets what Go's reader says of the reduced trace (needs the oracle). A failure no\n"
+    "fixture can hold (a validator error, bytes the text format cannot name, a crash without\n"
+    "the oracle) is written as wire bytes to OUT.trace beside OUT.test instead, with a note\n"
+    "on stderr why; the exit status is then 0 too.\n"
+    "\n"
+    "flags:\n"
+    "  --expect REGEXP   keep a failure whose message matches REGEXP (Go regexp syntax);\n"
+    "                    default: the input's own failure, the message with numbers free\n"
+    "  --out FILE.test   where to write the fixture (default: stdout); -o FILE is the same\n"
+    "  --timeout SECONDS time allowed to each candidate before it counts as a hang\n"
+    "                    (a whole number from 1 to 86400; default 10)\n"
+    "  --oracle PATH     Go's oracle (gtroracle from ci/oracle-fetch.sh), used for the\n"
+    "                    expectation of a crash or hang and to check the fixture with Go's\n"
+    "                    golden runner; default $GTR_ORACLE, else\n"
+    "                    ~/.cache/gotrace-oracle/gtroracle when it exists\n"
+    "  -h, --help        this help\n"
+    "\n"
+    "Exit status: 0 written, 1 failure (nothing to reduce, no reproduction, I/O), 2 usage.\n";
 
-#define DEFAULT_ORACLE "/root/.cache/gotrace-oracle/gtroracle"
-
-typedef struct judge {
-    gtr_fs_outcome kind;        /* READ_ERROR, VALID_ERROR, CRASH or TIMEOUT */
-    tgen_expect *re;            /* message modes */
-    char signature[512];        /* crash mode */
-    unsigned timeout;
-} judge;
-
-static bool interesting(void *ctx, const uint8_t *data, size_t size)
+/* flag_value matches `--name VALUE`, `--name=VALUE`, `-name VALUE` at argv[*i]; NULL when
+ * argv[*i] is another flag. *missing is set when the flag has no value. */
+static const char *flag_value(int argc, char **argv, int *i, const char *name, bool *missing)
 {
-    judge *j = ctx;
-    gtr_fs_probe p;
-    bool matched = false;
-    if (gtr_fs_probe_run(data, size, j->timeout, &p, NULL) < 0 || p.outcome != j->kind)
-        return false;
-    if (j->kind == GTR_FS_CRASH || j->kind == GTR_FS_TIMEOUT)
-        return strcmp(p.signature, j->signature) == 0;
-    return tgen_expect_match(j->re, p.msg.msg, strlen(p.msg.msg), &matched, NULL) == GTR_OK &&
-           matched;
+    const char *a = argv[*i];
+    if (a[0] != '-')
+        return NULL;
+    a += a[1] == '-' ? 2 : 1;
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = true;
+        return NULL;
+    }
+    return argv[++*i];
 }
 
-static size_t count_events(const uint8_t *data, size_t size, size_t *nbatches)
-{
-    gtr_fs_trace t = {0};
-    size_t n = 0;
-    *nbatches = 0;
-    if (gtr_fs_decode(&t, data, size, NULL) == GTR_OK) {
-        *nbatches = t.nbatches;
-        for (size_t b = 0; b < t.nbatches; b++)
-            n += t.batches[b].nev;
-    }
-    gtr_fs_trace_free(&t);
-    return n;
-}
-
-/* go_oracle runs Go's reader on data; *failed and msg receive its verdict. false when the
- * oracle is not available. */
-static bool go_oracle(const uint8_t *data, size_t size, bool *failed, gtr_buf *msg)
-{
-    const char *oracle = getenv("GTR_ORACLE");
-    if (oracle == NULL || *oracle == '\0')
-        oracle = DEFAULT_ORACLE;
-    if (access(oracle, X_OK) != 0)
-        return false;
-    char in_path[] = "/tmp/gotrace-reduce-in-XXXXXX", err_path[] = "/tmp/gotrace-reduce-err-XXXXXX";
-    int in_fd = mkstemp(in_path), err_fd = mkstemp(err_path);
-    bool ok = false;
-    if (in_fd < 0 || err_fd < 0)
-        goto out;
-    if (write(in_fd, data, size) != (ssize_t)size)
-        goto out;
-    lseek(in_fd, 0, SEEK_SET);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int devnull = open("/dev/null", O_WRONLY);
-        dup2(in_fd, 0);
-        dup2(err_fd, 2);
-        if (devnull >= 0)
-            dup2(devnull, 1);
-        execl(oracle, oracle, "validate", (char *)NULL);
-        _exit(127);
-    }
-    int status = 0;
-    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-        WEXITSTATUS(status) > 1)
-        goto out;
-    *failed = WEXITSTATUS(status) == 1;
-    if (*failed) {
-        char buf[GTR_ERR_MSG_CAP];
-        ssize_t n = pread(err_fd, buf, sizeof buf - 1, 0);
-        buf[n > 0 ? n : 0] = '\0';
-        /* Go's oracle prints "error: <msg>". */
-        const char *m = strncmp(buf, "error: ", 7) == 0 ? buf + 7 : buf;
-        gtr_buf_puts(msg, m);
-    }
-    ok = true;
-out:
-    if (in_fd >= 0) {
-        close(in_fd);
-        unlink(in_path);
-    }
-    if (err_fd >= 0) {
-        close(err_fd);
-        unlink(err_path);
-    }
-    return ok;
-}
-
-static int write_file(const char *path, const void *data, size_t len)
+static int write_bytes(const char *path, const void *data, size_t len)
 {
     FILE *f = cli_open_out(path);
     if (f == NULL)
-        return cli_fail("open %s: %s", path, strerror(errno));
-    fwrite(data, 1, len, f);
-    if (cli_close_out(f) < 0)
-        return cli_fail("write %s: %s", path ? path : "stdout", strerror(errno));
+        return cli_fail("writing %s: %s", path, strerror(errno));
+    size_t put = fwrite(data, 1, len, f);
+    if (cli_close_out(f) < 0 || put != len)
+        return cli_fail("writing %s: %s", path != NULL ? path : "stdout", strerror(errno));
     return CLI_OK;
+}
+
+/* wire_path: FILE.test -> FILE.trace; other names get ".trace" appended. */
+static char *wire_path(const char *out)
+{
+    size_t n = strlen(out);
+    if (n > 5 && strcmp(out + n - 5, ".test") == 0)
+        n -= 5;
+    char *p = malloc(n + 7);
+    if (p != NULL) {
+        memcpy(p, out, n);
+        memcpy(p + n, ".trace", 7);
+    }
+    return p;
+}
+
+static const char *default_oracle(char *buf, size_t cap)
+{
+    const char *env = getenv("GTR_ORACLE");
+    if (env != NULL && *env != '\0')
+        return env;
+    const char *home = getenv("HOME");
+    if (home == NULL || *home == '\0')
+        return NULL;
+    snprintf(buf, cap, "%s/.cache/gotrace-oracle/gtroracle", home);
+    return access(buf, X_OK) == 0 ? buf : NULL;
 }
 
 int cmd_reduce(int argc, char **argv)
 {
-    const char *input = NULL, *expect = NULL, *out_path = NULL;
+    const char *input = NULL, *expect = NULL, *out_path = NULL, *oracle = NULL;
     unsigned timeout = 10;
+    char oracle_buf[4096];
+
     for (int i = 1; i < argc; i++) {
+        const char *v;
+        bool missing = false;
         if (cli_is_help(argv[i])) {
             fputs(usage_text, stdout);
             return CLI_OK;
         }
-        if ((strcmp(argv[i], "--expect") == 0 || strcmp(argv[i], "-expect") == 0) && i + 1 < argc)
-            expect = argv[++i];
-        else if ((strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "-o") == 0) && i + 1 < argc)
-            out_path = argv[++i];
-        else if (strcmp(argv[i], "--timeout") == 0 && i + 1 < argc)
-            timeout = (unsigned)strtoul(argv[++i], NULL, 10);
-        else if (argv[i][0] == '-' && argv[i][1] != '\0')
+        if ((v = flag_value(argc, argv, &i, "expect", &missing)) != NULL) {
+            expect = v;
+        } else if ((v = flag_value(argc, argv, &i, "out", &missing)) != NULL ||
+                   (!missing && (v = flag_value(argc, argv, &i, "o", &missing)) != NULL)) {
+            out_path = v;
+        } else if (!missing && (v = flag_value(argc, argv, &i, "timeout", &missing)) != NULL) {
+            char *end;
+            errno = 0;
+            unsigned long t = strtoul(v, &end, 10);
+            if (*v < '0' || *v > '9' || *end != '\0' || errno != 0 || t < 1 || t > 86400)
+                return cli_usage(usage_text,
+                                 "reduce: --timeout %s: want a whole number of seconds from 1 "
+                                 "to 86400",
+                                 v);
+            timeout = (unsigned)t;
+        } else if (!missing && (v = flag_value(argc, argv, &i, "oracle", &missing)) != NULL) {
+            oracle = v;
+        } else if (missing) {
+            return cli_usage(usage_text, "reduce: flag needs an argument: %s", argv[i]);
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             return cli_usage(usage_text, "reduce: unknown flag %s", argv[i]);
-        else if (input == NULL)
+        } else if (input == NULL) {
             input = argv[i];
-        else
+        } else {
             return cli_usage(usage_text, "reduce: more than one input");
+        }
     }
     if (input == NULL)
         return cli_usage(usage_text, "reduce: no input");
-    if (timeout == 0)
-        timeout = 10;
+    if (oracle == NULL)
+        oracle = default_oracle(oracle_buf, sizeof oracle_buf);
 
-    gtr_buf wire = {0}, reduced = {0}, pattern = {0}, text = {0}, exp_text = {0}, comment = {0};
+    gtr_buf wire = {0};
     gtr_err err;
-    judge j = {.timeout = timeout};
-    int rc = CLI_FAIL;
-    gtr_fs_probe p;
+    reduce_result res;
+    int rc;
+    struct timespec t0, t1;
 
-    if (gtr_fs_load_trace(input, &wire, &err) < 0) {
-        rc = cli_fail_err(&err);
-        goto out;
+    if (tgen_load_trace(input, &wire, NULL, &err) < 0) {
+        gtr_buf_free(&wire);
+        return cli_fail("reduce: %s", err.msg);
     }
-    if (gtr_fs_probe_run((const uint8_t *)wire.data, wire.len, timeout, &p, &err) < 0) {
-        rc = cli_fail_err(&err);
-        goto out;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    reduce_options opt = {.expect = expect,
+                          .expect_len = expect != NULL ? strlen(expect) : 0,
+                          .timeout_s = timeout,
+                          .oracle = oracle};
+    if (reduce_trace((const uint8_t *)wire.data, wire.len, &opt, &res, &err) < 0) {
+        gtr_buf_free(&wire);
+        return cli_fail("reduce: %s: %s", input, err.msg);
     }
-    j.kind = p.outcome;
-    if (expect != NULL) {
-        gtr_buf_puts(&pattern, expect);
-    } else if (p.outcome == GTR_FS_READ_ERROR || p.outcome == GTR_FS_VALID_ERROR) {
-        gtr_fs_message_regexp(p.msg.msg, &pattern);
-    } else if (p.outcome == GTR_FS_CRASH || p.outcome == GTR_FS_TIMEOUT) {
-        snprintf(j.signature, sizeof j.signature, "%s", p.signature);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+
+    const char *written;
+    char *wpath = NULL;
+    size_t written_len;
+    if (res.fixture.len > 0) {
+        rc = write_bytes(out_path, res.fixture.data, res.fixture.len);
+        written = out_path != NULL && strcmp(out_path, "-") != 0 ? out_path : "stdout";
+        written_len = res.fixture.len;
     } else {
-        rc = cli_fail("reduce: %s reads and validates: there is no failure to keep", input);
-        goto out;
-    }
-    if (pattern.len > 0) {
-        if (p.outcome != GTR_FS_READ_ERROR && p.outcome != GTR_FS_VALID_ERROR) {
-            rc = cli_fail("reduce: %s does not fail with an error message (%s)", input,
-                          p.outcome == GTR_FS_PASS ? "it validates" : p.signature);
+        bool to_stdout = out_path == NULL || strcmp(out_path, "-") == 0;
+        if (to_stdout && isatty(1)) {
+            rc = cli_fail("reduce: no fixture can hold this failure (%s); give --out to write "
+                          "the reduced wire bytes beside it",
+                          res.why_wire.data);
             goto out;
         }
-        if (tgen_expect_new_failure(pattern.data, pattern.len, &j.re, &err) < 0) {
-            rc = cli_fail_err(&err);
+        wpath = to_stdout ? NULL : wire_path(out_path);
+        if (!to_stdout && wpath == NULL) {
+            rc = cli_fail("reduce: out of memory");
             goto out;
         }
+        fprintf(stderr,
+                "gotrace: reduce: no fixture: %s; writing the reduced trace as wire bytes "
+                "to %s instead (a regression input for fuzz/regressions/)\n",
+                res.why_wire.data, wpath != NULL ? wpath : "stdout");
+        rc = write_bytes(wpath, res.wire.data, res.wire.len);
+        written = wpath != NULL ? wpath : "stdout";
+        written_len = res.wire.len;
     }
-    if (!interesting(&j, (const uint8_t *)wire.data, wire.len)) {
-        rc = cli_fail("reduce: %s: the failure does not match or does not reproduce: %s", input,
-                      p.outcome == GTR_FS_CRASH || p.outcome == GTR_FS_TIMEOUT ? p.signature
-                                                                               : p.msg.msg);
+    if (rc != CLI_OK)
         goto out;
-    }
-
-    gtr_fs_reduce_stats stats;
-    if (gtr_fs_reduce((const uint8_t *)wire.data, wire.len, interesting, &j, &reduced, &stats,
-                      &err) < 0) {
-        rc = cli_fail_err(&err);
-        goto out;
-    }
-    size_t nb0, nb1;
-    size_t ne0 = count_events((const uint8_t *)wire.data, wire.len, &nb0);
-    size_t ne1 = count_events((const uint8_t *)reduced.data, reduced.len, &nb1);
     fprintf(stderr,
-            "gotrace: reduce: %zu bytes, %zu batches, %zu events -> %zu bytes, %zu batches, "
-            "%zu events (%zu candidates, %zu rounds)\n",
-            wire.len, nb0, ne0, reduced.len, nb1, ne1, stats.tests, stats.rounds);
-
-    /* The expectation. */
-    const char *what;
-    if (j.kind == GTR_FS_READ_ERROR) {
-        tgen_expect_format_failure(&exp_text, pattern.data, pattern.len);
-        what = "reader error";
-    } else if (j.kind == GTR_FS_VALID_ERROR) {
-        gtr_buf_puts(&exp_text, "SUCCESS\n");
-        what = "validator error (the reader accepts the trace)";
-    } else {
-        bool failed = false;
-        gtr_buf msg = {0};
-        if (!go_oracle((const uint8_t *)reduced.data, reduced.len, &failed, &msg)) {
-            fprintf(stderr, "gotrace: reduce: no Go oracle to tell the expectation of a %s; "
-                            "writing the reduced trace as wire bytes\n",
-                    j.kind == GTR_FS_CRASH ? "crash" : "hang");
-            gtr_buf_free(&msg);
-            rc = write_file(out_path, reduced.data, reduced.len);
-            goto out;
-        }
-        if (failed) {
-            gtr_buf re = {0};
-            gtr_fs_message_regexp(msg.data ? msg.data : "", &re);
-            tgen_expect_format_failure(&exp_text, re.data ? re.data : "", re.len);
-            gtr_buf_free(&re);
-        } else {
-            gtr_buf_puts(&exp_text, "SUCCESS\n");
-        }
-        gtr_buf_free(&msg);
-        what = j.kind == GTR_FS_CRASH ? "crash; expectation from Go's reader"
-                                      : "hang; expectation from Go's reader";
-    }
-    gtr_buf_printf(&comment, "Reduced by gotrace reduce (%s: %s).\n", what,
-                   j.kind == GTR_FS_CRASH || j.kind == GTR_FS_TIMEOUT ? j.signature : p.msg.msg);
-    /* Only the first line of a long message goes in the comment. */
-    char *nl = strchr(comment.data, '\n');
-    if (nl != NULL && (size_t)(nl - comment.data) + 1 < comment.len) {
-        comment.len = (size_t)(nl - comment.data);
-        gtr_buf_puts(&comment, "...).\n");
-    }
-    if (gtr_fs_wire_to_text((const uint8_t *)reduced.data, reduced.len, &text, &err) < 0) {
-        rc = cli_fail_err(&err);
-        goto out;
-    }
-    txtar_file files[2] = {{"expect", 6, exp_text.data, exp_text.len},
-                           {"trace", 5, text.data, text.len}};
-    txtar_archive a = {comment.data, comment.len, files, 2};
-    size_t alen;
-    char *archive = txtar_format(&a, &alen);
-    if (archive == NULL) {
-        rc = cli_fail("out of memory");
-        goto out;
-    }
-    rc = write_file(out_path, archive, alen);
-    free(archive);
+            "gotrace: reduce: %s: %zu bytes, %zu batches, %zu events -> %s: %zu bytes "
+            "(trace of %zu wire bytes, %zu batches, %zu events); %zu candidates, %zu rounds, "
+            "%.1f s\n",
+            input, res.in_bytes, res.in_batches, res.in_events, written, written_len,
+            res.wire.len, res.out_batches, res.out_events, res.stats.tests, res.stats.rounds,
+            secs);
+    if (res.go_check.len > 0 && res.go_rejects)
+        fprintf(stderr,
+                "gotrace: reduce: warning: Go's golden runner rejects the fixture (%s): gotrace "
+                "and Go disagree on this trace, a divergence to report\n",
+                res.go_check.data);
 out:
-    tgen_expect_free(j.re);
+    free(wpath);
+    reduce_result_free(&res);
     gtr_buf_free(&wire);
-    gtr_buf_free(&reduced);
-    gtr_buf_free(&pattern);
-    gtr_buf_free(&text);
-    gtr_buf_free(&exp_text);
-    gtr_buf_free(&comment);
     return rc;
 }

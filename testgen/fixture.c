@@ -14,8 +14,7 @@
 #include "gtr/buf.h"
 #include "gtr/input.h"
 #include "gtr/raw.h"
-#include "gtr/reader.h"
-#include "gtr/validate.h"
+#include "tgen/judge.h"
 #include "txtar.h"
 
 struct tgen_fixture {
@@ -237,78 +236,23 @@ gtr_status tgen_fixture_parse_file(const char *path, tgen_fixture **out, gtr_err
     return st;
 }
 
-/* A golden run's record of failures: the first one's message, and how many. */
-typedef struct record {
-    tgen_check_report rep;
-    gtr_status first;
-    gtr_err *err;
-} record;
-
-static void record_failure(record *rc, gtr_status st, const gtr_err *e)
-{
-    if (rc->rep.failures++ == 0) {
-        rc->first = st;
-        gtr_err_copy(rc->err, e);
-        if (rc->err != NULL)
-            rc->err->code = st;
-    }
-}
-
-/* check_outcome is `if err := exp.Check(got); err != nil { t.Error(err) }`. */
-static void check_outcome(record *rc, const tgen_expect *exp, const gtr_err *got)
-{
-    gtr_err cerr;
-    gtr_status st = tgen_expect_check(exp, got, &cerr);
-    if (st < 0)
-        record_failure(rc, st, &cerr);
-}
-
 gtr_status tgen_fixture_check_parsed(const tgen_fixture *f, tgen_check_report *rep, gtr_err *err)
 {
-    record rc = {{0, 0}, GTR_OK, err};
-    gtr_input *in = NULL;
-    gtr_reader *r = NULL;
-    gtr_validator *v = NULL;
-    gtr_err rerr, verr;
-    gtr_event ev;
-    gtr_status st;
+    tgen_verdict v;
+    unsigned failures = 0;
+    gtr_status st = tgen_judge(f->wire, f->wire_len, NULL, NULL, &v);
 
-    gtr_err_clear(err);
-    gtr_err_clear(&rerr);
-    if ((st = gtr_input_open_memory_plain(f->wire, f->wire_len, NULL, &in, &rerr)) < 0) {
-        record_failure(&rc, st, &rerr);
-        goto out;
+    if (st < 0) {
+        failures = 1;
+        gtr_err_setf(err, st, "out of memory");
+    } else {
+        st = tgen_verdict_check(&v, f->expect, &failures, err);
     }
-    if ((st = gtr_validator_new(NULL, &v, &verr)) < 0) {
-        record_failure(&rc, st, &verr);
-        goto out;
+    if (rep != NULL) {
+        rep->events = v.events;
+        rep->failures = failures;
     }
-    gtr_validator_set_go_version(v, f->version);
-    if ((st = gtr_reader_new(in, NULL, &r, &rerr)) < 0) {
-        check_outcome(&rc, f->expect, &rerr);
-        goto out;
-    }
-    for (;;) {
-        st = gtr_reader_next(r, &ev, &rerr);
-        if (st == GTR_EOF)
-            break;
-        gtr_validator_set_go_version(v, gtr_reader_go_version(r));
-        if (st < 0) {
-            check_outcome(&rc, f->expect, &rerr);
-            goto out;
-        }
-        rc.rep.events++;
-        if ((st = gtr_validator_event(v, &ev, &verr)) < 0)
-            record_failure(&rc, st, &verr);
-    }
-    check_outcome(&rc, f->expect, NULL);
-out:
-    gtr_reader_free(r);
-    gtr_validator_free(v);
-    gtr_input_free(in);
-    if (rep != NULL)
-        *rep = rc.rep;
-    return rc.rep.failures > 0 ? rc.first : GTR_OK;
+    return st;
 }
 
 gtr_status tgen_fixture_check(const char *path, tgen_check_report *rep, gtr_err *err)
@@ -331,5 +275,72 @@ gtr_status tgen_fixture_check(const char *path, tgen_check_report *rep, gtr_err 
     }
     st = tgen_fixture_check_parsed(f, rep, err);
     tgen_fixture_free(f);
+    return st;
+}
+
+/* looks_like_fixture: data is a txtar archive whose first file is `expect` (a wire trace or a
+ * text trace has no file marker before its first line of content). */
+static bool looks_like_fixture(const char *data, size_t len)
+{
+    static const char marker[] = "-- expect --";
+    size_t mlen = sizeof marker - 1;
+    for (size_t i = 0; i + mlen <= len;) {
+        const char *nl = memchr(data + i, '\n', len - i);
+        size_t end = nl != NULL ? (size_t)(nl - data) : len;
+        size_t n = end - i;
+        if (n > 0 && data[end - 1] == '\r')
+            n--;
+        if (n == mlen && memcmp(data + i, marker, mlen) == 0)
+            return true;
+        if (n >= 3 && memcmp(data + i, "-- ", 3) == 0 && n >= 6 &&
+            memcmp(data + i + n - 3, " --", 3) == 0)
+            return false; /* another file first */
+        if (nl == NULL)
+            break;
+        i = end + 1;
+    }
+    return false;
+}
+
+static bool has_suffix(const char *s, const char *suf)
+{
+    size_t n = strlen(s), k = strlen(suf);
+    return n >= k && strcmp(s + n - k, suf) == 0;
+}
+
+gtr_status tgen_load_trace(const char *path, gtr_buf *wire, bool *fixture, gtr_err *err)
+{
+    gtr_input *in = NULL;
+    char *data = NULL;
+    size_t len = 0;
+    gtr_status st;
+
+    if (fixture != NULL)
+        *fixture = false;
+    if ((st = gtr_input_open_path(path, NULL, &in, err)) < 0)
+        return st;
+    st = gtr_input_read_all(in, &data, &len, err);
+    gtr_input_free(in);
+    if (st < 0)
+        goto out;
+    /* A wire trace starts with "go 1."; everything else may be a fixture. */
+    bool wire_header = len >= 5 && memcmp(data, "go 1.", 5) == 0;
+    if (has_suffix(path, ".test") || (!wire_header && looks_like_fixture(data, len))) {
+        tgen_fixture *f = NULL;
+        if ((st = tgen_fixture_parse(path, data, len, &f, err)) < 0)
+            goto out;
+        size_t n;
+        const uint8_t *w = tgen_fixture_trace(f, &n);
+        if (gtr_buf_append(wire, w, n) < 0)
+            st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+        tgen_fixture_free(f);
+        if (fixture != NULL)
+            *fixture = true;
+        goto out;
+    }
+    if (gtr_buf_append(wire, data, len) < 0)
+        st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+out:
+    free(data);
     return st;
 }

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "fs/check.h"
+#include "tgen/fixture.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 uint64_t fuzz_alloc_fail_count(const uint8_t *data, size_t size);
@@ -22,7 +22,7 @@ static uint64_t fail_each(const char *path, bool gzip)
 {
     gtr_buf wire = {0}, in = {0};
     gtr_err err;
-    if (gtr_fs_load_trace(path, &wire, &err) < 0)
+    if (tgen_load_trace(path, &wire, NULL, &err) < 0)
         fail_msg("%s: %s", path, err.msg);
     if (gzip) {
         /* Feed the compressed file itself, so the gzip path's allocations fail too. */

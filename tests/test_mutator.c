@@ -11,8 +11,9 @@
 
 #include <cmocka.h>
 
-#include "fs/check.h"
-#include "fs/model.h"
+#include "tgen/fixture.h"
+#include "tgen/judge.h"
+#include "tracedit.h"
 #include "fs/mutate.h"
 
 #define UPSTREAM GTR_SOURCE_DIR "/corpus/upstream/"
@@ -40,7 +41,7 @@ static int setup(void **state)
     (void)state;
     for (size_t i = 0; i < NSEEDS; i++) {
         gtr_err err;
-        if (gtr_fs_load_trace(seed_paths[i], &seeds[i], &err) < 0) {
+        if (tgen_load_trace(seed_paths[i], &seeds[i], NULL, &err) < 0) {
             fprintf(stderr, "%s: %s\n", seed_paths[i], err.msg);
             return -1;
         }
@@ -70,10 +71,10 @@ static void test_mutator_seeds_validate(void **state)
 {
     (void)state;
     for (size_t i = 0; i < NSEEDS; i++) {
-        gtr_fs_result r;
-        gtr_status st = gtr_fs_check(sd(i), sz(i), NULL, NULL, &r);
+        tgen_verdict r;
+        gtr_status st = tgen_judge(sd(i), sz(i), NULL, NULL, &r) == GTR_OK && tgen_verdict_clean(&r) ? GTR_OK : GTR_E_INVALID;
         if (st != GTR_OK)
-            fail_msg("%s: %s%s", seed_paths[i], r.read_err.msg, r.valid_err.msg);
+            fail_msg("%s: %s%s", seed_paths[i], r.end_err.msg, r.valid_err.msg);
     }
 }
 
@@ -152,8 +153,8 @@ static void test_mutator_valid_rate_at_least_40_percent(void **state)
     (void)state;
     for (size_t i = 0; i < n; i++) {
         size_t k = gtr_fs_mutate(m, sd(i), sz(i), 1 << 20, 1000 + i, out);
-        gtr_fs_result r;
-        valid += gtr_fs_check(out, k, NULL, NULL, &r) == GTR_OK;
+        tgen_verdict r;
+        valid += tgen_judge(out, k, NULL, NULL, &r) == GTR_OK && tgen_verdict_clean(&r);
     }
     print_message("valid mutants: %zu/%zu\n", valid, n);
     assert_true(valid * 100 >= n * 40);
@@ -199,15 +200,15 @@ static void test_mutator_crossover_generation_splice_reads(void **state)
     for (uint64_t s = 0; s < 200; s++) {
         /* Cross a multi-generation trace with itself. */
         size_t k = gtr_fs_crossover(m, sd(1), sz(1), sd(1), sz(1), 1 << 20, s, out);
-        gtr_fs_trace t = {0};
-        assert_int_equal(gtr_fs_decode(&t, out, k, NULL), GTR_OK);
+        tracedit_trace t = {0};
+        assert_int_equal(tracedit_decode(&t, out, k, NULL), GTR_OK);
         assert_true(t.has_header);
         assert_int_equal(t.tail_len, 0);
-        gtr_fs_trace_free(&t);
+        tracedit_trace_free(&t);
         if (strcmp(gtr_fs_mutator_last_op(m), "crossover_gen") == 0) {
-            gtr_fs_result r;
+            tgen_verdict r;
             gen_n++;
-            gen_ok += gtr_fs_check(out, k, NULL, NULL, &r) >= 0 || r.read >= 0;
+            gen_ok += tgen_judge(out, k, NULL, NULL, &r) == GTR_OK && r.end == TGEN_END_EOF;
         }
     }
     assert_true(gen_n > 50);
@@ -258,8 +259,8 @@ static void test_mutator_afl_shared_object_fuzzes_and_trims(void **state)
         assert_in_range(n, 1, 1 << 16);
         assert_non_null(out);
         assert_true(strlen(describe(st, 32)) > 0);
-        gtr_fs_result r;
-        valid += gtr_fs_check(out, n, NULL, NULL, &r) == GTR_OK;
+        tgen_verdict r;
+        valid += tgen_judge(out, n, NULL, NULL, &r) == GTR_OK && tgen_verdict_clean(&r);
     }
     assert_true(valid > 30);
     /* Trim, accepting every candidate that is no bigger: ends with an empty trace. */

@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "fs/check.h"
-#include "fs/model.h"
+#include "tgen/fixture.h"
+#include "tracedit.h"
 #include "fs/mutate.h"
 #include "gtr/spec.h"
 
@@ -51,25 +51,25 @@ typedef struct stats {
 
 static void inspect(const uint8_t *d, size_t n, stats *s)
 {
-    gtr_fs_trace t;
+    tracedit_trace t;
     memset(&t, 0, sizeof t);
-    assert_int_equal(gtr_fs_decode(&t, d, n, NULL), GTR_OK);
+    assert_int_equal(tracedit_decode(&t, d, n, NULL), GTR_OK);
     bool marker = false, deep = false, limit = false, edge = false;
     for (size_t b = 0; b < t.nbatches; b++) {
-        const gtr_fs_batch *bt = &t.batches[b];
+        const tracedit_batch *bt = &t.batches[b];
         /* The generation's last string ID. */
         uint64_t max_string = 0;
         for (size_t x = 0; x < t.nbatches; x++) {
             if (t.batches[x].gen != bt->gen)
                 continue;
             for (size_t i = 0; i < t.batches[x].nev; i++) {
-                const gtr_fs_event *e = &t.events[t.batches[x].evs[i]];
+                const tracedit_event *e = &t.events[t.batches[x].evs[i]];
                 if (e->type == GTR_EV_STRING && e->nargs >= 1 && t.vals[e->args] > max_string)
                     max_string = t.vals[e->args];
             }
         }
         for (size_t i = 0; i < bt->nev; i++) {
-            const gtr_fs_event *e = &t.events[bt->evs[i]];
+            const tracedit_event *e = &t.events[bt->evs[i]];
             const uint64_t *a = t.vals + e->args;
             for (uint32_t k = 0; k < e->nargs; k++)
                 marker |= a[k] == MARKER;
@@ -87,7 +87,7 @@ static void inspect(const uint8_t *d, size_t n, stats *s)
     s->limit_stacks += limit;
     s->edge_frames += edge;
     s->cut += t.tail_len > 0 || (t.nbatches > 0 && t.batches[t.nbatches - 1].tail_len > 0);
-    gtr_fs_trace_free(&t);
+    tracedit_trace_free(&t);
 }
 
 static void test_mutator_ops_reach_values_and_boundaries(void **state)
@@ -95,7 +95,7 @@ static void test_mutator_ops_reach_values_and_boundaries(void **state)
     (void)state;
     gtr_buf seed = {0};
     gtr_err err;
-    assert_true(gtr_fs_load_trace(SEED, &seed, &err) >= 0);
+    assert_true(tgen_load_trace(SEED, &seed, NULL, &err) >= 0);
     gtr_fs_options opt = {.byte_mutate = marker_mutate};
     gtr_fs_mutator *m = gtr_fs_mutator_new(&opt);
     assert_non_null(m);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test_reduce.c: the reducer (fuzz/structure/include/fs/reduce.h) and `gotrace reduce`. */
+/* test_reduce.c: the reducer (reduce/include/reduce.h) and `gotrace reduce`. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,9 +12,9 @@
 
 #include <cmocka.h>
 
-#include "fs/check.h"
-#include "fs/model.h"
-#include "fs/reduce.h"
+#include "reduce.h"
+#include "tgen/fixture.h"
+#include "tracedit.h"
 
 #define GOTRACE GTR_BINARY_DIR "/bin/gotrace"
 #define UPSTREAM GTR_SOURCE_DIR "/corpus/upstream/"
@@ -22,11 +22,11 @@
 static void load(const char *path, gtr_buf *b)
 {
     gtr_err err;
-    if (gtr_fs_load_trace(path, b, &err) < 0)
+    if (tgen_load_trace(path, b, NULL, &err) < 0)
         fail_msg("%s: %s", path, err.msg);
 }
 
-static size_t find_batch_starting(const gtr_fs_trace *t, uint8_t type)
+static size_t find_batch_starting(const tracedit_trace *t, uint8_t type)
 {
     for (size_t b = 0; b < t->nbatches; b++)
         if (t->batches[b].nev > 0 && t->events[t->batches[b].evs[0]].type == type)
@@ -40,18 +40,18 @@ static size_t find_batch_starting(const gtr_fs_trace *t, uint8_t type)
 static void padded(gtr_buf *out)
 {
     gtr_buf wire = {0};
-    gtr_fs_trace t = {0};
+    tracedit_trace t = {0};
     uint32_t idx;
     load(UPSTREAM "go122-create-syscall-with-p.test", &wire);
-    assert_int_equal(gtr_fs_decode(&t, (const uint8_t *)wire.data, wire.len, NULL), GTR_OK);
+    assert_int_equal(tracedit_decode(&t, (const uint8_t *)wire.data, wire.len, NULL), GTR_OK);
     size_t sb = find_batch_starting(&t, GTR_EV_STRINGS);
     for (uint64_t id = 1; id <= 120; id++) {
         char s[32];
         int n = snprintf(s, sizeof s, "runtime.padding%llu", (unsigned long long)id);
-        assert_int_equal(gtr_fs_add_event(&t, GTR_EV_STRING, &id, 1, true, (const uint8_t *)s,
+        assert_int_equal(tracedit_add_event(&t, GTR_EV_STRING, &id, 1, true, (const uint8_t *)s,
                                           (size_t)n, &idx),
                          GTR_OK);
-        assert_int_equal(gtr_fs_batch_insert(&t, sb, t.batches[sb].nev, idx), GTR_OK);
+        assert_int_equal(tracedit_batch_insert(&t, sb, t.batches[sb].nev, idx), GTR_OK);
     }
     size_t kb = find_batch_starting(&t, GTR_EV_STACKS);
     for (uint64_t id = 1; id <= 40; id++) {
@@ -62,11 +62,11 @@ static void padded(gtr_buf *out)
             a[4 + f * 4] = 1 + (id * 7 + (uint64_t)f) % 120;
             a[5 + f * 4] = 10 + id;
         }
-        assert_int_equal(gtr_fs_add_event(&t, GTR_EV_STACK, a, 14, false, NULL, 0, &idx), GTR_OK);
-        assert_int_equal(gtr_fs_batch_insert(&t, kb, t.batches[kb].nev, idx), GTR_OK);
+        assert_int_equal(tracedit_add_event(&t, GTR_EV_STACK, a, 14, false, NULL, 0, &idx), GTR_OK);
+        assert_int_equal(tracedit_batch_insert(&t, kb, t.batches[kb].nev, idx), GTR_OK);
     }
-    assert_int_equal(gtr_fs_encode(&t, out, NULL), GTR_OK);
-    gtr_fs_trace_free(&t);
+    assert_int_equal(tracedit_encode(&t, out, NULL), GTR_OK);
+    tracedit_trace_free(&t);
     gtr_buf_free(&wire);
 }
 
@@ -91,10 +91,11 @@ static void test_reduce_padded_failure_shrinks_to_fixture_that_passes_check(void
     (void)state;
     assert_non_null(mkdtemp(dir));
     padded(&in);
-    gtr_fs_probe p;
-    assert_int_equal(gtr_fs_probe_run((const uint8_t *)in.data, in.len, 10, &p, NULL), GTR_OK);
-    assert_int_equal(p.outcome, GTR_FS_READ_ERROR);
-    assert_string_equal(p.msg.msg, "expected a proc but didn't have one");
+    reduce_probe p;
+    assert_int_equal(reduce_probe_run((const uint8_t *)in.data, in.len, 10, &p, NULL), GTR_OK);
+    assert_int_equal(p.outcome, REDUCE_JUDGED);
+    assert_int_equal(p.verdict.end, TGEN_END_READ);
+    assert_string_equal(p.verdict.end_err.msg, "expected a proc but didn't have one");
     snprintf(inp, sizeof inp, "%s/in.trace", dir);
     snprintf(outp, sizeof outp, "%s/out.test", dir);
     write_file(inp, in.data, in.len);
@@ -156,11 +157,11 @@ static void test_reduce_message_regexp_escapes_and_frees_numbers(void **state)
 {
     gtr_buf b = {0};
     (void)state;
-    assert_int_equal(gtr_fs_message_regexp("invalid batch size 70000, maximum is 65536", &b),
+    assert_int_equal(reduce_message_regexp("invalid batch size 70000, maximum is 65536", &b),
                      GTR_OK);
     assert_string_equal(b.data, "invalid batch size [0-9]+, maximum is [0-9]+");
     gtr_buf_reset(&b);
-    assert_int_equal(gtr_fs_message_regexp("a.b*c (P=-1) [x]{2}|^$?+\\\nsecond line 7", &b),
+    assert_int_equal(reduce_message_regexp("a.b*c (P=-1) [x]{2}|^$?+\\\nsecond line 7", &b),
                      GTR_OK);
     assert_string_equal(b.data, "a\\.b\\*c \\(P=-[0-9]+\\) \\[x\\]\\{[0-9]+\\}\\|\\^\\$\\?\\+\\\\");
     gtr_buf_free(&b);
@@ -169,55 +170,55 @@ static void test_reduce_message_regexp_escapes_and_frees_numbers(void **state)
 /* An in-process predicate: the trace still has a String event whose data is "needle". */
 static bool has_needle(void *ctx, const uint8_t *data, size_t size)
 {
-    gtr_fs_trace t = {0};
+    tracedit_trace t = {0};
     bool found = false;
     (void)ctx;
-    gtr_fs_decode(&t, data, size, NULL);
+    tracedit_decode(&t, data, size, NULL);
     for (size_t b = 0; b < t.nbatches && !found; b++)
         for (size_t i = 0; i < t.batches[b].nev && !found; i++) {
-            const gtr_fs_event *e = &t.events[t.batches[b].evs[i]];
+            const tracedit_event *e = &t.events[t.batches[b].evs[i]];
             found = e->type == GTR_EV_STRING && e->data_len == 6 &&
                     memcmp(t.bytes + e->data, "needle", 6) == 0;
         }
-    gtr_fs_trace_free(&t);
+    tracedit_trace_free(&t);
     return found;
 }
 
 static void test_reduce_api_keeps_only_what_the_predicate_needs(void **state)
 {
     gtr_buf wire = {0}, out = {0};
-    gtr_fs_trace t = {0};
+    tracedit_trace t = {0};
     uint32_t idx;
     uint64_t id = 77;
     (void)state;
     load(UPSTREAM "go122-annotations.test", &wire);
-    assert_int_equal(gtr_fs_decode(&t, (const uint8_t *)wire.data, wire.len, NULL), GTR_OK);
+    assert_int_equal(tracedit_decode(&t, (const uint8_t *)wire.data, wire.len, NULL), GTR_OK);
     size_t sb = find_batch_starting(&t, GTR_EV_STRINGS);
-    assert_int_equal(gtr_fs_add_event(&t, GTR_EV_STRING, &id, 1, true,
+    assert_int_equal(tracedit_add_event(&t, GTR_EV_STRING, &id, 1, true,
                                       (const uint8_t *)"needle", 6, &idx),
                      GTR_OK);
-    assert_int_equal(gtr_fs_batch_insert(&t, sb, t.batches[sb].nev / 2, idx), GTR_OK);
+    assert_int_equal(tracedit_batch_insert(&t, sb, t.batches[sb].nev / 2, idx), GTR_OK);
     gtr_buf_reset(&wire);
-    assert_int_equal(gtr_fs_encode(&t, &wire, NULL), GTR_OK);
-    gtr_fs_reduce_stats st;
-    assert_int_equal(gtr_fs_reduce((const uint8_t *)wire.data, wire.len, has_needle, NULL, &out,
+    assert_int_equal(tracedit_encode(&t, &wire, NULL), GTR_OK);
+    reduce_stats st;
+    assert_int_equal(reduce_ddmin((const uint8_t *)wire.data, wire.len, has_needle, NULL, &out,
                                    &st, NULL),
                      GTR_OK);
     /* header 16 + batch header (1+1+1+1+1) + String (1 + id 1 + len 1 + 6) = 30 */
     assert_int_equal(out.len, 30);
     assert_true(has_needle(NULL, (const uint8_t *)out.data, out.len));
-    assert_int_equal(gtr_fs_decode(&t, (const uint8_t *)out.data, out.len, NULL), GTR_OK);
+    assert_int_equal(tracedit_decode(&t, (const uint8_t *)out.data, out.len, NULL), GTR_OK);
     assert_int_equal(t.nbatches, 1);
     assert_int_equal(t.batches[0].nev, 1);
     assert_int_equal(t.batches[0].gen, 0);
-    assert_int_equal(gtr_fs_event_args(&t, t.batches[0].evs[0])[0], 0);   /* id shrunk */
+    assert_int_equal(tracedit_event_args(&t, t.batches[0].evs[0])[0], 0);   /* id shrunk */
     print_message("%zu -> %zu bytes in %zu candidates\n", wire.len, out.len, st.tests);
     /* Not interesting to begin with: refused. */
     gtr_buf_reset(&out);
-    assert_int_equal(gtr_fs_reduce((const uint8_t *)"go 1.22 trace\0\0\0", 16, has_needle, NULL,
+    assert_int_equal(reduce_ddmin((const uint8_t *)"go 1.22 trace\0\0\0", 16, has_needle, NULL,
                                    &out, NULL, NULL),
                      GTR_E_USAGE);
-    gtr_fs_trace_free(&t);
+    tracedit_trace_free(&t);
     gtr_buf_free(&wire);
     gtr_buf_free(&out);
 }
@@ -225,16 +226,18 @@ static void test_reduce_api_keeps_only_what_the_predicate_needs(void **state)
 static void test_reduce_probe_reports_outcomes(void **state)
 {
     gtr_buf wire = {0};
-    gtr_fs_probe p;
+    reduce_probe p;
     (void)state;
     load(UPSTREAM "go123-sync.test", &wire);
-    assert_int_equal(gtr_fs_probe_run((const uint8_t *)wire.data, wire.len, 10, &p, NULL), GTR_OK);
-    assert_int_equal(p.outcome, GTR_FS_PASS);
-    assert_int_equal(gtr_fs_probe_run((const uint8_t *)"go 1.22 trace\0\0\0\x07", 17, 10, &p,
+    assert_int_equal(reduce_probe_run((const uint8_t *)wire.data, wire.len, 10, &p, NULL), GTR_OK);
+    assert_int_equal(p.outcome, REDUCE_JUDGED);
+    assert_true(tgen_verdict_clean(&p.verdict));
+    assert_int_equal(reduce_probe_run((const uint8_t *)"go 1.22 trace\0\0\0\x07", 17, 10, &p,
                                       NULL),
                      GTR_OK);
-    assert_int_equal(p.outcome, GTR_FS_READ_ERROR);
-    assert_string_equal(p.msg.msg, "expected batch event, got event 7");
+    assert_int_equal(p.outcome, REDUCE_JUDGED);
+    assert_int_equal(p.verdict.end, TGEN_END_READ);
+    assert_string_equal(p.verdict.end_err.msg, "expected batch event, got event 7");
     gtr_buf_free(&wire);
 }
 

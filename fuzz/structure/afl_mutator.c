@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fs/model.h"
+#include "tracedit.h"
 #include "fs/mutate.h"
 
 #define OUT_CAP (1u << 20)
@@ -18,7 +18,7 @@ typedef struct afl_state {
     uint64_t seed;
     uint8_t *out;
     /* trimming */
-    gtr_fs_trace base, cand;
+    tracedit_trace base, cand;
     gtr_buf enc;
     size_t step, steps;   /* step < nbatches: drop batch; then events */
     size_t iter, total;   /* trim iterations done; the count init_trim announced */
@@ -87,7 +87,7 @@ const char *afl_custom_describe(void *data, size_t max_description_len)
     return d;
 }
 
-static size_t nevents(const gtr_fs_trace *t)
+static size_t nevents(const tracedit_trace *t)
 {
     size_t n = 0;
     for (size_t b = 0; b < t->nbatches; b++)
@@ -98,7 +98,7 @@ static size_t nevents(const gtr_fs_trace *t)
 int32_t afl_custom_init_trim(void *data, uint8_t *buf, size_t buf_size)
 {
     afl_state *s = data;
-    if (gtr_fs_decode(&s->base, buf, buf_size, NULL) != GTR_OK || !s->base.has_header)
+    if (tracedit_decode(&s->base, buf, buf_size, NULL) != GTR_OK || !s->base.has_header)
         return 0;
     s->step = s->iter = 0;
     s->steps = s->base.nbatches + nevents(&s->base);
@@ -109,16 +109,16 @@ int32_t afl_custom_init_trim(void *data, uint8_t *buf, size_t buf_size)
 /* candidate builds base minus the current step's batch or event. */
 static void candidate(afl_state *s)
 {
-    gtr_fs_copy(&s->cand, &s->base, NULL);
+    tracedit_copy(&s->cand, &s->base, NULL);
     size_t k = s->step;
     if (k < s->cand.nbatches) {
-        gtr_fs_remove_batch(&s->cand, k);
+        tracedit_remove_batch(&s->cand, k);
         return;
     }
     k -= s->cand.nbatches;
     for (size_t b = 0; b < s->cand.nbatches; b++) {
         if (k < s->cand.batches[b].nev) {
-            gtr_fs_batch_remove(&s->cand, b, k);
+            tracedit_batch_remove(&s->cand, b, k);
             return;
         }
         k -= s->cand.batches[b].nev;
@@ -130,7 +130,7 @@ size_t afl_custom_trim(void *data, uint8_t **out_buf)
     afl_state *s = data;
     candidate(s);
     gtr_buf_reset(&s->enc);
-    gtr_fs_encode(&s->cand, &s->enc, NULL);
+    tracedit_encode(&s->cand, &s->enc, NULL);
     size_t n = s->enc.len < OUT_CAP ? s->enc.len : OUT_CAP;
     memcpy(s->out, s->enc.data, n);
     *out_buf = s->out;
@@ -143,7 +143,7 @@ int32_t afl_custom_post_trim(void *data, unsigned char success)
     s->iter++;
     if (success) {
         /* Keep the smaller trace; the same step now names the next item. */
-        gtr_fs_copy(&s->base, &s->cand, NULL);
+        tracedit_copy(&s->base, &s->cand, NULL);
         s->steps = s->base.nbatches + nevents(&s->base);
     } else {
         s->step++;
@@ -161,8 +161,8 @@ void afl_custom_deinit(void *data)
     if (s == NULL)
         return;
     gtr_fs_mutator_free(s->m);
-    gtr_fs_trace_free(&s->base);
-    gtr_fs_trace_free(&s->cand);
+    tracedit_trace_free(&s->base);
+    tracedit_trace_free(&s->cand);
     gtr_buf_free(&s->enc);
     free(s->out);
     free(s);

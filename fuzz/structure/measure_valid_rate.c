@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fs/check.h"
+#include "tgen/fixture.h"
+#include "tgen/judge.h"
 #include "fs/mutate.h"
 
 #define MAX_OUT (4u << 20)
@@ -80,8 +81,8 @@ static size_t havoc(uint8_t *d, size_t n, size_t max)
 
 static bool valid(const uint8_t *d, size_t n)
 {
-    gtr_fs_result res;
-    return gtr_fs_check(d, n, NULL, NULL, &res) == GTR_OK;
+    tgen_verdict v;
+    return tgen_judge(d, n, NULL, NULL, &v) == GTR_OK && tgen_verdict_clean(&v);
 }
 
 int main(int argc, char **argv)
@@ -107,7 +108,7 @@ int main(int argc, char **argv)
     for (; i < argc; i++) {
         gtr_buf b = {0};
         gtr_err err;
-        if (gtr_fs_load_trace(argv[i], &b, &err) < 0) {
+        if (tgen_load_trace(argv[i], &b, NULL, &err) < 0) {
             fprintf(stderr, "%s: %s\n", argv[i], err.msg);
             gtr_buf_free(&b);
             skipped++;

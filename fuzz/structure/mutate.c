@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fs/model.h"
+#include "tracedit.h"
 #include "fs/mutate.h"
 
 /* Argument classes, from the spec's argument names. */
@@ -153,7 +153,7 @@ struct gtr_fs_mutator {
     gtr_fs_options opt;
     uint64_t *values;
     uint64_t rng;
-    gtr_fs_trace t, t2;
+    tracedit_trace t, t2;
     gtr_buf out;
     idset ids[SET_NUM];
     uint64_t max_string, max_stack;
@@ -187,8 +187,8 @@ void gtr_fs_mutator_free(gtr_fs_mutator *m)
 {
     if (m == NULL)
         return;
-    gtr_fs_trace_free(&m->t);
-    gtr_fs_trace_free(&m->t2);
+    tracedit_trace_free(&m->t);
+    tracedit_trace_free(&m->t2);
     gtr_buf_free(&m->out);
     for (int i = 0; i < SET_NUM; i++)
         free(m->ids[i].v);
@@ -224,16 +224,16 @@ static uint64_t pick_id(gtr_fs_mutator *m, int set, uint64_t dflt)
 
 static void collect_ids(gtr_fs_mutator *m)
 {
-    gtr_fs_trace *t = &m->t;
+    tracedit_trace *t = &m->t;
     for (int i = 0; i < SET_NUM; i++)
         m->ids[i].n = 0;
     m->max_string = m->max_stack = 0;
     for (size_t b = 0; b < t->nbatches; b++) {
-        const gtr_fs_batch *bt = &t->batches[b];
+        const tracedit_batch *bt = &t->batches[b];
         if (bt->kind == GTR_EV_EVENT_BATCH)
             idset_add(&m->ids[SET_M], bt->m);
         for (size_t i = 0; i < bt->nev; i++) {
-            const gtr_fs_event *e = &t->events[bt->evs[i]];
+            const tracedit_event *e = &t->events[bt->evs[i]];
             const uint64_t *a = t->vals + e->args;
             if (e->type == GTR_EV_STRING && e->nargs >= 1) {
                 idset_add(&m->ids[SET_STRING], a[0]);
@@ -273,14 +273,14 @@ typedef struct pos {
 
 /* pick_event picks a uniformly random event position satisfying pred (NULL: any) by
  * reservoir sampling. false when there is none. */
-typedef bool (*event_pred)(const gtr_fs_trace *t, const gtr_fs_batch *b, const gtr_fs_event *e);
+typedef bool (*event_pred)(const tracedit_trace *t, const tracedit_batch *b, const tracedit_event *e);
 
 static bool pick_event(gtr_fs_mutator *m, event_pred pred, pos *out)
 {
-    gtr_fs_trace *t = &m->t;
+    tracedit_trace *t = &m->t;
     size_t seen = 0;
     for (size_t b = 0; b < t->nbatches; b++) {
-        const gtr_fs_batch *bt = &t->batches[b];
+        const tracedit_batch *bt = &t->batches[b];
         for (size_t i = 0; i < bt->nev; i++) {
             if (pred != NULL && !pred(t, bt, &t->events[bt->evs[i]]))
                 continue;
@@ -291,9 +291,9 @@ static bool pick_event(gtr_fs_mutator *m, event_pred pred, pos *out)
     return seen > 0;
 }
 
-static bool pick_batch(gtr_fs_mutator *m, bool (*pred)(const gtr_fs_trace *, size_t), size_t *out)
+static bool pick_batch(gtr_fs_mutator *m, bool (*pred)(const tracedit_trace *, size_t), size_t *out)
 {
-    gtr_fs_trace *t = &m->t;
+    tracedit_trace *t = &m->t;
     size_t seen = 0;
     for (size_t b = 0; b < t->nbatches; b++) {
         if (pred != NULL && !pred(t, b))
@@ -304,18 +304,18 @@ static bool pick_batch(gtr_fs_mutator *m, bool (*pred)(const gtr_fs_trace *, siz
     return seen > 0;
 }
 
-static bool is_body_batch(const gtr_fs_trace *t, size_t b)
+static bool is_body_batch(const tracedit_trace *t, size_t b)
 {
     return t->batches[b].kind != GTR_EV_END_OF_GENERATION;
 }
 
-static uint32_t ev_at(const gtr_fs_trace *t, pos p)
+static uint32_t ev_at(const tracedit_trace *t, pos p)
 {
     return t->batches[p.b].evs[p.i];
 }
 
 /* has_arg_class: the event has a spec argument of class c; its index in *k. */
-static bool find_arg(const gtr_fs_event *e, enum arg_class c, uint32_t *k)
+static bool find_arg(const tracedit_event *e, enum arg_class c, uint32_t *k)
 {
     for (uint32_t i = 0; i < e->nargs && i < GTR_MAX_SPEC_ARGS; i++) {
         if (classify(e->type, i) == c) {
@@ -327,52 +327,52 @@ static bool find_arg(const gtr_fs_event *e, enum arg_class c, uint32_t *k)
     return false;
 }
 
-static bool p_value(const gtr_fs_trace *t, const gtr_fs_batch *b, const gtr_fs_event *e)
+static bool p_value(const tracedit_trace *t, const tracedit_batch *b, const tracedit_event *e)
 {
     (void)t, (void)b;
     return find_arg(e, A_VALUE, NULL) || find_arg(e, A_TASK, NULL);
 }
-static bool p_string_ref(const gtr_fs_trace *t, const gtr_fs_batch *b, const gtr_fs_event *e)
+static bool p_string_ref(const tracedit_trace *t, const tracedit_batch *b, const tracedit_event *e)
 {
     (void)t, (void)b;
     return find_arg(e, A_STRING, NULL);
 }
-static bool p_stack_ref(const gtr_fs_trace *t, const gtr_fs_batch *b, const gtr_fs_event *e)
+static bool p_stack_ref(const tracedit_trace *t, const tracedit_batch *b, const tracedit_event *e)
 {
     (void)t, (void)b;
     return find_arg(e, A_STACK, NULL);
 }
-static bool p_string(const gtr_fs_trace *t, const gtr_fs_batch *b, const gtr_fs_event *e)
+static bool p_string(const tracedit_trace *t, const tracedit_batch *b, const tracedit_event *e)
 {
     (void)t, (void)b;
     return e->type == GTR_EV_STRING;
 }
-static bool p_stack(const gtr_fs_trace *t, const gtr_fs_batch *b, const gtr_fs_event *e)
+static bool p_stack(const tracedit_trace *t, const tracedit_batch *b, const tracedit_event *e)
 {
     (void)t, (void)b;
     return e->type == GTR_EV_STACK && e->nargs >= 2;
 }
-static bool p_stack_frames(const gtr_fs_trace *t, const gtr_fs_batch *b, const gtr_fs_event *e)
+static bool p_stack_frames(const tracedit_trace *t, const tracedit_batch *b, const tracedit_event *e)
 {
     (void)t, (void)b;
     return e->type == GTR_EV_STACK && e->nargs >= 6;
 }
-static bool p_timed(const gtr_fs_trace *t, const gtr_fs_batch *b, const gtr_fs_event *e)
+static bool p_timed(const tracedit_trace *t, const tracedit_batch *b, const tracedit_event *e)
 {
     (void)t, (void)b;
     return gtr_spec(e->type)->is_timed && e->nargs >= 1;
 }
-static bool p_status(const gtr_fs_trace *t, const gtr_fs_batch *b, const gtr_fs_event *e)
+static bool p_status(const tracedit_trace *t, const tracedit_batch *b, const tracedit_event *e)
 {
     (void)t, (void)b;
     return find_arg(e, A_STATUS, NULL);
 }
-static bool p_id_ref(const gtr_fs_trace *t, const gtr_fs_batch *b, const gtr_fs_event *e)
+static bool p_id_ref(const tracedit_trace *t, const tracedit_batch *b, const tracedit_event *e)
 {
     (void)t, (void)b;
     return find_arg(e, A_G, NULL) || find_arg(e, A_P, NULL) || find_arg(e, A_M, NULL);
 }
-static bool p_any_arg(const gtr_fs_trace *t, const gtr_fs_batch *b, const gtr_fs_event *e)
+static bool p_any_arg(const tracedit_trace *t, const tracedit_batch *b, const tracedit_event *e)
 {
     (void)t, (void)b;
     return e->nargs > 0;
@@ -417,9 +417,9 @@ static bool is_marker(uint8_t type)
            type == GTR_EV_SYNC || type == GTR_EV_FREQUENCY;
 }
 
-static bool batch_first_type(const gtr_fs_trace *t, size_t b, uint8_t *type)
+static bool batch_first_type(const tracedit_trace *t, size_t b, uint8_t *type)
 {
-    const gtr_fs_batch *bt = &t->batches[b];
+    const tracedit_batch *bt = &t->batches[b];
     if (bt->nev == 0)
         return false;
     *type = t->events[bt->evs[0]].type;
@@ -427,7 +427,7 @@ static bool batch_first_type(const gtr_fs_trace *t, size_t b, uint8_t *type)
 }
 
 /* gen_segment finds the run of body batches around b that belong to b's generation. */
-static void gen_segment(const gtr_fs_trace *t, size_t b, size_t *lo, size_t *hi)
+static void gen_segment(const tracedit_trace *t, size_t b, size_t *lo, size_t *hi)
 {
     uint64_t g = t->batches[b].gen;
     size_t l = b, h = b + 1;
@@ -439,9 +439,9 @@ static void gen_segment(const gtr_fs_trace *t, size_t b, size_t *lo, size_t *hi)
     *hi = h;
 }
 
-static gtr_status move_batch(gtr_fs_trace *t, size_t from, size_t to)
+static gtr_status move_batch(tracedit_trace *t, size_t from, size_t to)
 {
-    gtr_fs_batch tmp = t->batches[from];
+    tracedit_batch tmp = t->batches[from];
     if (from < to)
         memmove(t->batches + from, t->batches + from + 1, (to - from) * sizeof tmp);
     else
@@ -451,11 +451,11 @@ static gtr_status move_batch(gtr_fs_trace *t, size_t from, size_t to)
 }
 
 /* dt_sum: the sum of the time deltas of events [0, n) of batch b. */
-static uint64_t dt_sum(const gtr_fs_trace *t, size_t b, size_t n)
+static uint64_t dt_sum(const tracedit_trace *t, size_t b, size_t n)
 {
     uint64_t s = 0;
     for (size_t i = 0; i < n; i++) {
-        const gtr_fs_event *e = &t->events[t->batches[b].evs[i]];
+        const tracedit_event *e = &t->events[t->batches[b].evs[i]];
         if (gtr_spec(e->type)->is_timed && e->nargs >= 1)
             s += t->vals[e->args];
     }
@@ -467,15 +467,15 @@ static uint64_t dt_sum(const gtr_fs_trace *t, size_t b, size_t n)
 static bool gen_id(gtr_fs_mutator *m, uint64_t gen, uint8_t type, uint64_t *id, size_t *batch,
                    uint64_t *max_id)
 {
-    gtr_fs_trace *t = &m->t;
+    tracedit_trace *t = &m->t;
     size_t seen = 0;
     *max_id = 0;
     for (size_t b = 0; b < t->nbatches; b++) {
-        const gtr_fs_batch *bt = &t->batches[b];
+        const tracedit_batch *bt = &t->batches[b];
         if (bt->kind != GTR_EV_EVENT_BATCH || bt->gen != gen)
             continue;
         for (size_t i = 0; i < bt->nev; i++) {
-            const gtr_fs_event *e = &t->events[bt->evs[i]];
+            const tracedit_event *e = &t->events[bt->evs[i]];
             if (e->type != type || e->nargs < 1)
                 continue;
             uint64_t v = t->vals[e->args];
@@ -495,7 +495,7 @@ static size_t byte_mutate(gtr_fs_mutator *m, uint8_t *d, size_t size, size_t max
 /* apply runs operator op on m->t. false: the operator did not apply (nothing changed). */
 static bool apply(gtr_fs_mutator *m, enum op op)
 {
-    gtr_fs_trace *t = &m->t;
+    tracedit_trace *t = &m->t;
     pos p = {0, 0}, q = {0, 0};
     size_t b = 0, c = 0;
     uint32_t k = 0, idx = 0;
@@ -504,7 +504,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
     case OP_ARG_VALUE: {
         if (!pick_event(m, p_value, &p))
             return false;
-        const gtr_fs_event *e = &t->events[ev_at(t, p)];
+        const tracedit_event *e = &t->events[ev_at(t, p)];
         if (!find_arg(e, A_VALUE, &k) && !find_arg(e, A_TASK, &k))
             return false;
         uint64_t *a = t->vals + e->args;
@@ -515,7 +515,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
     case OP_REF_STRING: {
         if (!pick_event(m, p_string_ref, &p) || m->ids[SET_STRING].n == 0)
             return false;
-        const gtr_fs_event *e = &t->events[ev_at(t, p)];
+        const tracedit_event *e = &t->events[ev_at(t, p)];
         uint32_t ks[2], nk = 0;
         uint64_t id = 0, max_id;
         for (uint32_t i = 0; i < e->nargs && i < GTR_MAX_SPEC_ARGS; i++)
@@ -530,7 +530,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
     case OP_REF_STACK: {
         if (!pick_event(m, p_stack_ref, &p))
             return false;
-        const gtr_fs_event *e = &t->events[ev_at(t, p)];
+        const tracedit_event *e = &t->events[ev_at(t, p)];
         uint32_t ks[2], nk = 0;
         uint64_t id = 0, max_id;
         for (uint32_t i = 0; i < e->nargs && i < GTR_MAX_SPEC_ARGS; i++)
@@ -555,7 +555,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
         const uint64_t *src = NULL;
         uint32_t nfr = 0;
         for (size_t i = 0; i < t->batches[b].nev && nfr == 0; i++) {
-            const gtr_fs_event *se = &t->events[t->batches[b].evs[i]];
+            const tracedit_event *se = &t->events[t->batches[b].evs[i]];
             if (se->type == GTR_EV_STACK && se->nargs >= 6) {
                 src = t->vals + se->args + 2;
                 nfr = (se->nargs - 2) / 4;
@@ -577,11 +577,11 @@ static bool apply(gtr_fs_mutator *m, enum op op)
                 args[5 + f * 4] = f + 1;
             }
         }
-        gtr_status st = gtr_fs_add_event(t, GTR_EV_STACK, args, 2 + want * 4, false, NULL, 0, &idx);
+        gtr_status st = tracedit_add_event(t, GTR_EV_STACK, args, 2 + want * 4, false, NULL, 0, &idx);
         free(args);
-        if (st != GTR_OK || gtr_fs_batch_insert(t, b, t->batches[b].nev, idx) != GTR_OK)
+        if (st != GTR_OK || tracedit_batch_insert(t, b, t->batches[b].nev, idx) != GTR_OK)
             return false;
-        const gtr_fs_event *e = &t->events[ev_at(t, p)];
+        const tracedit_event *e = &t->events[ev_at(t, p)];
         if (!find_arg(e, A_STACK, &k))
             return false;
         t->vals[e->args + k] = max_id + 1;
@@ -590,7 +590,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
     case OP_STRING_DATA: {
         if (!pick_event(m, p_string, &p))
             return false;
-        gtr_fs_event *e = &t->events[ev_at(t, p)];
+        tracedit_event *e = &t->events[ev_at(t, p)];
         uint8_t buf[520];
         size_t n = e->data_len < sizeof buf ? e->data_len : sizeof buf;
         memcpy(buf, t->bytes + e->data, n);
@@ -621,7 +621,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
             break;
         }
         size_t off;
-        if (gtr_fs_add_bytes(t, buf, n, &off) != GTR_OK)
+        if (tracedit_add_bytes(t, buf, n, &off) != GTR_OK)
             return false;
         e = &t->events[ev_at(t, p)];
         e->data = off;
@@ -633,16 +633,16 @@ static bool apply(gtr_fs_mutator *m, enum op op)
             return false;
         uint32_t src = ev_at(t, p);
         uint64_t id = m->max_string + 1 + (below(m, 8) == 0 ? below(m, 1000) : 0);
-        if (gtr_fs_dup_event(t, src, &idx) != GTR_OK)
+        if (tracedit_dup_event(t, src, &idx) != GTR_OK)
             return false;
         t->vals[t->events[idx].args] = id;
-        return gtr_fs_batch_insert(t, p.b, p.i + 1, idx) == GTR_OK;
+        return tracedit_batch_insert(t, p.b, p.i + 1, idx) == GTR_OK;
     }
     case OP_NEW_STACK: {
         if (!pick_event(m, p_stack, &p))
             return false;
         uint32_t src = ev_at(t, p);
-        const gtr_fs_event *e = &t->events[src];
+        const tracedit_event *e = &t->events[src];
         uint32_t nfr = (e->nargs - 2) / 4, want;
         switch (below(m, 5)) {
         case 0:
@@ -671,14 +671,14 @@ static bool apply(gtr_fs_mutator *m, enum op op)
         args[1] = want;
         for (uint32_t f = 0; f < want; f++)
             memcpy(args + 2 + f * 4, sa + 2 + (f % nfr) * 4, 4 * sizeof *args);
-        gtr_status st = gtr_fs_add_event(t, GTR_EV_STACK, args, 2 + want * 4, false, NULL, 0, &idx);
+        gtr_status st = tracedit_add_event(t, GTR_EV_STACK, args, 2 + want * 4, false, NULL, 0, &idx);
         free(args);
-        return st == GTR_OK && gtr_fs_batch_insert(t, p.b, p.i + 1, idx) == GTR_OK;
+        return st == GTR_OK && tracedit_batch_insert(t, p.b, p.i + 1, idx) == GTR_OK;
     }
     case OP_FRAME: {
         if (!pick_event(m, p_stack_frames, &p))
             return false;
-        const gtr_fs_event *e = &t->events[ev_at(t, p)];
+        const tracedit_event *e = &t->events[ev_at(t, p)];
         uint32_t f = (uint32_t)below(m, (e->nargs - 2) / 4);
         uint64_t *fr = t->vals + e->args + 2 + f * 4;
         switch (below(m, 4)) {
@@ -736,19 +736,19 @@ static bool apply(gtr_fs_mutator *m, enum op op)
             return false;
         bool marker = is_marker(first);
         size_t at = 1 + below(m, t->batches[b].nev - 1);
-        gtr_fs_batch tmpl = t->batches[b];
+        tracedit_batch tmpl = t->batches[b];
         tmpl.time += dt_sum(t, b, at);
-        if (gtr_fs_insert_batch(t, b + 1, &tmpl) != GTR_OK)
+        if (tracedit_insert_batch(t, b + 1, &tmpl) != GTR_OK)
             return false;
         if (marker) {
-            if (gtr_fs_dup_event(t, t->batches[b].evs[0], &idx) != GTR_OK ||
-                gtr_fs_batch_insert(t, b + 1, 0, idx) != GTR_OK)
+            if (tracedit_dup_event(t, t->batches[b].evs[0], &idx) != GTR_OK ||
+                tracedit_batch_insert(t, b + 1, 0, idx) != GTR_OK)
                 return false;
         }
         while (t->batches[b].nev > at) {
             uint32_t ev = t->batches[b].evs[at];
-            gtr_fs_batch_remove(t, b, at);
-            if (gtr_fs_batch_insert(t, b + 1, t->batches[b + 1].nev, ev) != GTR_OK)
+            tracedit_batch_remove(t, b, at);
+            if (tracedit_batch_insert(t, b + 1, t->batches[b + 1].nev, ev) != GTR_OK)
                 return false;
         }
         t->batches[b + 1].tail = t->batches[b].tail;
@@ -759,7 +759,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
     case OP_MERGE_BATCH: {
         if (!pick_batch(m, is_body_batch, &b) || b + 1 >= t->nbatches)
             return false;
-        gtr_fs_batch *x = &t->batches[b], *y = &t->batches[b + 1];
+        tracedit_batch *x = &t->batches[b], *y = &t->batches[b + 1];
         uint8_t fx, fy;
         if (y->kind != x->kind || y->gen != x->gen || y->m != x->m || x->tail_len != 0 ||
             !batch_first_type(t, b, &fx) || !batch_first_type(t, b + 1, &fy))
@@ -771,34 +771,34 @@ static bool apply(gtr_fs_mutator *m, enum op op)
             skip = 1;   /* drop y's marker */
         } else {
             uint64_t end = x->time + dt_sum(t, b, x->nev);
-            const gtr_fs_event *e = &t->events[y->evs[0]];
+            const tracedit_event *e = &t->events[y->evs[0]];
             if (y->time < end || !gtr_spec(e->type)->is_timed || e->nargs < 1)
                 return false;
             t->vals[e->args] += y->time - end;
         }
         for (size_t i = skip; i < t->batches[b + 1].nev; i++)
-            if (gtr_fs_batch_insert(t, b, t->batches[b].nev, t->batches[b + 1].evs[i]) != GTR_OK)
+            if (tracedit_batch_insert(t, b, t->batches[b].nev, t->batches[b + 1].evs[i]) != GTR_OK)
                 return false;
         t->batches[b].tail = t->batches[b + 1].tail;
         t->batches[b].tail_len = t->batches[b + 1].tail_len;
-        gtr_fs_remove_batch(t, b + 1);
+        tracedit_remove_batch(t, b + 1);
         return true;
     }
     case OP_DELETE_EVENT:
         if (!pick_event(m, NULL, &p))
             return false;
-        gtr_fs_batch_remove(t, p.b, p.i);
+        tracedit_batch_remove(t, p.b, p.i);
         return true;
     case OP_INSERT_EVENT:
         if (!pick_event(m, NULL, &p) || !pick_batch(m, is_body_batch, &b))
             return false;
-        if (gtr_fs_dup_event(t, ev_at(t, p), &idx) != GTR_OK)
+        if (tracedit_dup_event(t, ev_at(t, p), &idx) != GTR_OK)
             return false;
-        return gtr_fs_batch_insert(t, b, below(m, t->batches[b].nev + 1), idx) == GTR_OK;
+        return tracedit_batch_insert(t, b, below(m, t->batches[b].nev + 1), idx) == GTR_OK;
     case OP_DUP_EVENT:
-        if (!pick_event(m, NULL, &p) || gtr_fs_dup_event(t, ev_at(t, p), &idx) != GTR_OK)
+        if (!pick_event(m, NULL, &p) || tracedit_dup_event(t, ev_at(t, p), &idx) != GTR_OK)
             return false;
-        return gtr_fs_batch_insert(t, p.b, p.i + 1, idx) == GTR_OK;
+        return tracedit_batch_insert(t, p.b, p.i + 1, idx) == GTR_OK;
     case OP_SWAP_EVENTS: {
         if (!pick_event(m, NULL, &p) || !pick_event(m, NULL, &q))
             return false;
@@ -813,8 +813,8 @@ static bool apply(gtr_fs_mutator *m, enum op op)
         if (!pick_event(m, NULL, &p) || !pick_batch(m, is_body_batch, &b))
             return false;
         uint32_t ev = ev_at(t, p);
-        gtr_fs_batch_remove(t, p.b, p.i);
-        return gtr_fs_batch_insert(t, b, below(m, t->batches[b].nev + 1), ev) == GTR_OK;
+        tracedit_batch_remove(t, p.b, p.i);
+        return tracedit_batch_insert(t, b, below(m, t->batches[b].nev + 1), ev) == GTR_OK;
     }
     case OP_NEW_EVENT: {
         if (!pick_batch(m, is_body_batch, &b))
@@ -853,14 +853,14 @@ static bool apply(gtr_fs_mutator *m, enum op op)
                 break;
             }
         }
-        if (gtr_fs_add_event(t, type, args, sp->nargs, false, NULL, 0, &idx) != GTR_OK)
+        if (tracedit_add_event(t, type, args, sp->nargs, false, NULL, 0, &idx) != GTR_OK)
             return false;
-        return gtr_fs_batch_insert(t, b, below(m, t->batches[b].nev + 1), idx) == GTR_OK;
+        return tracedit_batch_insert(t, b, below(m, t->batches[b].nev + 1), idx) == GTR_OK;
     }
     case OP_ARG_BOUNDARY: {
         if (!pick_event(m, p_any_arg, &p))
             return false;
-        const gtr_fs_event *e = &t->events[ev_at(t, p)];
+        const tracedit_event *e = &t->events[ev_at(t, p)];
         uint64_t *a = t->vals + e->args + below(m, e->nargs);
         *a = boundary(m, *a);
         return true;
@@ -868,7 +868,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
     case OP_ARG_XREF: {
         if (!pick_event(m, p_id_ref, &p))
             return false;
-        const gtr_fs_event *e = &t->events[ev_at(t, p)];
+        const tracedit_event *e = &t->events[ev_at(t, p)];
         for (int tries = 0; tries < 32; tries++) {
             k = (uint32_t)below(m, e->nargs < GTR_MAX_SPEC_ARGS ? e->nargs : GTR_MAX_SPEC_ARGS);
             enum arg_class cl = classify(e->type, k);
@@ -883,7 +883,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
     case OP_ARG_DICT: {
         if (m->opt.nvalues == 0 || !pick_event(m, p_any_arg, &p))
             return false;
-        const gtr_fs_event *e = &t->events[ev_at(t, p)];
+        const tracedit_event *e = &t->events[ev_at(t, p)];
         uint64_t *a = t->vals + e->args + below(m, e->nargs);
         *a = m->values[below(m, m->opt.nvalues)] + below(m, 3) - 1;
         return true;
@@ -891,7 +891,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
     case OP_STATUS: {
         if (!pick_event(m, p_status, &p))
             return false;
-        const gtr_fs_event *e = &t->events[ev_at(t, p)];
+        const tracedit_event *e = &t->events[ev_at(t, p)];
         find_arg(e, A_STATUS, &k);
         uint64_t *a = t->vals + e->args + k;
         *a = below(m, 2) ? *a + 1 : *a - 1;
@@ -913,13 +913,13 @@ static bool apply(gtr_fs_mutator *m, enum op op)
         if (!pick_batch(m, NULL, &b))
             return false;
         c = below(m, t->nbatches + 1);
-        gtr_fs_batch tmpl = t->batches[b];
-        if (gtr_fs_insert_batch(t, c, &tmpl) != GTR_OK)
+        tracedit_batch tmpl = t->batches[b];
+        if (tracedit_insert_batch(t, c, &tmpl) != GTR_OK)
             return false;
         size_t src = c <= b ? b + 1 : b;
         for (size_t i = 0; i < t->batches[src].nev; i++) {
-            if (gtr_fs_dup_event(t, t->batches[src].evs[i], &idx) != GTR_OK ||
-                gtr_fs_batch_insert(t, c, i, idx) != GTR_OK)
+            if (tracedit_dup_event(t, t->batches[src].evs[i], &idx) != GTR_OK ||
+                tracedit_batch_insert(t, c, i, idx) != GTR_OK)
                 return false;
         }
         return true;
@@ -927,7 +927,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
     case OP_DELETE_BATCH:
         if (!pick_batch(m, NULL, &b))
             return false;
-        gtr_fs_remove_batch(t, b);
+        tracedit_remove_batch(t, b);
         return true;
     case OP_DELETE_GEN: {
         size_t lo, hi;
@@ -937,7 +937,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
         if (hi < t->nbatches && !is_body_batch(t, hi))
             hi++;   /* its EndOfGeneration too */
         while (hi > lo)
-            gtr_fs_remove_batch(t, --hi);
+            tracedit_remove_batch(t, --hi);
         return true;
     }
     case OP_ARG_CMP: {
@@ -947,7 +947,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
          * value, which they cannot do on the varint bytes. */
         if (!pick_event(m, p_any_arg, &p))
             return false;
-        const gtr_fs_event *e = &t->events[ev_at(t, p)];
+        const tracedit_event *e = &t->events[ev_at(t, p)];
         uint64_t *a = t->vals + e->args + below(m, e->nargs);
         uint8_t buf[8];
         for (int i = 0; i < 8; i++)
@@ -968,7 +968,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
         if (!pick_event(m, p_stack_frames, &p))
             return false;
         uint32_t src = ev_at(t, p);
-        const gtr_fs_event *e = &t->events[src];
+        const tracedit_event *e = &t->events[src];
         uint32_t nfr = (e->nargs - 2) / 4, want;
         switch (below(m, 4)) {
         case 0:
@@ -998,7 +998,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
             memcpy(args + 2 + f * 4, sa + 2 + (f % nfr) * 4, 4 * sizeof *args);
             args[2 + f * 4] += (uint64_t)(f / nfr) * 0x10000;   /* distinct PCs */
         }
-        gtr_status st = gtr_fs_set_args(t, src, args, 2 + want * 4);
+        gtr_status st = tracedit_set_args(t, src, args, 2 + want * 4);
         free(args);
         return st == GTR_OK;
     }
@@ -1013,11 +1013,11 @@ static bool apply(gtr_fs_mutator *m, enum op op)
         if (is_marker(type))
             return false;
         batch_first_type(t, p.b, &first);
-        const gtr_fs_batch *sb = &t->batches[p.b];
+        const tracedit_batch *sb = &t->batches[p.b];
         uint64_t tgen = sb->gen + (below(m, 2) ? 1 : (uint64_t)-1);
         size_t seen = 0, fallback = SIZE_MAX;
         for (size_t i = 0; i < t->nbatches; i++) {
-            const gtr_fs_batch *x = &t->batches[i];
+            const tracedit_batch *x = &t->batches[i];
             uint8_t xf = 0;
             if (x->kind != sb->kind || x->gen != tgen)
                 continue;
@@ -1041,20 +1041,20 @@ static bool apply(gtr_fs_mutator *m, enum op op)
         if (at > t->batches[b].nev)
             at = t->batches[b].nev;
         if (below(m, 2)) {
-            if (gtr_fs_dup_event(t, ev, &idx) != GTR_OK)
+            if (tracedit_dup_event(t, ev, &idx) != GTR_OK)
                 return false;
             ev = idx;
         } else {
-            gtr_fs_batch_remove(t, p.b, p.i);
+            tracedit_batch_remove(t, p.b, p.i);
         }
-        return gtr_fs_batch_insert(t, b, at, ev) == GTR_OK;
+        return tracedit_batch_insert(t, b, at, ev) == GTR_OK;
     }
     case OP_REF_EDGE: {
         /* A reference at the edge of its generation's table: the last string or stack ID,
          * one past it, or the deepest stack; for a stack frame, its func or file string. */
         uint64_t id = 0, max_id = 0;
         if (below(m, 2) && pick_event(m, p_stack_frames, &p)) {
-            const gtr_fs_event *e = &t->events[ev_at(t, p)];
+            const tracedit_event *e = &t->events[ev_at(t, p)];
             if (!gen_id(m, t->batches[p.b].gen, GTR_EV_STRING, &id, &b, &max_id))
                 return false;
             uint32_t f = (uint32_t)below(m, (e->nargs - 2) / 4);
@@ -1065,7 +1065,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
         bool stack = below(m, 2);
         if (!pick_event(m, stack ? p_stack_ref : p_string_ref, &p))
             return false;
-        const gtr_fs_event *e = &t->events[ev_at(t, p)];
+        const tracedit_event *e = &t->events[ev_at(t, p)];
         if (!find_arg(e, stack ? A_STACK : A_STRING, &k))
             return false;
         uint64_t gen = t->batches[p.b].gen;
@@ -1081,11 +1081,11 @@ static bool apply(gtr_fs_mutator *m, enum op op)
         default: { /* the deepest stack of the generation */
             uint32_t best = 0;
             for (size_t x = 0; x < t->nbatches; x++) {
-                const gtr_fs_batch *bt = &t->batches[x];
+                const tracedit_batch *bt = &t->batches[x];
                 if (bt->kind != GTR_EV_EVENT_BATCH || bt->gen != gen)
                     continue;
                 for (size_t i = 0; i < bt->nev; i++) {
-                    const gtr_fs_event *se = &t->events[bt->evs[i]];
+                    const tracedit_event *se = &t->events[bt->evs[i]];
                     if (se->type == GTR_EV_STACK && se->nargs >= 2 && se->nargs > best) {
                         best = se->nargs;
                         id = t->vals[se->args];
@@ -1159,10 +1159,10 @@ static size_t byte_mutate(gtr_fs_mutator *m, uint8_t *d, size_t size, size_t max
  * batch, then bytes, until it fits in max. Returns the size. */
 static size_t emit(gtr_fs_mutator *m, size_t max, uint8_t *out)
 {
-    gtr_fs_trace *t = &m->t;
+    tracedit_trace *t = &m->t;
     for (;;) {
         gtr_buf_reset(&m->out);
-        if (gtr_fs_encode(t, &m->out, NULL) != GTR_OK)
+        if (tracedit_encode(t, &m->out, NULL) != GTR_OK)
             return 0;
         if (m->out.len <= max)
             break;
@@ -1172,9 +1172,9 @@ static size_t emit(gtr_fs_mutator *m, size_t max, uint8_t *out)
         }
         if (t->nbatches == 0)
             break;
-        gtr_fs_batch *last = &t->batches[t->nbatches - 1];
+        tracedit_batch *last = &t->batches[t->nbatches - 1];
         if (t->nbatches > 1 && (below(m, 2) || last->nev == 0)) {
-            gtr_fs_remove_batch(t, t->nbatches - 1);
+            tracedit_remove_batch(t, t->nbatches - 1);
         } else if (last->tail_len > 0) {
             last->tail_len = 0;
         } else if (last->nev > 0) {
@@ -1207,7 +1207,7 @@ size_t gtr_fs_mutate(gtr_fs_mutator *m, const uint8_t *data, size_t size, size_t
     m->cut = 0;
     if (max_size == 0)
         return 0;
-    if (gtr_fs_decode(&m->t, data, size, NULL) != GTR_OK) {
+    if (tracedit_decode(&m->t, data, size, NULL) != GTR_OK) {
         m->last_op = "bytes";
         size_t n = size < max_size ? size : max_size;
         memmove(out, data, n);
@@ -1273,21 +1273,21 @@ size_t gtr_fs_mutate(gtr_fs_mutator *m, const uint8_t *data, size_t size, size_t
 }
 
 /* append_batches appends batches [from, to) of src to dst, adding delta to each gen. */
-static bool append_batches(gtr_fs_trace *dst, const gtr_fs_trace *src, size_t from, size_t to,
+static bool append_batches(tracedit_trace *dst, const tracedit_trace *src, size_t from, size_t to,
                            uint64_t delta)
 {
     for (size_t b = from; b < to; b++) {
-        gtr_fs_batch tmpl = src->batches[b];
+        tracedit_batch tmpl = src->batches[b];
         tmpl.gen += delta;
         size_t nb = dst->nbatches;
-        if (gtr_fs_insert_batch(dst, nb, &tmpl) != GTR_OK)
+        if (tracedit_insert_batch(dst, nb, &tmpl) != GTR_OK)
             return false;
         for (size_t i = 0; i < src->batches[b].nev; i++) {
-            const gtr_fs_event *e = &src->events[src->batches[b].evs[i]];
+            const tracedit_event *e = &src->events[src->batches[b].evs[i]];
             uint32_t idx;
-            if (gtr_fs_add_event(dst, e->type, src->vals + e->args, e->nargs, e->has_data,
+            if (tracedit_add_event(dst, e->type, src->vals + e->args, e->nargs, e->has_data,
                                  src->bytes + e->data, e->data_len, &idx) != GTR_OK ||
-                gtr_fs_batch_insert(dst, nb, i, idx) != GTR_OK)
+                tracedit_batch_insert(dst, nb, i, idx) != GTR_OK)
                 return false;
         }
     }
@@ -1297,13 +1297,13 @@ static bool append_batches(gtr_fs_trace *dst, const gtr_fs_trace *src, size_t fr
 size_t gtr_fs_crossover(gtr_fs_mutator *m, const uint8_t *a, size_t asize, const uint8_t *b,
                         size_t bsize, size_t max_size, uint64_t seed, uint8_t *out)
 {
-    gtr_fs_trace *t = &m->t, *u = &m->t2;
+    tracedit_trace *t = &m->t, *u = &m->t2;
     m->rng = seed * 0x9e3779b97f4a7c15ULL + asize * 31 + bsize;
     m->cut = 0;
     m->last_op = "crossover";
     if (max_size == 0)
         return 0;
-    if (gtr_fs_decode(t, a, asize, NULL) != GTR_OK || gtr_fs_decode(u, b, bsize, NULL) != GTR_OK ||
+    if (tracedit_decode(t, a, asize, NULL) != GTR_OK || tracedit_decode(u, b, bsize, NULL) != GTR_OK ||
         !t->has_header || !u->has_header || u->nbatches == 0) {
         size_t n = asize < max_size ? asize : max_size;
         memcpy(out, a, n);
@@ -1331,7 +1331,7 @@ size_t gtr_fs_crossover(gtr_fs_mutator *m, const uint8_t *a, size_t asize, const
         m->last_op = "crossover_gen";
     }
     while (t->nbatches > cut_a)
-        gtr_fs_remove_batch(t, t->nbatches - 1);
+        tracedit_remove_batch(t, t->nbatches - 1);
     t->tail_len = 0;
     if (!append_batches(t, u, cut_b, u->nbatches, delta)) {
         size_t n = asize < max_size ? asize : max_size;

@@ -76,6 +76,15 @@ GTR_API gtr_status gtr_text_writer_write(gtr_text_writer *w, const gtr_raw_event
 GTR_API gtr_status gtr_text_writer_flush(gtr_text_writer *w, gtr_err *err);
 GTR_API void gtr_text_writer_free(gtr_text_writer *w);
 
+/* Whole-trace conversions (Go's gotraceraw loop): the trace text[0..len) in the text format
+ * appended to wire in the wire format, or the wire trace data[0..size) (never gunzipped)
+ * appended to text in the text format. The first reader or writer error is returned with
+ * Go's message; what was converted before it stays in the output. */
+GTR_API gtr_status gtr_raw_text_to_wire(const char *text, size_t len, gtr_buf *wire,
+                                        gtr_err *err);
+GTR_API gtr_status gtr_raw_wire_to_text(const uint8_t *data, size_t size, gtr_buf *text,
+                                        gtr_err *err);
+
 /* Go string literals (strconv.Quote / strconv.Unquote), used by the text format's data=
  * trailer, by %q in messages and by fixture expectations. */
 /* gtr_go_quote appends strconv.Quote(s[0..n)) to out. */

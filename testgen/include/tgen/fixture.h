@@ -8,8 +8,10 @@
 #ifndef TGEN_FIXTURE_H
 #define TGEN_FIXTURE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "gtr/buf.h"
 #include "gtr/spec.h"
 #include "gtr/status.h"
 #include "tgen/expect.h"
@@ -48,6 +50,14 @@ GTR_API const tgen_expect *tgen_fixture_expect(const tgen_fixture *f);
 
 /* tgen_fixture_free releases f. NULL: no-op. */
 GTR_API void tgen_fixture_free(tgen_fixture *f);
+
+/* tgen_load_trace appends to wire the wire bytes of the trace in the file at path ("-":
+ * stdin), gunzipped when compressed. A .test fixture (a name ending in ".test", or content
+ * that is a txtar archive whose first file is `expect`) gives its trace section, converted
+ * the way ParseFile does (with its messages); anything else is taken as wire bytes. *fixture
+ * (may be NULL) tells which. Errors: "open PATH: <reason>", "read PATH: <reason>" (a
+ * directory: "read PATH: is a directory"), the gzip layer's, or ParseFile's. */
+GTR_API gtr_status tgen_load_trace(const char *path, gtr_buf *wire, bool *fixture, gtr_err *err);
 
 /* What a golden check saw. */
 typedef struct tgen_check_report {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* structure.c: the trace structure model (fs/model.h): tolerant decoding of wire bytes into
+/* tracedit.c: the trace-editing model (tracedit.h): tolerant decoding of wire bytes into
  * header, batches and events, and re-encoding with every length recomputed.
  *
  * The framing follows Go's internal/trace at go1.27.3: readBatch in batch.go (batch header
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fs/model.h"
+#include "tracedit.h"
 
 /* grow ensures *cap >= need for *p, elements of size bytes. */
 static bool grow(void **p, size_t *cap, size_t need, size_t size)
@@ -40,7 +40,7 @@ static gtr_status nomem(gtr_err *err)
     return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
 }
 
-void gtr_fs_trace_reset(gtr_fs_trace *t)
+void tracedit_trace_reset(tracedit_trace *t)
 {
     for (size_t i = 0; i < t->nbatches; i++)
         free(t->batches[i].evs);
@@ -50,11 +50,11 @@ void gtr_fs_trace_reset(gtr_fs_trace *t)
     t->tail = t->tail_len = 0;
 }
 
-void gtr_fs_trace_free(gtr_fs_trace *t)
+void tracedit_trace_free(tracedit_trace *t)
 {
     if (t == NULL)
         return;
-    gtr_fs_trace_reset(t);
+    tracedit_trace_reset(t);
     free(t->batches);
     free(t->events);
     free(t->vals);
@@ -63,21 +63,21 @@ void gtr_fs_trace_free(gtr_fs_trace *t)
 }
 
 /* ensure_pools gives the pools storage, so that pool + offset is never NULL + 0. */
-static bool ensure_pools(gtr_fs_trace *t)
+static bool ensure_pools(tracedit_trace *t)
 {
     return GROW(t->bytes, t->bytes_cap, 1) && GROW(t->vals, t->vals_cap, 1) &&
            GROW(t->events, t->events_cap, 1);
 }
 
 /* bytes_at: the pool's bytes at off (NULL for an empty, never-allocated pool). */
-static const uint8_t *bytes_at(const gtr_fs_trace *t, size_t off)
+static const uint8_t *bytes_at(const tracedit_trace *t, size_t off)
 {
     return t->bytes != NULL ? t->bytes + off : NULL;
 }
 
 /* push_bytes appends n bytes to the byte pool and stores their offset. src may point into
  * the pool itself. */
-static bool push_bytes(gtr_fs_trace *t, const uint8_t *src, size_t n, size_t *off)
+static bool push_bytes(tracedit_trace *t, const uint8_t *src, size_t n, size_t *off)
 {
     size_t src_off = 0;
     bool inside = t->bytes != NULL && src >= t->bytes && src < t->bytes + t->nbytes;
@@ -93,7 +93,7 @@ static bool push_bytes(gtr_fs_trace *t, const uint8_t *src, size_t n, size_t *of
     return true;
 }
 
-static bool push_vals(gtr_fs_trace *t, const uint64_t *src, size_t n, size_t *off)
+static bool push_vals(tracedit_trace *t, const uint64_t *src, size_t n, size_t *off)
 {
     size_t src_off = 0;
     bool inside = t->vals != NULL && src >= t->vals && src < t->vals + t->nvals;
@@ -108,10 +108,10 @@ static bool push_vals(gtr_fs_trace *t, const uint64_t *src, size_t n, size_t *of
     return true;
 }
 
-gtr_status gtr_fs_add_event(gtr_fs_trace *t, uint8_t type, const uint64_t *args, uint32_t nargs,
+gtr_status tracedit_add_event(tracedit_trace *t, uint8_t type, const uint64_t *args, uint32_t nargs,
                             bool has_data, const uint8_t *data, size_t data_len, uint32_t *idx)
 {
-    gtr_fs_event ev = {.type = type, .has_data = has_data, .nargs = nargs};
+    tracedit_event ev = {.type = type, .has_data = has_data, .nargs = nargs};
     if (t->nevents >= UINT32_MAX || !GROW(t->events, t->events_cap, t->nevents + 1))
         return GTR_E_NOMEM;
     if (!push_vals(t, args, nargs, &ev.args))
@@ -126,19 +126,19 @@ gtr_status gtr_fs_add_event(gtr_fs_trace *t, uint8_t type, const uint64_t *args,
     return GTR_OK;
 }
 
-gtr_status gtr_fs_add_bytes(gtr_fs_trace *t, const uint8_t *data, size_t n, size_t *off)
+gtr_status tracedit_add_bytes(tracedit_trace *t, const uint8_t *data, size_t n, size_t *off)
 {
     return push_bytes(t, data, n, off) ? GTR_OK : GTR_E_NOMEM;
 }
 
-gtr_status gtr_fs_dup_event(gtr_fs_trace *t, uint32_t ev, uint32_t *idx)
+gtr_status tracedit_dup_event(tracedit_trace *t, uint32_t ev, uint32_t *idx)
 {
-    gtr_fs_event e = t->events[ev];
-    return gtr_fs_add_event(t, e.type, t->vals + e.args, e.nargs, e.has_data,
+    tracedit_event e = t->events[ev];
+    return tracedit_add_event(t, e.type, t->vals + e.args, e.nargs, e.has_data,
                             bytes_at(t, e.data), e.data_len, idx);
 }
 
-gtr_status gtr_fs_set_args(gtr_fs_trace *t, uint32_t ev, const uint64_t *args, uint32_t nargs)
+gtr_status tracedit_set_args(tracedit_trace *t, uint32_t ev, const uint64_t *args, uint32_t nargs)
 {
     size_t off;
     if (!push_vals(t, args, nargs, &off))
@@ -148,9 +148,9 @@ gtr_status gtr_fs_set_args(gtr_fs_trace *t, uint32_t ev, const uint64_t *args, u
     return GTR_OK;
 }
 
-gtr_status gtr_fs_batch_insert(gtr_fs_trace *t, size_t b, size_t pos, uint32_t ev)
+gtr_status tracedit_batch_insert(tracedit_trace *t, size_t b, size_t pos, uint32_t ev)
 {
-    gtr_fs_batch *bt = &t->batches[b];
+    tracedit_batch *bt = &t->batches[b];
     if (!GROW(bt->evs, bt->evs_cap, bt->nev + 1))
         return GTR_E_NOMEM;
     memmove(bt->evs + pos + 1, bt->evs + pos, (bt->nev - pos) * sizeof *bt->evs);
@@ -159,19 +159,19 @@ gtr_status gtr_fs_batch_insert(gtr_fs_trace *t, size_t b, size_t pos, uint32_t e
     return GTR_OK;
 }
 
-void gtr_fs_batch_remove(gtr_fs_trace *t, size_t b, size_t pos)
+void tracedit_batch_remove(tracedit_trace *t, size_t b, size_t pos)
 {
-    gtr_fs_batch *bt = &t->batches[b];
+    tracedit_batch *bt = &t->batches[b];
     memmove(bt->evs + pos, bt->evs + pos + 1, (bt->nev - pos - 1) * sizeof *bt->evs);
     bt->nev--;
 }
 
-gtr_status gtr_fs_insert_batch(gtr_fs_trace *t, size_t pos, const gtr_fs_batch *tmpl)
+gtr_status tracedit_insert_batch(tracedit_trace *t, size_t pos, const tracedit_batch *tmpl)
 {
     if (!GROW(t->batches, t->batches_cap, t->nbatches + 1))
         return GTR_E_NOMEM;
     memmove(t->batches + pos + 1, t->batches + pos, (t->nbatches - pos) * sizeof *t->batches);
-    gtr_fs_batch *b = &t->batches[pos];
+    tracedit_batch *b = &t->batches[pos];
     memset(b, 0, sizeof *b);
     b->kind = tmpl->kind;
     b->exp = tmpl->exp;
@@ -182,7 +182,7 @@ gtr_status gtr_fs_insert_batch(gtr_fs_trace *t, size_t pos, const gtr_fs_batch *
     return GTR_OK;
 }
 
-void gtr_fs_remove_batch(gtr_fs_trace *t, size_t pos)
+void tracedit_remove_batch(tracedit_trace *t, size_t pos)
 {
     free(t->batches[pos].evs);
     memmove(t->batches + pos, t->batches + pos + 1, (t->nbatches - pos - 1) * sizeof *t->batches);
@@ -219,7 +219,7 @@ static bool uvarint(cursor *c, uint64_t *v)
 
 /* decode_event decodes one event of version v at c into t and stores its index. false: the
  * bytes are not an event (c is unchanged). */
-static bool decode_event(gtr_fs_trace *t, cursor *c, uint32_t *idx, bool *oom)
+static bool decode_event(tracedit_trace *t, cursor *c, uint32_t *idx, bool *oom)
 {
     cursor k = *c;
     if (k.n == 0)
@@ -261,7 +261,7 @@ static bool decode_event(gtr_fs_trace *t, cursor *c, uint32_t *idx, bool *oom)
         }
         nargs += (uint32_t)(args[1] * 4);
     }
-    gtr_fs_event ev = {.type = type, .has_data = spec->has_data, .nargs = nargs, .args = voff};
+    tracedit_event ev = {.type = type, .has_data = spec->has_data, .nargs = nargs, .args = voff};
     if (spec->has_data) {
         uint64_t len;
         if (!uvarint(&k, &len) || len > k.n) {
@@ -287,10 +287,10 @@ static bool decode_event(gtr_fs_trace *t, cursor *c, uint32_t *idx, bool *oom)
 }
 
 /* decode_batch decodes one top-level batch at c. false: not a complete batch. */
-static bool decode_batch(gtr_fs_trace *t, cursor *c, bool *oom)
+static bool decode_batch(tracedit_trace *t, cursor *c, bool *oom)
 {
     cursor k = *c;
-    gtr_fs_batch b = {0};
+    tracedit_batch b = {0};
     if (k.n == 0)
         return false;
     b.kind = k.p[0];
@@ -344,13 +344,13 @@ static bool decode_batch(gtr_fs_trace *t, cursor *c, bool *oom)
     return true;
 }
 
-gtr_status gtr_fs_decode(gtr_fs_trace *t, const uint8_t *data, size_t size, gtr_err *err)
+gtr_status tracedit_decode(tracedit_trace *t, const uint8_t *data, size_t size, gtr_err *err)
 {
     cursor c = {data, size};
     bool oom = false;
     char hdr[GTR_HEADER_MAX];
 
-    gtr_fs_trace_reset(t);
+    tracedit_trace_reset(t);
     if (!ensure_pools(t))
         return nomem(err);
     static const uint8_t versions[] = {GTR_GO122, GTR_GO123, GTR_GO125, GTR_GO126};
@@ -378,7 +378,7 @@ gtr_status gtr_fs_decode(gtr_fs_trace *t, const uint8_t *data, size_t size, gtr_
 
 /* Encoding. */
 
-static size_t event_size(const gtr_fs_trace *t, const gtr_fs_event *e)
+static size_t event_size(const tracedit_trace *t, const tracedit_event *e)
 {
     const uint64_t *a = t->vals + e->args;
     size_t n = 1;
@@ -386,23 +386,23 @@ static size_t event_size(const gtr_fs_trace *t, const gtr_fs_event *e)
         uint64_t v = a[i];
         if (gtr_spec(e->type)->is_stack && i == 1)
             v = (e->nargs - 2) / 4;
-        n += gtr_fs_uvarint_len(v);
+        n += tracedit_uvarint_len(v);
     }
     if (e->has_data)
-        n += gtr_fs_uvarint_len(e->data_len) + e->data_len;
+        n += tracedit_uvarint_len(e->data_len) + e->data_len;
     return n;
 }
 
-size_t gtr_fs_batch_body_size(const gtr_fs_trace *t, size_t b)
+size_t tracedit_batch_body_size(const tracedit_trace *t, size_t b)
 {
-    const gtr_fs_batch *bt = &t->batches[b];
+    const tracedit_batch *bt = &t->batches[b];
     size_t n = bt->tail_len;
     for (size_t i = 0; i < bt->nev; i++)
         n += event_size(t, &t->events[bt->evs[i]]);
     return n;
 }
 
-static void put_event(const gtr_fs_trace *t, const gtr_fs_event *e, gtr_buf *out)
+static void put_event(const tracedit_trace *t, const tracedit_event *e, gtr_buf *out)
 {
     const uint64_t *a = t->vals + e->args;
     bool stack = gtr_spec(e->type)->is_stack;
@@ -415,13 +415,13 @@ static void put_event(const gtr_fs_trace *t, const gtr_fs_event *e, gtr_buf *out
     }
 }
 
-gtr_status gtr_fs_encode(const gtr_fs_trace *t, gtr_buf *out, gtr_err *err)
+gtr_status tracedit_encode(const tracedit_trace *t, gtr_buf *out, gtr_err *err)
 {
     if (t->has_header) {
         char hdr[GTR_HEADER_MAX];
         gtr_buf_append(out, hdr, gtr_header_format(t->version, hdr));
         for (size_t b = 0; b < t->nbatches; b++) {
-            const gtr_fs_batch *bt = &t->batches[b];
+            const tracedit_batch *bt = &t->batches[b];
             gtr_buf_putc(out, (char)bt->kind);
             if (bt->kind == GTR_EV_END_OF_GENERATION)
                 continue;
@@ -430,7 +430,7 @@ gtr_status gtr_fs_encode(const gtr_fs_trace *t, gtr_buf *out, gtr_err *err)
             gtr_buf_put_uvarint(out, bt->gen);
             gtr_buf_put_uvarint(out, bt->m);
             gtr_buf_put_uvarint(out, bt->time);
-            gtr_buf_put_uvarint(out, gtr_fs_batch_body_size(t, b));
+            gtr_buf_put_uvarint(out, tracedit_batch_body_size(t, b));
             for (size_t i = 0; i < bt->nev; i++)
                 put_event(t, &t->events[bt->evs[i]], out);
             gtr_buf_append(out, bytes_at(t, bt->tail), bt->tail_len);
@@ -442,9 +442,9 @@ gtr_status gtr_fs_encode(const gtr_fs_trace *t, gtr_buf *out, gtr_err *err)
     return GTR_OK;
 }
 
-gtr_status gtr_fs_copy(gtr_fs_trace *dst, const gtr_fs_trace *src, gtr_err *err)
+gtr_status tracedit_copy(tracedit_trace *dst, const tracedit_trace *src, gtr_err *err)
 {
-    gtr_fs_trace_reset(dst);
+    tracedit_trace_reset(dst);
     if (!ensure_pools(dst) || !GROW(dst->events, dst->events_cap, src->nevents) ||
         !GROW(dst->vals, dst->vals_cap, src->nvals) ||
         !GROW(dst->bytes, dst->bytes_cap, src->nbytes) ||
@@ -464,7 +464,7 @@ gtr_status gtr_fs_copy(gtr_fs_trace *dst, const gtr_fs_trace *src, gtr_err *err)
     dst->tail = src->tail;
     dst->tail_len = src->tail_len;
     for (size_t b = 0; b < src->nbatches; b++) {
-        gtr_fs_batch nb = src->batches[b];
+        tracedit_batch nb = src->batches[b];
         nb.evs = NULL;
         nb.evs_cap = 0;
         if (nb.nev > 0) {

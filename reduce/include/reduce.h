@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* reduce.h: shrink a trace that fails or crashes to a minimal one that fails the same way,
+ * and turn it into a `.test` fixture that Go's golden runner accepts (`gotrace reduce`).
+ *
+ * The failure kept is judged as Go's TestReaderGolden judges a trace (tgen/judge.h):
+ *   - a header or reader error, with no validator error before it: the fixture expects it
+ *     (FAILURE "<regexp>");
+ *   - a go1.25+ reader error in the first generation, which Go's reader announces with a
+ *     Sync that has no clock snapshot (a validator error no fixture can avoid): a valid first
+ *     generation is synthesised in front, so the same error surfaces in the second one;
+ *   - a validator error: no fixture can hold it (the golden runner fails on every validator
+ *     error), so the reduced wire bytes are the result;
+ *   - a crash, abort or hang (observed in a child process): the expectation is what Go's
+ *     reader says of the reduced trace (the oracle); without an oracle, the wire bytes.
+ * Every candidate is encoded from the trace-editing model (tracedit.h), so it stays well
+ * framed, and judged in a forked child, so crashes are observed rather than suffered. */
+#ifndef GTR_REDUCE_H
+#define GTR_REDUCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gtr/buf.h"
+#include "gtr/status.h"
+#include "tgen/judge.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- The reduction engine: delta debugging on the trace-editing model. ---- */
+
+/* reduce_interesting returns true when data[0..size) still shows the failure. */
+typedef bool (*reduce_interesting)(void *ctx, const uint8_t *data, size_t size);
+
+typedef struct reduce_stats {
+    size_t tests;          /* candidates judged */
+    size_t rounds;         /* passes over all phases */
+} reduce_stats;
+
+/* reduce_ddmin shrinks data[0..size) (which must be interesting) and appends the result to
+ * out. Phases, repeated until a round changes nothing: whole generations, batches, events,
+ * stack frames (ddmin: chunks of halving size), undecodable tails, then values (batch
+ * header fields, arguments, string data: to 0, 1, or half). A trace without a v2 header is
+ * returned unchanged. stats may be NULL. Errors: GTR_E_NOMEM, GTR_E_USAGE when data is not
+ * interesting to begin with. */
+gtr_status reduce_ddmin(const uint8_t *data, size_t size, reduce_interesting fn, void *ctx,
+                        gtr_buf *out, reduce_stats *stats, gtr_err *err);
+
+/* ---- Judging one trace in a child process. ---- */
+
+typedef enum reduce_outcome {
+    REDUCE_JUDGED = 0,     /* the judgment completed: verdict */
+    REDUCE_CRASH,          /* the child died: signature */
+    REDUCE_HANG            /* the child ran out of time */
+} reduce_outcome;
+
+typedef struct reduce_probe {
+    reduce_outcome outcome;
+    tgen_verdict verdict;  /* REDUCE_JUDGED */
+    char signature[512];   /* CRASH: "signal N" or "exit N", plus the sanitizer's error kind
+                            * and first stack frame when stderr carried a report; HANG:
+                            * "timeout" */
+} reduce_probe;
+
+/* reduce_probe_run judges data[0..size) (tgen_judge) in a forked child with a timeout of
+ * timeout_s seconds. Returns GTR_OK with *p filled, or GTR_E_IO when fork or pipe fail. */
+gtr_status reduce_probe_run(const uint8_t *data, size_t size, unsigned timeout_s,
+                            reduce_probe *p, gtr_err *err);
+
+/* reduce_message_regexp appends to out a Go regexp matching msg's first line with every
+ * number free to change: the line with regexp metacharacters escaped and each run of digits
+ * replaced by [0-9]+. */
+gtr_status reduce_message_regexp(const char *msg, gtr_buf *out);
+
+/* reduce_prepend_generation appends to out the wire trace data[0..size) with a minimal valid
+ * generation synthesised in front of it (Frequency, and for go1.25+ the sync batch's clock
+ * snapshot; EndOfGeneration for go1.26+), numbered one below the trace's first generation
+ * (the trace's generations are renumbered up by one when its first is 1 or less).
+ * GTR_E_USAGE when data has no v2 header. */
+gtr_status reduce_prepend_generation(const uint8_t *data, size_t size, gtr_buf *out,
+                                     gtr_err *err);
+
+/* ---- The whole job: `gotrace reduce`. ---- */
+
+typedef struct reduce_options {
+    const char *expect;    /* keep a failure whose message matches this Go regexp; NULL: the
+                            * input's own first failure, numbers masked */
+    size_t expect_len;
+    unsigned timeout_s;    /* per candidate; 0: 10 s */
+    const char *oracle;    /* Go's oracle (gtroracle) for crash and hang expectations, and to
+                            * check the fixture with Go's golden runner; NULL: none */
+} reduce_options;
+
+/* What was kept. */
+typedef enum reduce_kind {
+    REDUCE_KEEP_READ_ERROR,        /* a header or reader error */
+    REDUCE_KEEP_LATER_GEN_ERROR,   /* a go1.25+ first-generation reader error, moved to the
+                                    * second generation */
+    REDUCE_KEEP_VALIDATOR_ERROR,   /* a validator error */
+    REDUCE_KEEP_CRASH,
+    REDUCE_KEEP_HANG
+} reduce_kind;
+
+typedef struct reduce_result {
+    reduce_kind kind;
+    gtr_buf fixture;       /* the .test text; empty when only wire bytes can hold it */
+    gtr_buf wire;          /* the reduced trace's wire bytes (the fixture's trace) */
+    gtr_buf why_wire;      /* when fixture is empty: why (one sentence) */
+    gtr_buf kept;          /* the failure kept: message, or crash signature */
+    gtr_buf go_check;      /* with an oracle: Go's golden runner's line on the fixture
+                            * ("ok" or its failure); empty without */
+    bool go_rejects;       /* Go's golden runner rejected the fixture (a divergence) */
+    reduce_stats stats;
+    size_t in_bytes, in_batches, in_events;
+    size_t out_batches, out_events;
+} reduce_result;
+
+/* reduce_result_free releases the buffers of r (not r). */
+void reduce_result_free(reduce_result *r);
+
+/* reduce_trace reduces the wire trace data[0..size). Errors (message in err): the input has
+ * no Go execution trace header to reduce (Go's header error quoted), it reads and validates
+ * (nothing to keep), --expect does not match its failure, the failure does not reproduce,
+ * fork/pipe failures, out of memory. On success *r holds the result (reduce_result_free). */
+gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *opt,
+                        reduce_result *r, gtr_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GTR_REDUCE_H */

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* probe.c: judge one trace in a forked child (reduce.h), so that a crash, an abort or a hang
+ * of the library is observed rather than suffered. The child runs tgen_judge and sends the
+ * verdict back through a pipe; its stderr goes to a temporary file, read for the sanitizer's
+ * report when it dies. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "reduce.h"
+
+static bool write_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n > 0) {
+        ssize_t k = write(fd, c, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return false;
+        c += k;
+        n -= (size_t)k;
+    }
+    return true;
+}
+
+/* crash_signature extracts the sanitizer's error kind and first frame from a report. */
+static void crash_signature(const char *report, char *sig, size_t cap, size_t used)
+{
+    const char *kind = strstr(report, "ERROR: ");
+    const char *frame = strstr(report, "#0 0x");
+    const char *ub = strstr(report, ": runtime error: ");
+    const char *as = strstr(report, "Assertion `");
+    if (kind != NULL) {
+        kind += 7;
+        size_t n = strcspn(kind, " \n");
+        /* "AddressSanitizer: heap-buffer-overflow": two words. */
+        if (kind[n] == ' ')
+            n += 1 + strcspn(kind + n + 1, " \n");
+        used += (size_t)snprintf(sig + used, cap - used, " %.*s", (int)n, kind);
+    }
+    if (ub != NULL && used < cap) {
+        const char *ls = ub;
+        while (ls > report && ls[-1] != '\n')
+            ls--;
+        used += (size_t)snprintf(sig + used, cap - used, " UBSan at %.*s", (int)(ub - ls), ls);
+    }
+    if (as != NULL && used < cap)
+        used += (size_t)snprintf(sig + used, cap - used, " %.*s", (int)strcspn(as, "\n"), as);
+    if (frame != NULL && used < cap) {
+        const char *in = strstr(frame, " in ");
+        if (in != NULL && in < frame + strcspn(frame, "\n")) {
+            in += 4;
+            snprintf(sig + used, cap - used, " in %.*s", (int)strcspn(in, " \n"), in);
+        }
+    }
+}
+
+gtr_status reduce_probe_run(const uint8_t *data, size_t size, unsigned timeout_s,
+                            reduce_probe *p, gtr_err *err)
+{
+    int rp[2];
+    FILE *errf = tmpfile();
+    memset(p, 0, sizeof *p);
+    if (errf == NULL || pipe(rp) < 0) {
+        if (errf != NULL)
+            fclose(errf);
+        return gtr_err_setf(err, GTR_E_IO, "pipe: %s", strerror(errno));
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(rp[0]);
+        close(rp[1]);
+        fclose(errf);
+        return gtr_err_setf(err, GTR_E_IO, "fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        close(rp[0]);
+        dup2(fileno(errf), 2);
+        alarm(timeout_s);
+        /* The verdict (about 8 KiB) fits in the pipe: the child never blocks on it. */
+        static tgen_verdict v;
+        if (tgen_judge(data, size, NULL, NULL, &v) < 0)
+            _exit(3);
+        write_all(rp[1], &v, sizeof v);
+        _exit(0);
+    }
+    close(rp[1]);
+    size_t got = 0;
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    for (;;) {
+        ssize_t k = read(rp[0], (char *)&p->verdict + got, sizeof p->verdict - got);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+    }
+    close(rp[0]);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && got == sizeof p->verdict) {
+        p->outcome = REDUCE_JUDGED;
+        /* The messages are NUL-terminated by construction; make sure of it anyway. */
+        p->verdict.end_err.msg[GTR_ERR_MSG_CAP - 1] = '\0';
+        p->verdict.valid_err.msg[GTR_ERR_MSG_CAP - 1] = '\0';
+    } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+        memset(&p->verdict, 0, sizeof p->verdict);
+        p->outcome = REDUCE_HANG;
+        snprintf(p->signature, sizeof p->signature, "timeout");
+    } else {
+        memset(&p->verdict, 0, sizeof p->verdict);
+        p->outcome = REDUCE_CRASH;
+        size_t used = (size_t)snprintf(p->signature, sizeof p->signature, "%s %d",
+                                       WIFSIGNALED(status) ? "signal" : "exit",
+                                       WIFSIGNALED(status) ? WTERMSIG(status)
+                                                           : WEXITSTATUS(status));
+        /* Read the first 64 KiB of the child's stderr. */
+        static char report[1 << 16];
+        size_t n;
+        rewind(errf);
+        n = fread(report, 1, sizeof report - 1, errf);
+        report[n] = '\0';
+        crash_signature(report, p->signature, sizeof p->signature, used);
+    }
+    fclose(errf);
+    return GTR_OK;
+}

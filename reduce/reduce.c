@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* reduce.c: the whole job of `gotrace reduce` (reduce.h): choose the failure to keep under
+ * Go's golden judgment, reduce, and make a fixture that the golden runner accepts. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gtr/raw.h"
+#include "oracle.h"
+#include "reduce.h"
+#include "tgen/fixture.h"
+#include "tracedit.h"
+#include "txtar.h"
+
+#define DEFAULT_TIMEOUT 10
+
+/* What a candidate must show. */
+typedef struct keeper {
+    reduce_kind kind;
+    bool artifact;                /* LATER_GEN_ERROR kept as the input shows it: the Sync
+                                   * validator error, then the reader error */
+    tgen_expect *re;              /* message kinds */
+    char signature[512];          /* crash, hang */
+    unsigned timeout;
+    bool oom;
+    gtr_err io_err;               /* a probe that could not run */
+    bool io_failed;
+} keeper;
+
+/* shows judges a probe against the kept failure. */
+static bool shows(keeper *k, const reduce_probe *p)
+{
+    bool matched = false;
+    const tgen_verdict *v = &p->verdict;
+    switch (k->kind) {
+    case REDUCE_KEEP_CRASH:
+    case REDUCE_KEEP_HANG:
+        return p->outcome != REDUCE_JUDGED && strcmp(p->signature, k->signature) == 0;
+    case REDUCE_KEEP_READ_ERROR:
+    case REDUCE_KEEP_LATER_GEN_ERROR:
+        /* What the golden runner can hold: no validator error, then the error (or, kept as
+         * the input shows it, only the first Sync's). */
+        if (p->outcome != REDUCE_JUDGED || v->end == TGEN_END_EOF ||
+            (k->artifact ? !tgen_verdict_first_sync_artifact(v) : v->invalid > 0))
+            return false;
+        return tgen_expect_match(k->re, v->end_err.msg, strlen(v->end_err.msg), &matched,
+                                 NULL) == GTR_OK &&
+               matched;
+    case REDUCE_KEEP_VALIDATOR_ERROR:
+        if (p->outcome != REDUCE_JUDGED || v->invalid == 0 || tgen_verdict_first_sync_artifact(v))
+            return false;
+        return tgen_expect_match(k->re, v->valid_err.msg, strlen(v->valid_err.msg), &matched,
+                                 NULL) == GTR_OK &&
+               matched;
+    }
+    return false;
+}
+
+static bool interesting(void *ctx, const uint8_t *data, size_t size)
+{
+    keeper *k = ctx;
+    reduce_probe p;
+    if (k->io_failed)
+        return false;
+    if (reduce_probe_run(data, size, k->timeout, &p, &k->io_err) < 0) {
+        k->io_failed = true;
+        return false;
+    }
+    return shows(k, &p);
+}
+
+static void count_model(const uint8_t *data, size_t size, size_t *nbatches, size_t *nevents)
+{
+    tracedit_trace t = {0};
+    *nbatches = *nevents = 0;
+    if (tracedit_decode(&t, data, size, NULL) == GTR_OK) {
+        for (size_t b = 0; b < t.nbatches; b++) {
+            if (t.batches[b].kind == GTR_EV_END_OF_GENERATION)
+                continue;
+            (*nbatches)++;
+            *nevents += t.batches[b].nev;
+        }
+    }
+    tracedit_trace_free(&t);
+}
+
+void reduce_result_free(reduce_result *r)
+{
+    gtr_buf_free(&r->fixture);
+    gtr_buf_free(&r->wire);
+    gtr_buf_free(&r->why_wire);
+    gtr_buf_free(&r->kept);
+    gtr_buf_free(&r->go_check);
+}
+
+static const char *kind_text(reduce_kind k)
+{
+    switch (k) {
+    case REDUCE_KEEP_READ_ERROR:
+        return "reader error";
+    case REDUCE_KEEP_LATER_GEN_ERROR:
+        return "reader error in the first generation";
+    case REDUCE_KEEP_VALIDATOR_ERROR:
+        return "validator error";
+    case REDUCE_KEEP_CRASH:
+        return "crash";
+    case REDUCE_KEEP_HANG:
+        return "hang";
+    }
+    return "failure";
+}
+
+/* first_line appends s's first line to out, with "..." when more follows. */
+static void first_line(gtr_buf *out, const char *s)
+{
+    size_t n = strcspn(s, "\n");
+    gtr_buf_append(out, s, n);
+    if (s[n] != '\0' && s[n + 1] != '\0')
+        gtr_buf_puts(out, " ...");
+}
+
+/* build_fixture appends to out the fixture for wire[0..len): comment, expectation exp_text
+ * and the trace in the text format. False, with the reason in why, when the text format
+ * cannot name the trace's bytes. */
+static bool build_fixture(gtr_buf *out, const uint8_t *wire, size_t len, const char *exp_text,
+                          const char *comment, gtr_buf *why)
+{
+    gtr_buf text = {0};
+    gtr_err err;
+    bool ok = false;
+    if (gtr_raw_wire_to_text(wire, len, &text, &err) < 0) {
+        gtr_buf_printf(why, "the trace needs bytes the text format cannot name (%s)", err.msg);
+        goto out;
+    }
+    txtar_file files[2] = {{"expect", 6, exp_text, strlen(exp_text)},
+                           {"trace", 5, text.data, text.len}};
+    txtar_archive a = {comment, strlen(comment), files, 2};
+    size_t alen;
+    char *archive = txtar_format(&a, &alen);
+    if (archive == NULL) {
+        gtr_buf_puts(why, "out of memory");
+        goto out;
+    }
+    ok = gtr_buf_append(out, archive, alen) == GTR_OK;
+    free(archive);
+out:
+    gtr_buf_free(&text);
+    return ok;
+}
+
+/* fixture_passes checks fixture[0..len) the way `gotrace check` does (parse, then judge in a
+ * child); false with the reason in why when it does not pass. */
+static bool fixture_passes(const char *fixture, size_t len, unsigned timeout, gtr_buf *why)
+{
+    tgen_fixture *f = NULL;
+    gtr_err err, cerr;
+    reduce_probe p;
+    bool ok = false;
+    if (tgen_fixture_parse("reduced.test", fixture, len, &f, &err) < 0) {
+        gtr_buf_printf(why, "its fixture does not parse (%s)", err.msg);
+        return false;
+    }
+    size_t wlen;
+    const uint8_t *w = tgen_fixture_trace(f, &wlen);
+    if (reduce_probe_run(w, wlen, timeout, &p, &err) < 0) {
+        gtr_buf_puts(why, err.msg);
+    } else if (p.outcome != REDUCE_JUDGED) {
+        gtr_buf_printf(why, "its fixture %s under gotrace check (%s)",
+                       p.outcome == REDUCE_CRASH ? "crashes" : "hangs", p.signature);
+    } else if (tgen_verdict_check(&p.verdict, tgen_fixture_expect(f), NULL, &cerr) < 0) {
+        gtr_buf_puts(why, "its text form does not reproduce the failure (");
+        first_line(why, cerr.msg);
+        gtr_buf_puts(why, ")");
+    } else {
+        ok = true;
+    }
+    tgen_fixture_free(f);
+    return ok;
+}
+
+/* failure_expectation appends the FAILURE line for a message. */
+static void failure_expectation(gtr_buf *exp, const char *pattern, size_t len)
+{
+    tgen_expect_format_failure(exp, pattern, len);
+}
+
+/* go_expectation asks the oracle what Go says of wire: an expectation for a fixture, or false
+ * (with the reason in why) when Go's own judgment cannot be a fixture. */
+static bool go_expectation(const char *oracle, const uint8_t *wire, size_t len, unsigned timeout,
+                           gtr_buf *exp, gtr_buf *why)
+{
+    reduce_go_verdict gv;
+    gtr_buf msg = {0}, re = {0};
+    bool ok = false;
+    if (!reduce_oracle_validate(oracle, wire, len, timeout, &gv, &msg)) {
+        gtr_buf_printf(why, "Go's oracle (%s) could not be run", oracle);
+    } else if (gv == REDUCE_GO_PASS) {
+        gtr_buf_puts(exp, "SUCCESS\n");
+        ok = true;
+    } else if (gv == REDUCE_GO_READ_ERROR) {
+        reduce_message_regexp(msg.data != NULL ? msg.data : "", &re);
+        failure_expectation(exp, re.data != NULL ? re.data : "", re.len);
+        ok = true;
+    } else {
+        gtr_buf_puts(why, "Go's validator rejects the reduced trace (");
+        first_line(why, msg.data != NULL ? msg.data : "");
+        gtr_buf_puts(why, "), so no fixture can hold it");
+    }
+    gtr_buf_free(&msg);
+    gtr_buf_free(&re);
+    return ok;
+}
+
+gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *opt,
+                        reduce_result *r, gtr_err *err)
+{
+    keeper k = {.timeout = opt->timeout_s > 0 ? opt->timeout_s : DEFAULT_TIMEOUT};
+    gtr_buf start = {0}, pattern = {0}, exp = {0}, comment = {0};
+    reduce_probe p;
+    gtr_status st;
+    const char *oracle = reduce_oracle_usable(opt->oracle) ? opt->oracle : NULL;
+
+    memset(r, 0, sizeof *r);
+    r->in_bytes = size;
+    count_model(data, size, &r->in_batches, &r->in_events);
+    if ((st = reduce_probe_run(data, size, k.timeout, &p, err)) < 0)
+        goto out;
+
+    /* The failure to keep. */
+    const char *msg = NULL;
+    if (p.outcome == REDUCE_CRASH || p.outcome == REDUCE_HANG) {
+        k.kind = p.outcome == REDUCE_CRASH ? REDUCE_KEEP_CRASH : REDUCE_KEEP_HANG;
+        snprintf(k.signature, sizeof k.signature, "%s", p.signature);
+        gtr_buf_puts(&r->kept, p.signature);
+        if (opt->expect != NULL) {
+            st = gtr_err_setf(err, GTR_E_USAGE,
+                              "the input %s (%s): --expect needs a failure with a message",
+                              p.outcome == REDUCE_CRASH ? "crashes" : "hangs", p.signature);
+            goto out;
+        }
+    } else if (p.verdict.end == TGEN_END_HEADER) {
+        st = gtr_err_setf(err, GTR_E_FORMAT, "no trace to reduce: %s", p.verdict.end_err.msg);
+        goto out;
+    } else if (p.verdict.invalid > 0 && !tgen_verdict_first_sync_artifact(&p.verdict)) {
+        k.kind = REDUCE_KEEP_VALIDATOR_ERROR;
+        msg = p.verdict.valid_err.msg;
+    } else if (p.verdict.end == TGEN_END_READ) {
+        k.kind = p.verdict.invalid > 0 ? REDUCE_KEEP_LATER_GEN_ERROR : REDUCE_KEEP_READ_ERROR;
+        msg = p.verdict.end_err.msg;
+    } else {
+        st = gtr_err_setf(err, GTR_E_USAGE,
+                          "the input reads and validates: there is no failure to keep");
+        goto out;
+    }
+    if (msg != NULL) {
+        gtr_buf_puts(&r->kept, msg);
+        if (opt->expect != NULL)
+            gtr_buf_append(&pattern, opt->expect, opt->expect_len);
+        else
+            reduce_message_regexp(msg, &pattern);
+        if ((st = tgen_expect_new_failure(pattern.data != NULL ? pattern.data : "", pattern.len,
+                                          &k.re, err)) < 0)
+            goto out;
+        bool matched = false;
+        if ((st = tgen_expect_match(k.re, msg, strlen(msg), &matched, err)) < 0)
+            goto out;
+        if (!matched) {
+            gtr_buf m = {0};
+            first_line(&m, msg);
+            st = gtr_err_setf(err, GTR_E_USAGE,
+                              "--expect does not match the input's failure (%s: %s)",
+                              kind_text(k.kind), m.data != NULL ? m.data : "");
+            gtr_buf_free(&m);
+            goto out;
+        }
+    }
+
+    /* The starting point: the input, or for a first-generation error the input behind a
+     * synthesised first generation, where the same error surfaces one generation later. */
+    gtr_buf_append(&start, data, size);
+    if (k.kind == REDUCE_KEEP_LATER_GEN_ERROR) {
+        gtr_buf w = {0};
+        if (reduce_prepend_generation(data, size, &w, NULL) == GTR_OK &&
+            interesting(&k, (const uint8_t *)w.data, w.len)) {
+            gtr_buf_free(&start);
+            start = w;
+        } else {
+            /* Nothing in front reproduces it: keep it as the input shows it. */
+            gtr_buf_free(&w);
+            k.artifact = true;
+        }
+    }
+    if (!interesting(&k, (const uint8_t *)start.data, start.len)) {
+        st = k.io_failed ? gtr_err_setf(err, GTR_E_IO, "%s", k.io_err.msg)
+                         : gtr_err_setf(err, GTR_E_USAGE, "the failure does not reproduce: %s",
+                                        r->kept.data != NULL ? r->kept.data : "");
+        goto out;
+    }
+    if ((st = reduce_ddmin((const uint8_t *)start.data, start.len, interesting, &k, &r->wire,
+                           &r->stats, err)) < 0)
+        goto out;
+    if (k.io_failed) {
+        st = gtr_err_setf(err, GTR_E_IO, "%s", k.io_err.msg);
+        goto out;
+    }
+    count_model((const uint8_t *)r->wire.data, r->wire.len, &r->out_batches, &r->out_events);
+    r->kind = k.kind;
+
+    /* The fixture. */
+    const uint8_t *w = (const uint8_t *)r->wire.data;
+    size_t wlen = r->wire.len;
+    gtr_buf_puts(&comment, "Reduced by gotrace reduce (");
+    gtr_buf_puts(&comment, kind_text(k.kind));
+    gtr_buf_puts(&comment, ": ");
+    first_line(&comment, r->kept.data != NULL ? r->kept.data : "");
+    gtr_buf_puts(&comment, ").\n");
+    switch (k.kind) {
+    case REDUCE_KEEP_LATER_GEN_ERROR:
+        if (k.artifact) {
+            gtr_buf_puts(&r->why_wire,
+                         "the error is in a go1.25+ first generation, which Go's reader "
+                         "announces with a Sync the validator rejects, and no valid generation "
+                         "in front of it reproduces the error");
+            break;
+        }
+        gtr_buf_puts(&comment,
+                     "The error was in the input's first generation. Go's reader announces a\n"
+                     "first generation it cannot read with a Sync that has no clock snapshot,\n"
+                     "which the validator rejects, so a minimal valid generation was put in\n"
+                     "front and the same error surfaces in the second one.\n");
+        /* fall through */
+    case REDUCE_KEEP_READ_ERROR:
+        failure_expectation(&exp, pattern.data, pattern.len);
+        if (build_fixture(&r->fixture, w, wlen, exp.data, comment.data, &r->why_wire) &&
+            !fixture_passes(r->fixture.data, r->fixture.len, k.timeout, &r->why_wire))
+            gtr_buf_reset(&r->fixture);
+        break;
+    case REDUCE_KEEP_VALIDATOR_ERROR:
+        gtr_buf_puts(&r->why_wire,
+                     "the failure is the validator's, and Go's golden runner fails a fixture "
+                     "on every validator error, so no expectation can hold it");
+        break;
+    case REDUCE_KEEP_CRASH:
+    case REDUCE_KEEP_HANG:
+        if (oracle == NULL) {
+            gtr_buf_printf(&r->why_wire,
+                           "the expectation of a %s must come from Go's reader, and there is no "
+                           "oracle (set GTR_ORACLE, or run ci/oracle-fetch.sh)",
+                           kind_text(k.kind));
+            break;
+        }
+        gtr_buf_puts(&comment, "The expectation is what Go's reader says of this trace.\n");
+        /* gotrace itself crashes or hangs on it: only Go's golden runner can accept this
+         * fixture until the library is fixed. */
+        if (!go_expectation(oracle, w, wlen, k.timeout, &exp, &r->why_wire)) {
+            /* Go may reject it only for a first generation it cannot read (go1.25+): try
+             * the same trace behind a valid first generation. */
+            gtr_buf alt = {0}, why = {0};
+            if (reduce_prepend_generation(w, wlen, &alt, NULL) == GTR_OK &&
+                interesting(&k, (const uint8_t *)alt.data, alt.len) &&
+                go_expectation(oracle, (const uint8_t *)alt.data, alt.len, k.timeout, &exp, &why)) {
+                gtr_buf_free(&r->wire);
+                r->wire = alt;
+                gtr_buf_init(&alt, NULL);
+                gtr_buf_reset(&r->why_wire);
+                w = (const uint8_t *)r->wire.data;
+                wlen = r->wire.len;
+                count_model(w, wlen, &r->out_batches, &r->out_events);
+                gtr_buf_puts(&comment, "A minimal valid first generation was put in front, so "
+                                       "that Go's validator accepts the first Sync.\n");
+            }
+            gtr_buf_free(&alt);
+            gtr_buf_free(&why);
+        }
+        if (exp.len > 0)
+            build_fixture(&r->fixture, w, wlen, exp.data, comment.data, &r->why_wire);
+        break;
+    }
+
+    /* Go's golden runner on what we wrote. */
+    if (r->fixture.len > 0 && oracle != NULL) {
+        bool passed = false;
+        if (reduce_oracle_check(oracle, r->fixture.data, r->fixture.len, k.timeout, &passed,
+                                &r->go_check))
+            r->go_rejects = !passed;
+    }
+    if (r->fixture.len == 0 && r->why_wire.len == 0)
+        gtr_buf_puts(&r->why_wire, "out of memory");
+    st = gtr_buf_status(&r->fixture) < 0 || gtr_buf_status(&r->why_wire) < 0
+             ? gtr_err_setf(err, GTR_E_NOMEM, "out of memory")
+             : GTR_OK;
+out:
+    tgen_expect_free(k.re);
+    gtr_buf_free(&start);
+    gtr_buf_free(&pattern);
+    gtr_buf_free(&exp);
+    gtr_buf_free(&comment);
+    if (st < 0)
+        reduce_result_free(r);
+    return st;
+}
+
+gtr_status reduce_message_regexp(const char *msg, gtr_buf *out)
+{
+    size_t n = strcspn(msg, "\n");
+    for (size_t i = 0; i < n;) {
+        char c = msg[i];
+        if (c >= '0' && c <= '9') {
+            while (i < n && msg[i] >= '0' && msg[i] <= '9')
+                i++;
+            gtr_buf_puts(out, "[0-9]+");
+            continue;
+        }
+        if (strchr("\\.+*?()|[]{}^$", c) != NULL)
+            gtr_buf_putc(out, '\\');
+        gtr_buf_putc(out, c);
+        i++;
+    }
+    return gtr_buf_status(out);
+}
