@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# fuzz-builds.sh: prove in CI the two fuzzing builds that ci/fuzz-ci.sh does not run
-# (the replay driver and libFuzzer are proven there):
+# fuzz-builds.sh: prove in CI the fuzzing builds that ci/fuzz-ci.sh does not run (the
+# replay driver and libFuzzer's targets are proven there):
 #
+#   2. the documented libFuzzer build, with default options and -Werror
+#      (cmake -DCMAKE_C_COMPILER=clang -DGTR_BUILD_FUZZERS=ON): everything builds (gotrace,
+#      tests, replay drivers, tools and the fuzz binaries) and ctest passes in it;
 #   3. AFL++: ci/fuzz-afl.sh reader AFL_SECONDS (persistent shared-memory mode, ASan+UBSan,
 #      CmpLog twin), failing on a crash, a hang or stability below 100 %;
 #   4. OSS-Fuzz: ci/oss-fuzz/build.sh called the way OSS-Fuzz's base-builder calls it
@@ -15,9 +18,26 @@
 # Needs clang and afl++ (bash ci/setup.sh --fuzz installs them). Exit 1 on any failure.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
+cd "$root" || exit 1
 secs=${AFL_SECONDS:-20}
 status=0
+
+echo "== fuzz-builds: the documented libFuzzer build (default options), ctest"
+fbuild=$root/build-ci-fuzzdefault
+mkdir -p "$fbuild"
+if ! cmake -S "$root" -B "$fbuild" -DCMAKE_C_COMPILER=clang -DGTR_BUILD_FUZZERS=ON \
+        -DGTR_WERROR=ON >"$fbuild/build.log" 2>&1 ||
+   ! cmake --build "$fbuild" -j"${JOBS:-2}" >>"$fbuild/build.log" 2>&1; then
+    grep -E "error|undefined" "$fbuild/build.log" | head -n 20
+    echo "fuzz-builds: the GTR_BUILD_FUZZERS=ON build FAILED (log: $fbuild/build.log)" >&2
+    status=1
+elif ! ctest --test-dir "$fbuild" -j"${JOBS:-2}" --timeout 600 >"$fbuild/ctest.log" 2>&1; then
+    tail -n 30 "$fbuild/ctest.log"
+    echo "fuzz-builds: ctest in the GTR_BUILD_FUZZERS=ON build FAILED" >&2
+    status=1
+else
+    grep -E "tests passed" "$fbuild/ctest.log"
+fi
 
 echo "== fuzz-builds: AFL++ (reader, ${secs}s)"
 if command -v afl-fuzz >/dev/null && command -v afl-clang-fast >/dev/null; then
