@@ -8,8 +8,12 @@
 #ifndef GTR_CLI_H
 #define GTR_CLI_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
+#include "gtr/input.h"
 #include "gtr/status.h"
 
 int cmd_raw(int argc, char **argv);
@@ -34,5 +38,58 @@ int cli_is_help(const char *arg);
 FILE *cli_open_out(const char *path);
 /* cli_close_out flushes and closes f (not stdout, which is only flushed); returns 0 or -1. */
 int cli_close_out(FILE *f);
+
+/* ---- trace inputs that may be .test fixtures ---- */
+
+/* The most bytes (after gunzip) read into memory to recognise or load a .test fixture: past
+ * it an input is not taken for a fixture, and a fixture fails with the input's limit message
+ * (Go has no such limit). */
+#define CLI_FIXTURE_MAX (UINT64_C(64) << 20)
+
+/* What cli_load_input delivers from a .test fixture. */
+typedef enum cli_section {
+    CLI_SECTION_WIRE,   /* the trace file converted to wire bytes, as testtrace.ParseFile does */
+    CLI_SECTION_TEXT,   /* the trace file as written (the text format): for raw text2bytes */
+} cli_section;
+
+/* An input opened by cli_load_input. Only in and from_fixture are for the caller. */
+typedef struct cli_input {
+    gtr_input *in;       /* the trace to read; owned, released by cli_input_free */
+    bool from_fixture;   /* in delivers a fixture's trace section from memory, never gunzipped
+                          * (open any copy of it with gtr_input_open_memory_plain) */
+    struct tgen_fixture *fixture;   /* private: the parsed fixture */
+    struct txtar_archive *archive;  /* private: the archive (CLI_SECTION_TEXT) */
+    struct cli_replay *replay;      /* private: the recording of a stream (stdin, a FIFO) */
+    FILE *mem;                      /* private: the FILE replaying it */
+} cli_input;
+
+/* cli_load_input opens the trace input path ("-": stdin) for validate, stats and raw
+ * text2bytes, recognising .test fixtures. An input is a fixture when its name ends in
+ * ".test", or (stdin, any other name) when its content, after an optional gunzip, is a txtar
+ * archive whose files are exactly `expect` then `trace` and does not start like a wire trace
+ * ("go 1.") or a text trace ("Trace Go1."). A fixture is gunzipped when its bytes are gzip
+ * (our extension), parsed by tgen_fixture_parse (Go's testtrace.ParseFile) with path as its
+ * name, and out->in delivers its trace section (want) with out->from_fixture set. Any other
+ * input is opened as gtr_input_open_path does (gzip sniffed, streamed), so it reads exactly
+ * as before: a file is looked at and then reopened; a stream (stdin, a FIFO) is looked at
+ * through a FILE that records the raw bytes read, and then read through one that replays
+ * them before reading on (gtr_input has no public peek). Looking reads the first decompressed
+ * bytes; only an input starting with neither magic is read further, at most CLI_FIXTURE_MAX
+ * bytes (past that it is not a fixture).
+ * Errors: the input's open/read message ("open PATH: <reason>"), ParseFile's message for a
+ * malformed fixture, "out of memory". On failure *out holds nothing to free; on success
+ * release it with cli_input_free. */
+gtr_status cli_load_input(const char *path, cli_section want, cli_input *out, gtr_err *err);
+
+/* cli_input_free releases what cli_load_input opened (and zeroes ci). */
+void cli_input_free(cli_input *ci);
+
+/* cli_read_decompressed reads the whole input path ("-": stdin), gunzipped when its bytes are
+ * gzip, at most CLI_FIXTURE_MAX bytes, into a malloc'd buffer (NUL-terminated, the NUL not
+ * counted in *len; the caller frees *data). Errors are the input's messages. */
+gtr_status cli_read_decompressed(const char *path, char **data, size_t *len, gtr_err *err);
+
+/* cli_has_suffix: name ends in suffix and is longer than it. */
+bool cli_has_suffix(const char *name, const char *suffix);
 
 #endif /* GTR_CLI_H */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cmd_check.c: `gotrace check FILE.test|DIR...`: the golden runner. Each fixture goes through
- * tgen_fixture_check (Go's TestReaderGolden for one file); the output has the shape of the
- * oracle's `gtroracle check`, so the two can be diffed. */
+/* cmd_check.c: `gotrace check FILE.test|FILE.test.gz|-|DIR...`: the golden runner. Each
+ * fixture goes through tgen_fixture_check (Go's TestReaderGolden for one file); stdin and
+ * gzip-compressed fixtures are read and gunzipped first, then parsed and checked the same way.
+ * The output has the shape of the oracle's `gtroracle check`, so the two can be diffed. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -12,13 +13,17 @@
 #include "tgen/fixture.h"
 
 static const char usage[] =
-    "usage: gotrace check FILE.test|DIR...\n"
+    "usage: gotrace check FILE.test|FILE.test.gz|-|DIR...\n"
     "\n"
     "Checks .test fixtures (txtar: an `expect` file then a text `trace`) the way Go's\n"
     "TestReaderGolden does: the trace is converted to wire bytes, read with the reader, every\n"
     "event validated, and the outcome compared with the expectation (SUCCESS, or FAILURE with\n"
-    "a regexp the error must match). A DIR (a directory whose name does not end in .test)\n"
-    "stands for every *.test file in it, sorted by name.\n"
+    "a regexp the error must match). \"-\" reads one fixture from stdin, reported as `-`.\n"
+    "A gzip-compressed fixture (FILE.test.gz, or any fixture whose bytes are gzip, stdin\n"
+    "included) is gunzipped whole first, then checked as usual; this is our extension: Go's\n"
+    "testtrace.ParseFile reads fixtures as they are. A DIR (a directory whose name ends in\n"
+    "neither .test nor .test.gz) stands for every *.test and *.test.gz file in it, sorted by\n"
+    "name.\n"
     "\n"
     "Prints `ok   NAME` or `FAIL NAME: <why>` per fixture (a newline inside <why> is written as\n"
     "\\n, so each fixture is one line), then `N passed, N failed`.\n"
@@ -42,12 +47,54 @@ static void print_failure(const char *name, const char *why)
     putchar('\n');
 }
 
+/* is_gzip_file: the file at path starts with the gzip magic (1f 8b). */
+static bool is_gzip_file(const char *path)
+{
+    unsigned char magic[2];
+    FILE *fp = fopen(path, "rb");
+    bool yes = fp != NULL && fread(magic, 1, 2, fp) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+    if (fp != NULL)
+        fclose(fp);
+    return yes;
+}
+
+/* check_one is tgen_fixture_check, also for stdin ("-") and gzip-compressed fixtures, whose
+ * bytes are read (and gunzipped) here and then go the same way, with the same messages. */
+static gtr_status check_one(const char *path, tgen_check_report *rep, gtr_err *err)
+{
+    tgen_fixture *f = NULL;
+    char *data = NULL;
+    size_t len = 0;
+    gtr_err sub;
+    gtr_status st;
+
+    if (strcmp(path, "-") != 0 && !is_gzip_file(path))
+        return tgen_fixture_check(path, rep, err);
+    rep->events = 0;
+    rep->failures = 1;
+    gtr_err_clear(&sub);
+    if ((st = cli_read_decompressed(path, &data, &len, &sub)) < 0)
+        /* Go: t.Fatalf("failed to parse test file at %s: %v", testPath, err) around
+         * fmt.Errorf("failed to read test file for %s: %v", testPath, err) */
+        return gtr_err_setf(err, st,
+                            "failed to parse test file at %s: failed to read test file for %s: %s",
+                            path, path, sub.msg);
+    st = tgen_fixture_parse(path, data, len, &f, err);
+    free(data);
+    if (st < 0)
+        /* Go: t.Fatalf("failed to parse test file at %s: %v", testPath, err) */
+        return gtr_err_wrapf(err, "failed to parse test file at %s", path);
+    st = tgen_fixture_check_parsed(f, rep, err);
+    tgen_fixture_free(f);
+    return st;
+}
+
 static void check_file(const char *path, tally *t)
 {
     gtr_err err;
     tgen_check_report rep;
 
-    if (tgen_fixture_check(path, &rep, &err) == GTR_OK) {
+    if (check_one(path, &rep, &err) == GTR_OK) {
         printf("ok   %s\n", path);
         t->passed++;
     } else {
@@ -69,13 +116,14 @@ static int cmp_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static bool has_test_suffix(const char *name)
+/* is_fixture_name: name ends in .test or .test.gz (a file check reads, not a directory). */
+static bool is_fixture_name(const char *name)
 {
-    size_t n = strlen(name);
-    return n > 5 && strcmp(name + n - 5, ".test") == 0;
+    return cli_has_suffix(name, ".test") || cli_has_suffix(name, ".test.gz");
 }
 
-/* check_dir checks every *.test in dir, sorted. Returns CLI_OK or CLI_FAIL (listing failed). */
+/* check_dir checks every *.test and *.test.gz in dir, sorted. Returns CLI_OK or CLI_FAIL
+ * (listing failed). */
 static int check_dir(const char *dir, tally *t)
 {
     DIR *d = opendir(dir);
@@ -90,7 +138,7 @@ static int check_dir(const char *dir, tally *t)
         return CLI_OK;
     }
     while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.' || !has_test_suffix(e->d_name))
+        if (e->d_name[0] == '.' || !is_fixture_name(e->d_name))
             continue;
         if (n == cap) {
             size_t ncap = cap ? cap * 2 : 64;
@@ -160,7 +208,7 @@ int cmd_check(int argc, char **argv)
 
     for (int i = 1; i <= nops; i++) {
         struct stat sb;
-        if (!has_test_suffix(argv[i]) && stat(argv[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        if (!is_fixture_name(argv[i]) && stat(argv[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
             if (check_dir(argv[i], &t) != CLI_OK)
                 return CLI_FAIL;
         } else {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_raw.c: `gotrace raw text2bytes|bytes2text [IN [OUT]]`, the port of Go's
  * testdata/cmd/gotraceraw: convert between the wire and the text formats. IN and OUT default
- * to stdin and stdout ("-" names them too); IN may be gzip-compressed. On a read error the
+ * to stdin and stdout ("-" names them too); IN may be gzip-compressed, and for text2bytes a
+ * .test fixture (cli_load_input), whose trace section is converted. On a read error the
  * events converted so far are written, then "gotrace: <Go's message>" and exit 1. */
 #include <errno.h>
 #include <string.h>
@@ -15,7 +16,11 @@ static const char usage_text[] =
     "  text2bytes  read a trace in the text format, write the wire format\n"
     "  bytes2text  read a trace in the wire format, write the text format\n"
     "\n"
-    "IN and OUT default to stdin and stdout ('-'); IN may be gzip-compressed.\n";
+    "IN and OUT default to stdin and stdout ('-'); IN may be gzip-compressed.\n"
+    "For text2bytes, IN may also be a .test fixture: a name ending in .test, or (stdin, any\n"
+    "other name) a txtar archive whose files are exactly `expect` then `trace` (gzip is\n"
+    "accepted); its trace file is converted. A malformed fixture fails with the message of\n"
+    "Go's testtrace.ParseFile.\n";
 
 typedef enum { TEXT2BYTES, BYTES2TEXT } raw_mode;
 
@@ -99,16 +104,18 @@ int cmd_raw(int argc, char **argv)
 
     gtr_err err;
     gtr_err_clear(&err);
-    gtr_input *in = NULL;
-    if (gtr_input_open_path(in_path, NULL, &in, &err) != GTR_OK)
+    cli_input ci = {0};
+    gtr_status st = mode == TEXT2BYTES ? cli_load_input(in_path, CLI_SECTION_TEXT, &ci, &err)
+                                       : gtr_input_open_path(in_path, NULL, &ci.in, &err);
+    if (st != GTR_OK)
         return cli_fail_err(&err);
     FILE *out = cli_open_out(out_path);
     if (out == NULL) {
-        gtr_input_free(in);
+        cli_input_free(&ci);
         return cli_fail("open %s: %s", out_path, strerror(errno));
     }
-    gtr_status st = convert(mode, in, out, &err);
-    gtr_input_free(in);
+    st = convert(mode, ci.in, out, &err);
+    cli_input_free(&ci);
     int closed = cli_close_out(out);
     if (st != GTR_OK)
         return cli_fail_err(&err);

@@ -3,7 +3,8 @@
  * internal/trace/testdata/cmd/gotraceeventstats ("size" mode): a table of the wire events by
  * type with their encoded bytes and counts, computed with the raw reader; followed by
  * figures from the high-level reader (generations, batches, distinct Ms/Ps/Gs, events per
- * kind, first and last timestamps). */
+ * kind, first and last timestamps). FILE may be a .test fixture (cli_load_input): the figures
+ * are those of its trace section as wire bytes. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,11 @@ static const char usage_text[] =
     "     Ms: <distinct thread IDs>, Ps: <distinct proc IDs>, Gs: <distinct goroutine IDs>\n"
     "         (each on its own line; IDs from the events' contexts and state transitions)\n"
     "     first timestamp: <ns>, last timestamp: <ns>, duration: <ns>  (\"-\" when no event)\n"
+    "\n"
+    "FILE may also be a .test fixture: a name ending in .test, or (stdin, any other name) a\n"
+    "txtar archive whose files are exactly `expect` then `trace` (gzip is accepted). The\n"
+    "statistics are those of its trace file converted to wire bytes (as Go's\n"
+    "testtrace.ParseFile does); a malformed fixture fails with ParseFile's message.\n"
     "\n"
     "Exits 0; 1 (\"gotrace: <error>\") when the trace cannot be read, after printing the\n"
     "table when only the high-level reader fails; 2 on usage errors.\n";
@@ -95,6 +101,15 @@ static void idset_free(idset *s)
     free(s->used);
 }
 
+/* open_data opens the whole input, read into memory: a fixture's wire bytes as they are (Go
+ * never gunzips them), any other input with gzip sniffed as before. */
+static gtr_status open_data(const char *data, size_t len, bool plain, gtr_input **in,
+                            gtr_err *err)
+{
+    return plain ? gtr_input_open_memory_plain(data, len, NULL, in, err)
+                 : gtr_input_open_memory(data, len, NULL, in, err);
+}
+
 /* ---- the size table (gotraceeventstats) ---- */
 
 typedef struct type_stat {
@@ -146,7 +161,7 @@ typedef struct raw_figures {
     uint64_t events, batches, generations;
 } raw_figures;
 
-static int size_table(const char *data, size_t len, raw_figures *fig, gtr_err *err)
+static int size_table(const char *data, size_t len, bool plain, raw_figures *fig, gtr_err *err)
 {
     type_stat stats[256];
     row rows[2 + 256];
@@ -161,7 +176,7 @@ static int size_table(const char *data, size_t len, raw_figures *fig, gtr_err *e
 
     for (unsigned i = 0; i < 256; i++)
         stats[i] = (type_stat){i, 0, 0};
-    if (gtr_input_open_memory(data, len, NULL, &in, err) < 0 ||
+    if (open_data(data, len, plain, &in, err) < 0 ||
         gtr_raw_reader_new(in, NULL, &r, err) < 0)
         goto end;
     while ((st = gtr_raw_reader_next(r, &ev, err)) == GTR_OK) {
@@ -207,7 +222,8 @@ end:
 
 /* ---- the high-level figures ---- */
 
-static int high_level(const char *data, size_t len, const raw_figures *fig, gtr_err *err)
+static int high_level(const char *data, size_t len, bool plain, const raw_figures *fig,
+                      gtr_err *err)
 {
     gtr_input *in = NULL;
     gtr_reader *r = NULL;
@@ -219,7 +235,7 @@ static int high_level(const char *data, size_t len, const raw_figures *fig, gtr_
     bool ok = true;
     int rc = CLI_FAIL;
 
-    if (gtr_input_open_memory(data, len, NULL, &in, err) < 0 ||
+    if (open_data(data, len, plain, &in, err) < 0 ||
         gtr_reader_new(in, NULL, &r, err) < 0)
         goto end;
     while ((st = gtr_reader_next(r, &ev, err)) == GTR_OK) {
@@ -276,7 +292,7 @@ int cmd_stats(int argc, char **argv)
 {
     const char *path = NULL;
     bool only_args = false;
-    gtr_input *in = NULL;
+    cli_input ci = {0};
     char *data = NULL;
     size_t len = 0;
     raw_figures fig = {0, 0, 0};
@@ -300,18 +316,19 @@ int cmd_stats(int argc, char **argv)
     }
     gtr_err_clear(&err);
     /* Read the whole (decompressed) input once: both passes run over memory. */
-    if (gtr_input_open_path(path != NULL ? path : "-", NULL, &in, &err) < 0 ||
-        gtr_input_read_all(in, &data, &len, &err) < 0) {
+    if (cli_load_input(path != NULL ? path : "-", CLI_SECTION_WIRE, &ci, &err) < 0 ||
+        gtr_input_read_all(ci.in, &data, &len, &err) < 0) {
         rc = cli_fail_err(&err);
         goto end;
     }
-    if (size_table(data, len, &fig, &err) != CLI_OK || high_level(data, len, &fig, &err) != CLI_OK) {
+    if (size_table(data, len, ci.from_fixture, &fig, &err) != CLI_OK ||
+        high_level(data, len, ci.from_fixture, &fig, &err) != CLI_OK) {
         rc = cli_fail_err(&err);
         goto end;
     }
     rc = cli_close_out(stdout) == 0 ? CLI_OK : cli_fail("writing stdout failed");
 end:
     free(data);
-    gtr_input_free(in);
+    cli_input_free(&ci);
     return rc;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* cmd_validate.c: `gotrace validate [--log-events] [FILE|-]`: read a trace with the
  * high-level reader and check every event with the validator (Go's testtrace.Validator),
- * told the trace's version as Go's tests do. With --log-events each event's String() is
+ * told the trace's version as Go's tests do. FILE may be a .test fixture (cli_load_input): its
+ * trace section, as wire bytes, is read instead. With --log-events each event's String() is
  * printed before it is validated, so the dump ends with the failing event. This is the hot
  * path of the benchmarks: lines are formatted into one reused buffer and written in 64 KiB
  * blocks; no per-event allocation. */
@@ -19,6 +20,12 @@ static const char usage_text[] =
     "every event as Go's internal/trace tests do (testtrace.Validator, told the trace's\n"
     "version). Exits 0 when the whole trace is valid; otherwise prints \"gotrace: <error>\"\n"
     "on stderr and exits 1. Usage errors exit 2.\n"
+    "\n"
+    "FILE may also be a .test fixture: a name ending in .test, or (stdin, any other name) a\n"
+    "txtar archive whose files are exactly `expect` then `trace` (gzip is accepted). Its trace\n"
+    "file is converted to wire bytes as Go's testtrace.ParseFile does and validated as that\n"
+    "wire trace would be; the expectation is not checked (that is `gotrace check`). A\n"
+    "malformed fixture fails with ParseFile's message.\n"
     "\n"
     "flags:\n"
     "  --log-events  print each event's String() (Go's Event.String) on stdout, one per\n"
@@ -39,7 +46,7 @@ int cmd_validate(int argc, char **argv)
 {
     const char *path = NULL;
     bool log_events = false, only_args = false;
-    gtr_input *in = NULL;
+    cli_input ci = {0};
     gtr_reader *r = NULL;
     gtr_validator *v = NULL;
     gtr_buf lines = {0};   /* pending event lines, written in blocks */
@@ -69,8 +76,8 @@ int cmd_validate(int argc, char **argv)
     setvbuf(stdout, NULL, _IOFBF, STDOUT_BUFFER);
 
     gtr_err_clear(&err);
-    if (gtr_input_open_path(path, NULL, &in, &err) < 0 ||
-        gtr_reader_new(in, NULL, &r, &err) < 0 || gtr_validator_new(NULL, &v, &err) < 0) {
+    if (cli_load_input(path, CLI_SECTION_WIRE, &ci, &err) < 0 ||
+        gtr_reader_new(ci.in, NULL, &r, &err) < 0 || gtr_validator_new(NULL, &v, &err) < 0) {
         rc = cli_fail_err(&err);
         goto end;
     }
@@ -107,6 +114,6 @@ end:
     gtr_buf_free(&lines);
     gtr_validator_free(v);
     gtr_reader_free(r);
-    gtr_input_free(in);
+    cli_input_free(&ci);
     return rc;
 }

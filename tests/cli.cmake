@@ -13,20 +13,35 @@ add_test(NAME golden_generated
 # Exit statuses and messages of the command line. cli_run.cmake checks both.
 set(_cli_dir ${CMAKE_CURRENT_BINARY_DIR}/cli)
 file(MAKE_DIRECTORY ${_cli_dir})
+# gtr_cli_test(NAME ARGS a b ... RC n [OUT regex] [ERR regex] [set-up and checks]): the keywords
+# after RC are those of cli_run.cmake (see there); list values (ARGS, PRE_ARGS, SAME_AS,
+# SAME_FILES) are given as CMake lists. Relative paths are under the test directory, which all
+# CLI tests share (they run in parallel): each test names its own files.
 function(gtr_cli_test name)
-  cmake_parse_arguments(C "" "RC;OUT;ERR;SETUP_FILE;SETUP_TEXT" "ARGS" ${ARGN})
+  set(_one RC OUT ERR SETUP_FILE SETUP_TEXT SETUP_TRACE_OF SETUP_TRACE_TO SETUP_GZIP_OF
+      SETUP_GZIP_TO STDIN STDIN_PIPE SAME_STDIN)
+  set(_lists ARGS PRE_ARGS SAME_AS SAME_FILES)
+  cmake_parse_arguments(C "" "${_one}" "${_lists}" ${ARGN})
   string(REPLACE ";" "|" _args "${C_ARGS}")
   set(_defs -DCMD=$<TARGET_FILE:gotrace> "-DARGS=${_args}" -DWANT_RC=${C_RC}
             -DWORKDIR=${_cli_dir})
-  if(DEFINED C_OUT)
-    list(APPEND _defs "-DWANT_OUT=${C_OUT}")
-  endif()
-  if(DEFINED C_ERR)
-    list(APPEND _defs "-DWANT_ERR=${C_ERR}")
-  endif()
-  if(DEFINED C_SETUP_FILE)
-    list(APPEND _defs "-DSETUP_FILE=${_cli_dir}/${C_SETUP_FILE}" "-DSETUP_TEXT=${C_SETUP_TEXT}")
-  endif()
+  foreach(k IN ITEMS OUT ERR)
+    if(DEFINED C_${k})
+      list(APPEND _defs "-DWANT_${k}=${C_${k}}")
+    endif()
+  endforeach()
+  foreach(k IN ITEMS SETUP_FILE SETUP_TEXT SETUP_TRACE_OF SETUP_TRACE_TO SETUP_GZIP_OF
+                     SETUP_GZIP_TO STDIN STDIN_PIPE SAME_STDIN)
+    if(DEFINED C_${k})
+      list(APPEND _defs "-D${k}=${C_${k}}")
+    endif()
+  endforeach()
+  foreach(k IN ITEMS PRE_ARGS SAME_AS SAME_FILES)
+    if(DEFINED C_${k})
+      string(REPLACE ";" "|" _v "${C_${k}}")
+      list(APPEND _defs "-D${k}=${_v}")
+    endif()
+  endforeach()
   add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} ${_defs} -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_run.cmake)
 endfunction()
 
@@ -49,3 +64,127 @@ gtr_cli_test(cli_check_wrong_expectation_fails ARGS check wrong.test RC 1
 gtr_cli_test(cli_check_mixed_counts_both ARGS check mixed.test ${CMAKE_SOURCE_DIR}/corpus/upstream/go123-sync.test RC 1
              SETUP_FILE mixed.test SETUP_TEXT "-- expect --\nSUCCESS\n"
              OUT "FAIL mixed.test: failed to parse test file at mixed.test: malformed test mixed.test: wrong number of files\nok   [^\n]*go123-sync.test\n1 passed, 1 failed\n$")
+
+# .test fixtures where a trace is expected (cli_load_input): validate, stats and raw text2bytes
+# read a fixture's trace section as the wire bytes Go's testtrace.ParseFile makes of it, and
+# behave exactly as on those wire bytes. The reference is built without the fixture route:
+# cli_run.cmake cuts the trace section out of the fixture, `raw text2bytes` converts that text
+# file, and the mode reads the result on stdin.
+set(_up ${CMAKE_SOURCE_DIR}/corpus/upstream)
+set(_ann ${_up}/go122-annotations.test)
+gtr_cli_test(cli_validate_fixture_log_events_is_its_wire_trace
+             ARGS validate --log-events ${_ann} RC 0
+             OUT "^M=-1 P=-1 G=-1 Sync Time=[0-9]+ N=1\n"
+             SETUP_TRACE_OF ${_ann} SETUP_TRACE_TO val-ann.txt
+             PRE_ARGS raw text2bytes val-ann.txt val-ann.bin
+             SAME_AS validate --log-events - SAME_STDIN val-ann.bin)
+gtr_cli_test(cli_validate_fixture_is_its_wire_trace ARGS validate ${_ann} RC 0 OUT "^$"
+             SETUP_TRACE_OF ${_ann} SETUP_TRACE_TO val2-ann.txt
+             PRE_ARGS raw text2bytes val2-ann.txt val2-ann.bin
+             SAME_AS validate val2-ann.bin)
+gtr_cli_test(cli_validate_fixture_on_stdin_file_is_recognised
+             ARGS validate --log-events - STDIN ${_ann} RC 0
+             SAME_AS validate --log-events ${_ann})
+gtr_cli_test(cli_validate_fixture_on_stdin_pipe_is_recognised
+             ARGS validate --log-events STDIN_PIPE ${_ann} RC 0
+             SAME_AS validate --log-events ${_ann})
+gtr_cli_test(cli_validate_gzip_fixture_on_stdin_pipe_is_recognised
+             ARGS validate --log-events STDIN_PIPE val-ann.test.gz RC 0
+             SETUP_GZIP_OF ${_ann} SETUP_GZIP_TO val-ann.test.gz
+             SAME_AS validate --log-events ${_ann})
+gtr_cli_test(cli_validate_gzip_fixture_named_test_gz_is_recognised
+             ARGS validate --log-events val2-ann.test.gz RC 0
+             SETUP_GZIP_OF ${_ann} SETUP_GZIP_TO val2-ann.test.gz
+             SAME_AS validate --log-events ${_ann})
+# Under another name a fixture is recognised by its content (a comment may come first).
+gtr_cli_test(cli_validate_fixture_by_content_under_another_name ARGS validate fixture.txt RC 1
+             SETUP_FILE fixture.txt
+             SETUP_TEXT "a comment\n-- expect --\nSUCCESS\n-- trace --\nTrace Go1.22\n"
+             ERR "^gotrace: no frequency event found\n$")
+# ... but a txtar that is not `expect` then `trace` is read as a trace, as before.
+gtr_cli_test(cli_validate_other_txtar_on_stdin_is_a_trace ARGS validate - STDIN other.txtar RC 1
+             SETUP_FILE other.txtar SETUP_TEXT "-- expect --\nSUCCESS\n-- tracex --\n"
+             ERR "^gotrace: bad file format: not a Go execution trace[?]\n$")
+# A fixture whose expectation is a failure: validate reports the reader's error.
+gtr_cli_test(cli_validate_failing_fixture_reports_reader_error
+             ARGS validate ${_up}/go122-fail-first-gen-first.test RC 1 OUT "^$"
+             ERR "^gotrace: expected a proc but didn't have one\n$")
+# A malformed fixture: Go's ParseFile message, exit 1.
+gtr_cli_test(cli_validate_malformed_fixture_fails ARGS validate bad-files.test RC 1
+             SETUP_FILE bad-files.test SETUP_TEXT "-- expect --\nSUCCESS\n"
+             ERR "^gotrace: malformed test bad-files.test: wrong number of files\n$")
+gtr_cli_test(cli_validate_malformed_fixture_on_stdin_fails ARGS validate STDIN_PIPE bad-trace.txt
+             RC 1 SETUP_FILE bad-trace.txt
+             SETUP_TEXT "-- expect --\nSUCCESS\n-- trace --\nTrace Go1.22\nBogus x=1\n"
+             ERR "^gotrace: malformed test -: bad trace file: unidentified event: Bogus\n$")
+gtr_cli_test(cli_validate_fixture_bad_filename_fails ARGS validate bad-name.test RC 1
+             SETUP_FILE bad-name.test SETUP_TEXT "-- expect --\nSUCCESS\n-- traces --\n"
+             ERR "^gotrace: malformed test bad-name.test: bad filename traces\n$")
+gtr_cli_test(cli_validate_fixture_bad_expectation_fails ARGS validate bad-expect.test RC 1
+             SETUP_FILE bad-expect.test SETUP_TEXT "-- expect --\nMAYBE\n-- trace --\nTrace Go1.22\n"
+             ERR "^gotrace: internal error during bad-expect.test: failed to parse expectation \"MAYBE\\\\n\": ")
+gtr_cli_test(cli_validate_missing_fixture_fails ARGS validate missing.test RC 1
+             ERR "^gotrace: open missing.test: No such file or directory\n$")
+gtr_cli_test(cli_validate_help_mentions_fixtures ARGS validate -h RC 0 OUT "a .test fixture")
+
+gtr_cli_test(cli_stats_fixture_is_its_wire_trace ARGS stats ${_ann} RC 0
+             OUT "^Event +Bytes +% +Count +%\n.*\nbytes: [0-9]+\n"
+             SETUP_TRACE_OF ${_ann} SETUP_TRACE_TO stats-ann.txt
+             PRE_ARGS raw text2bytes stats-ann.txt stats-ann.bin
+             SAME_AS stats - SAME_STDIN stats-ann.bin)
+gtr_cli_test(cli_stats_fixture_on_stdin_pipe_is_recognised ARGS stats STDIN_PIPE ${_ann} RC 0
+             SAME_AS stats ${_ann})
+gtr_cli_test(cli_stats_malformed_fixture_fails ARGS stats bad-stats.test RC 1
+             SETUP_FILE bad-stats.test SETUP_TEXT "-- expect --\nSUCCESS\n"
+             ERR "^gotrace: malformed test bad-stats.test: wrong number of files\n$")
+gtr_cli_test(cli_stats_help_mentions_fixtures ARGS stats -h RC 0 OUT "a .test fixture")
+
+gtr_cli_test(cli_raw_text2bytes_fixture_converts_its_trace_section
+             ARGS raw text2bytes ${_ann} raw-ann-fixture.bin RC 0
+             SETUP_TRACE_OF ${_ann} SETUP_TRACE_TO raw-ann.txt
+             PRE_ARGS raw text2bytes raw-ann.txt raw-ann.bin
+             SAME_FILES raw-ann.bin raw-ann-fixture.bin)
+gtr_cli_test(cli_raw_text2bytes_fixture_on_stdin_is_recognised
+             ARGS raw text2bytes - raw2-ann-fixture.bin STDIN_PIPE ${_ann} RC 0
+             SETUP_TRACE_OF ${_ann} SETUP_TRACE_TO raw2-ann.txt
+             PRE_ARGS raw text2bytes raw2-ann.txt raw2-ann.bin
+             SAME_FILES raw2-ann.bin raw2-ann-fixture.bin)
+gtr_cli_test(cli_raw_text2bytes_malformed_fixture_fails ARGS raw text2bytes bad-raw.test RC 1
+             SETUP_FILE bad-raw.test SETUP_TEXT "-- expect --\nSUCCESS\n"
+             ERR "^gotrace: malformed test bad-raw.test: wrong number of files\n$")
+gtr_cli_test(cli_raw_help_mentions_fixtures ARGS raw -h RC 0 OUT "a .test fixture")
+
+# A wire trace on a pipe reads as it always did (the bytes looked at are replayed).
+gtr_cli_test(cli_validate_gzip_trace_on_stdin_pipe_is_unchanged
+             ARGS validate --log-events RC 0
+             STDIN_PIPE ${CMAKE_SOURCE_DIR}/corpus/real/testprog-annotations.trace.gz
+             SAME_AS validate --log-events ${CMAKE_SOURCE_DIR}/corpus/real/testprog-annotations.trace.gz)
+
+# check: one fixture on stdin (named "-"), gzip-compressed fixtures, *.test.gz in a DIR.
+set(_sync ${_up}/go123-sync.test)
+gtr_cli_test(cli_check_stdin_passes ARGS check - STDIN_PIPE ${_sync} RC 0
+             OUT "^ok   -\n1 passed, 0 failed\n$")
+gtr_cli_test(cli_check_stdin_malformed_fails ARGS check - STDIN empty.txt RC 1
+             SETUP_FILE empty.txt SETUP_TEXT ""
+             OUT "^FAIL -: failed to parse test file at -: malformed test -: wrong number of files\n0 passed, 1 failed\n$")
+gtr_cli_test(cli_check_gzip_stdin_passes ARGS check - STDIN_PIPE check-stdin.test.gz RC 0
+             SETUP_GZIP_OF ${_sync} SETUP_GZIP_TO check-stdin.test.gz
+             OUT "^ok   -\n1 passed, 0 failed\n$")
+gtr_cli_test(cli_check_test_gz_passes ARGS check check-sync.test.gz RC 0
+             SETUP_GZIP_OF ${_sync} SETUP_GZIP_TO check-sync.test.gz
+             OUT "^ok   check-sync.test.gz\n1 passed, 0 failed\n$")
+gtr_cli_test(cli_check_gzip_bytes_named_test_passes ARGS check check-gz.test RC 0
+             SETUP_GZIP_OF ${_sync} SETUP_GZIP_TO check-gz.test
+             OUT "^ok   check-gz.test\n1 passed, 0 failed\n$")
+gtr_cli_test(cli_check_gzip_failing_expectation_fails ARGS check check-wrong.test.gz RC 1
+             SETUP_FILE check-wrong.test
+             SETUP_TEXT "-- expect --\nFAILURE \"x\"\n-- trace --\nTrace Go1.22\n"
+             SETUP_GZIP_OF check-wrong.test SETUP_GZIP_TO check-wrong.test.gz
+             OUT "^FAIL check-wrong.test.gz: unexpected error while reading the trace: want something matching \"x\", got no frequency event found\n0 passed, 1 failed\n$")
+gtr_cli_test(cli_check_dir_includes_test_gz ARGS check check-dir RC 0
+             SETUP_FILE check-dir/b.test
+             SETUP_TEXT "-- expect --\nFAILURE \"no frequency event found\"\n-- trace --\nTrace Go1.22\n"
+             SETUP_GZIP_OF ${_sync} SETUP_GZIP_TO check-dir/a.test.gz
+             OUT "^ok   check-dir/a.test.gz\nok   check-dir/b.test\n2 passed, 0 failed\n$")
+gtr_cli_test(cli_check_help_mentions_stdin_and_gzip ARGS check -h RC 0
+             OUT "\"-\" reads one fixture from stdin.*\\*\\.test\\.gz")
