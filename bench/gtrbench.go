@@ -1,12 +1,13 @@
-// gtrbench: Go's trace reader (golang.org/x/exp/trace, the code of Go's internal/trace)
-// timed the way bench_reader times ours: the trace is decompressed to memory first, then
+// gtrbench: Go 1.27.3's own trace reader (src/internal/trace) timed the way bench_reader
+// times ours: the trace is decompressed to memory first, then
 // read RUNS times; the best run is printed as "events=N seconds=S wall=W" (S is the
 // process's CPU time, GC threads included, W the wall time of that run).
 //
 //	gtrbench parse|validate FILE RUNS
 //
-// Built by ci/bench.sh inside the oracle's GOPATH (it imports x/exp/trace's internal
-// testtrace package, so it must live under golang.org/x/exp/trace/).
+// Built by ci/bench.sh (through ci/go-internal-build.sh) as
+// $GOROOT/src/internal/trace/testdata/cmd/gtrbench/main.go in the oracle's GOROOT (only code
+// under GOROOT/src may import internal/trace and its testtrace package).
 package main
 
 import (
@@ -15,15 +16,24 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"runtime"
 	"strconv"
 	"syscall"
 	"time"
 
-	"golang.org/x/exp/trace"
-	"golang.org/x/exp/trace/internal/testtrace"
-	"golang.org/x/exp/trace/internal/version"
+	"internal/trace"
+	"internal/trace/testtrace"
+	"internal/trace/version"
 )
+
+// goVersion is r.GoVersion(), the accessor Go's tests use (export_reader_test.go, compiled
+// only into the package's tests), read as ci/difftest/oracle.go reads it: the Reader's
+// unexported version field (the header version for go 1.22+ traces, 0 for the old formats).
+// bench_reader tells its validator gtr_reader_go_version(r), the same value.
+func goVersion(r *trace.Reader) version.Version {
+	return version.Version(reflect.ValueOf(r).Elem().FieldByName("version").Uint())
+}
 
 func run(data []byte, validate bool) (int, error) {
 	r, err := trace.NewReader(bytes.NewReader(data))
@@ -34,9 +44,7 @@ func run(data []byte, validate bool) (int, error) {
 	if validate {
 		v = testtrace.NewValidator()
 		// Tell the validator the trace's version, as Go's own tests do.
-		if ver, err := version.ReadHeader(bytes.NewReader(data)); err == nil {
-			v.GoVersion = ver
-		}
+		v.GoVersion = goVersion(r)
 	}
 	n := 0
 	for {

@@ -1,9 +1,11 @@
+// Laid into Go's package internal/trace by tests/gen/gtrvec.sh (as zz_gtrvec.go): building
+// Events over a fixed table needs the package's internals.
 package trace
 
 import (
 	"time"
 
-	"golang.org/x/exp/trace/internal/tracev2"
+	"internal/trace/tracev2"
 )
 
 // VecEvent describes an Event over a fixed test table, mirrored in gotrace's C tests.
