@@ -8,7 +8,7 @@
  *   2. batches;
  *   3. events (in any batch);
  *   4. stack frames (in any Stack event);
- *   5. undecodable tails (of batches and of the trace);
+ *   5. bytes of the undecodable tails (of batches and of the trace);
  * then 6. values: every batch time/m/gen, event argument and string's data is tried at 0
  * (or empty), 1, and half its value (or length). The phases repeat until a round changes
  * nothing. Candidates are always encoded from the model, so sizes stay right. */
@@ -171,19 +171,40 @@ static void drop_frames(tracedit_trace *t, size_t lo, size_t hi)
     }
 }
 
-/* Undecodable tails: unit b < nbatches is batch b's tail, unit nbatches the trace's. */
+/* Undecodable tails, byte by byte: the units are the bytes of every batch's tail, then of
+ * the trace's tail, in order. Removing a range keeps what surrounds it, so a cut batch can
+ * lose body bytes and still be cut. */
 static size_t count_tails(const tracedit_trace *t)
 {
-    return t->nbatches + 1;
+    size_t n = t->tail_len;
+    for (size_t b = 0; b < t->nbatches; b++)
+        n += t->batches[b].tail_len;
+    return n;
+}
+
+/* cut_range removes bytes [lo, hi) (relative to this tail) from a tail of *len bytes at off. */
+static void cut_range(tracedit_trace *t, size_t off, size_t *len, size_t lo, size_t hi)
+{
+    if (hi > *len)
+        hi = *len;
+    if (lo >= hi)
+        return;
+    memmove(t->bytes + off + lo, t->bytes + off + hi, *len - hi);
+    *len -= hi - lo;
 }
 
 static void drop_tails(tracedit_trace *t, size_t lo, size_t hi)
 {
-    for (size_t u = lo; u < hi && u <= t->nbatches; u++) {
-        if (u < t->nbatches)
-            t->batches[u].tail_len = 0;
-        else
-            t->tail_len = 0;
+    size_t base = 0;
+    for (size_t b = 0; b <= t->nbatches && lo < hi; b++) {
+        size_t off = b < t->nbatches ? t->batches[b].tail : t->tail;
+        size_t *len = b < t->nbatches ? &t->batches[b].tail_len : &t->tail_len;
+        size_t n = *len;
+        if (hi > base && lo < base + n) {
+            size_t a = lo > base ? lo - base : 0, z = hi - base;
+            cut_range(t, off, len, a, z);
+        }
+        base += n;
     }
 }
 

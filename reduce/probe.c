@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* probe.c: judge one trace in a forked child (reduce.h), so that a crash, an abort or a hang
- * of the library is observed rather than suffered. The child runs tgen_judge and sends the
- * verdict back through a pipe; its stderr goes to a temporary file, read for the sanitizer's
+ * of the library is observed rather than suffered. The child runs tgen_judge (on the trace,
+ * or on what its text form gives back) and sends the verdict back through a pipe; its stderr goes to a temporary file, read for the sanitizer's
  * report when it dies. */
 #include <errno.h>
 #include <signal.h>
@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gtr/raw.h"
 #include "reduce.h"
 
 static bool write_all(int fd, const void *p, size_t n)
@@ -60,8 +61,29 @@ static void crash_signature(const char *report, char *sig, size_t cap, size_t us
     }
 }
 
-gtr_status reduce_probe_run(const uint8_t *data, size_t size, unsigned timeout_s,
-                            reduce_probe *p, gtr_err *err)
+/* via_text: the verdict the child sends back; its unnameable byte says the conversion to
+ * and from the text format failed. */
+typedef struct child_report {
+    tgen_verdict verdict;
+    bool unnameable;
+} child_report;
+
+/* judge_via_text converts data to the text format and back, as a fixture holds it, then
+ * judges that. */
+static void judge_via_text(const uint8_t *data, size_t size, child_report *rep)
+{
+    gtr_buf text = {0}, wire = {0};
+    if (gtr_raw_wire_to_text(data, size, &text, NULL) < 0 ||
+        gtr_raw_text_to_wire(text.data != NULL ? text.data : "", text.len, &wire, NULL) < 0)
+        rep->unnameable = true;
+    else if (tgen_judge((const uint8_t *)wire.data, wire.len, NULL, NULL, &rep->verdict) < 0)
+        _exit(3);
+    gtr_buf_free(&text);
+    gtr_buf_free(&wire);
+}
+
+static gtr_status probe(const uint8_t *data, size_t size, unsigned timeout_s, bool via_text,
+                        reduce_probe *p, gtr_err *err)
 {
     int rp[2];
     FILE *errf = tmpfile();
@@ -83,20 +105,23 @@ gtr_status reduce_probe_run(const uint8_t *data, size_t size, unsigned timeout_s
         close(rp[0]);
         dup2(fileno(errf), 2);
         alarm(timeout_s);
-        /* The verdict (about 8 KiB) fits in the pipe: the child never blocks on it. */
-        static tgen_verdict v;
-        if (tgen_judge(data, size, NULL, NULL, &v) < 0)
+        /* The report (about 8 KiB) fits in the pipe: the child never blocks on it. */
+        static child_report rep;
+        if (via_text)
+            judge_via_text(data, size, &rep);
+        else if (tgen_judge(data, size, NULL, NULL, &rep.verdict) < 0)
             _exit(3);
-        write_all(rp[1], &v, sizeof v);
+        write_all(rp[1], &rep, sizeof rep);
         _exit(0);
     }
     close(rp[1]);
     size_t got = 0;
     int status = 0;
+    static child_report rep;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     for (;;) {
-        ssize_t k = read(rp[0], (char *)&p->verdict + got, sizeof p->verdict - got);
+        ssize_t k = read(rp[0], (char *)&rep + got, sizeof rep - got);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
@@ -104,8 +129,10 @@ gtr_status reduce_probe_run(const uint8_t *data, size_t size, unsigned timeout_s
         got += (size_t)k;
     }
     close(rp[0]);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && got == sizeof p->verdict) {
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && got == sizeof rep) {
         p->outcome = REDUCE_JUDGED;
+        p->verdict = rep.verdict;
+        p->unnameable = rep.unnameable;
         /* The messages are NUL-terminated by construction; make sure of it anyway. */
         p->verdict.end_err.msg[GTR_ERR_MSG_CAP - 1] = '\0';
         p->verdict.valid_err.msg[GTR_ERR_MSG_CAP - 1] = '\0';
@@ -130,4 +157,16 @@ gtr_status reduce_probe_run(const uint8_t *data, size_t size, unsigned timeout_s
     }
     fclose(errf);
     return GTR_OK;
+}
+
+gtr_status reduce_probe_run(const uint8_t *data, size_t size, unsigned timeout_s,
+                            reduce_probe *p, gtr_err *err)
+{
+    return probe(data, size, timeout_s, false, p, err);
+}
+
+gtr_status reduce_probe_run_text(const uint8_t *data, size_t size, unsigned timeout_s,
+                                 reduce_probe *p, gtr_err *err)
+{
+    return probe(data, size, timeout_s, true, p, err);
 }

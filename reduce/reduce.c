@@ -17,6 +17,8 @@
 /* What a candidate must show. */
 typedef struct keeper {
     reduce_kind kind;
+    bool via_text;                /* judge candidates through the text format (what a
+                                   * fixture holds), not as wire bytes */
     bool artifact;                /* LATER_GEN_ERROR kept as the input shows it: the Sync
                                    * validator error, then the reader error */
     tgen_expect *re;              /* message kinds */
@@ -62,11 +64,12 @@ static bool interesting(void *ctx, const uint8_t *data, size_t size)
     reduce_probe p;
     if (k->io_failed)
         return false;
-    if (reduce_probe_run(data, size, k->timeout, &p, &k->io_err) < 0) {
+    if ((k->via_text ? reduce_probe_run_text : reduce_probe_run)(data, size, k->timeout, &p,
+                                                                 &k->io_err) < 0) {
         k->io_failed = true;
         return false;
     }
-    return shows(k, &p);
+    return !p.unnameable && shows(k, &p);
 }
 
 static void count_model(const uint8_t *data, size_t size, size_t *nbatches, size_t *nevents)
@@ -119,6 +122,21 @@ static void first_line(gtr_buf *out, const char *s)
         gtr_buf_puts(out, " ...");
 }
 
+/* undecodable_bytes counts the bytes of wire[0..len) that the model keeps as opaque tails:
+ * the text format has no way to write them. */
+static size_t undecodable_bytes(const uint8_t *wire, size_t len)
+{
+    tracedit_trace t = {0};
+    size_t n = 0;
+    if (tracedit_decode(&t, wire, len, NULL) == GTR_OK) {
+        n = t.tail_len;
+        for (size_t b = 0; b < t.nbatches; b++)
+            n += t.batches[b].tail_len;
+    }
+    tracedit_trace_free(&t);
+    return n;
+}
+
 /* build_fixture appends to out the fixture for wire[0..len): comment, expectation exp_text
  * and the trace in the text format. False, with the reason in why, when the text format
  * cannot name the trace's bytes. */
@@ -148,9 +166,10 @@ out:
     return ok;
 }
 
-/* fixture_passes checks fixture[0..len) the way `gotrace check` does (parse, then judge in a
- * child); false with the reason in why when it does not pass. */
-static bool fixture_passes(const char *fixture, size_t len, unsigned timeout, gtr_buf *why)
+/* fixture_passes checks fixture[0..len), made from wire[0..wire_len), the way `gotrace check`
+ * does (parse, then judge in a child); false with the reason in why when it does not pass. */
+static bool fixture_passes(const char *fixture, size_t len, const uint8_t *wire, size_t wire_len,
+                           unsigned timeout, gtr_buf *why)
 {
     tgen_fixture *f = NULL;
     gtr_err err, cerr;
@@ -168,7 +187,14 @@ static bool fixture_passes(const char *fixture, size_t len, unsigned timeout, gt
         gtr_buf_printf(why, "its fixture %s under gotrace check (%s)",
                        p.outcome == REDUCE_CRASH ? "crashes" : "hangs", p.signature);
     } else if (tgen_verdict_check(&p.verdict, tgen_fixture_expect(f), NULL, &cerr) < 0) {
-        gtr_buf_puts(why, "its text form does not reproduce the failure (");
+        size_t opaque = undecodable_bytes((const uint8_t *)wire, wire_len);
+        if (opaque > 0)
+            gtr_buf_printf(why,
+                           "the failure needs bytes the text format cannot name (%zu byte%s "
+                           "that do not decode as events; its text form fails otherwise: ",
+                           opaque, opaque == 1 ? "" : "s");
+        else
+            gtr_buf_puts(why, "its text form does not reproduce the failure (");
         first_line(why, cerr.msg);
         gtr_buf_puts(why, ")");
     } else {
@@ -290,6 +316,14 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
             k.artifact = true;
         }
     }
+    /* A failure a fixture can hold is reduced through the text format, so that what is
+     * kept is what the fixture will hold; when the input's text form loses it (bytes the
+     * text format cannot name), as wire bytes. */
+    if (k.kind == REDUCE_KEEP_READ_ERROR ||
+        (k.kind == REDUCE_KEEP_LATER_GEN_ERROR && !k.artifact)) {
+        k.via_text = true;
+        k.via_text = interesting(&k, (const uint8_t *)start.data, start.len);
+    }
     if (!interesting(&k, (const uint8_t *)start.data, start.len)) {
         st = k.io_failed ? gtr_err_setf(err, GTR_E_IO, "%s", k.io_err.msg)
                          : gtr_err_setf(err, GTR_E_USAGE, "the failure does not reproduce: %s",
@@ -332,7 +366,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
     case REDUCE_KEEP_READ_ERROR:
         failure_expectation(&exp, pattern.data, pattern.len);
         if (build_fixture(&r->fixture, w, wlen, exp.data, comment.data, &r->why_wire) &&
-            !fixture_passes(r->fixture.data, r->fixture.len, k.timeout, &r->why_wire))
+            !fixture_passes(r->fixture.data, r->fixture.len, w, wlen, k.timeout, &r->why_wire))
             gtr_buf_reset(&r->fixture);
         break;
     case REDUCE_KEEP_VALIDATOR_ERROR:

@@ -58,6 +58,7 @@ typedef enum reduce_outcome {
 typedef struct reduce_probe {
     reduce_outcome outcome;
     tgen_verdict verdict;  /* REDUCE_JUDGED */
+    bool unnameable;       /* reduce_probe_run_text: the text format cannot hold the trace */
     char signature[512];   /* CRASH: "signal N" or "exit N", plus the sanitizer's error kind
                             * and first stack frame when stderr carried a report; HANG:
                             * "timeout" */
@@ -67,6 +68,12 @@ typedef struct reduce_probe {
  * timeout_s seconds. Returns GTR_OK with *p filled, or GTR_E_IO when fork or pipe fail. */
 gtr_status reduce_probe_run(const uint8_t *data, size_t size, unsigned timeout_s,
                             reduce_probe *p, gtr_err *err);
+
+/* reduce_probe_run_text is reduce_probe_run on what a fixture would hold: the trace written
+ * in the text format and read back into wire bytes (gtr_raw_wire_to_text, then
+ * gtr_raw_text_to_wire). When either conversion fails, p->unnameable is set. */
+gtr_status reduce_probe_run_text(const uint8_t *data, size_t size, unsigned timeout_s,
+                                 reduce_probe *p, gtr_err *err);
 
 /* reduce_message_regexp appends to out a Go regexp matching msg's first line with every
  * number free to change: the line with regexp metacharacters escaped and each run of digits

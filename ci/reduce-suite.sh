@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# reduce-suite.sh: the reduction suite. Derives failing inputs from the real traces of every
+# version (bit flips, cuts, duplicated byte ranges, dropped batches; deterministic), runs
+# `gotrace reduce` on each, and checks what it wrote:
+#   - a fixture must pass `gotrace check` and, when the oracle is there, Go's own golden
+#     runner (gtroracle check), and its FAILURE regexp must match the input's failure;
+#   - wire bytes (OUT.trace, for a failure no fixture can hold) must show the input's
+#     failure again.
+# Prints one line per input and a summary: share reduced, median and worst size ratio (wire
+# bytes of the reduced trace over the input's), time per reduction (median, worst).
+#
+#   bash ci/reduce-suite.sh [PER_KIND]     (default 4: up to 4 inputs per kind and trace)
+#
+# Environment: BUILD (a build tree with bin/gotrace and bin/reduce_suite; default build-ci),
+# GTR_ORACLE (the oracle; default: ci/oracle-fetch.sh when it can build one, else none),
+# KEEP (a folder to keep the inputs and results in), TRACES (the traces to derive from).
+# Exit 1 when any input fails its check.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 1
+per_kind=${1:-4}
+build=${BUILD:-$root/build-ci}
+gotrace=$build/bin/gotrace
+suite=$build/bin/reduce_suite
+for b in "$gotrace" "$suite"; do
+    [ -x "$b" ] || { echo "reduce-suite: $b is not built (BUILD=$build)" >&2; exit 1; }
+done
+real=corpus/real
+traces=${TRACES:-"$real/go1.22-testprog-annotations-stress.trace.gz
+$real/go1.23-testprog-annotations-stress.trace.gz
+$real/go1.25-testprog-annotations-stress.trace.gz
+$real/testprog-annotations-stress.trace.gz
+$real/testprog-annotations-stress.allocfree.trace.gz
+$real/testprog-iter-pull.trace.gz"}
+
+oracle=${GTR_ORACLE:-}
+if [ -z "$oracle" ]; then
+    oracle=$(bash ci/oracle-fetch.sh 2>/dev/null) || oracle=""
+fi
+[ -n "$oracle" ] && echo "reduce-suite: Go's golden runner: $oracle" ||
+    echo "reduce-suite: no oracle: fixtures are checked with gotrace check only"
+
+work=${KEEP:-$(mktemp -d "${TMPDIR:-/tmp}/gtr-reduce-suite.XXXXXX")}
+mkdir -p "$work/in" "$work/out"
+# shellcheck disable=SC2086 # the trace list is whitespace-separated paths
+if ! "$suite" make "$work/in" "$per_kind" $traces >"$work/inputs.tsv"; then
+    echo "reduce-suite: making the inputs failed" >&2
+    exit 1
+fi
+
+n=0 bad=0 fixtures=0 wires=0
+: >"$work/ratios" ; : >"$work/times"
+while IFS=$'\t' read -r name judgment; do
+    n=$((n + 1))
+    in=$work/in/$name.trace
+    out=$work/out/$name.test
+    t0=$(date +%s%N)
+    GTR_ORACLE=$oracle "$gotrace" reduce "$in" --out "$out" --oracle "${oracle:-/nonexistent}" \
+        >/dev/null 2>"$work/out/$name.log"
+    rc=$?
+    t1=$(date +%s%N)
+    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", (b - a) / 1e9}')
+    result=$out
+    [ -f "$out" ] || result=$work/out/$name.trace
+    why=""
+    if [ "$rc" -ne 0 ]; then
+        why="gotrace reduce exited $rc: $(tail -n 1 "$work/out/$name.log")"
+    elif ! line=$("$suite" verify "$in" "$result"); then
+        why=$line
+    elif [ "$result" = "$out" ] && [ -n "$oracle" ]; then
+        go=$("$oracle" check "$out" 2>&1)
+        case $go in
+            ok*) ;;
+            *) why="Go's golden runner rejects it: ${go%%$'\n'*}" ;;
+        esac
+    fi
+    if [ -n "$why" ]; then
+        bad=$((bad + 1))
+        printf 'FAIL %s (%s): %s\n' "$name" "$judgment" "$why"
+        continue
+    fi
+    read -r _ inb outb what <<<"$line"
+    [ "$what" = fixture ] && fixtures=$((fixtures + 1)) || wires=$((wires + 1))
+    awk -v a="$outb" -v b="$inb" 'BEGIN {printf "%.6f\n", a / b}' >>"$work/ratios"
+    echo "$secs" >>"$work/times"
+    printf 'ok   %-70s %6s -> %5s bytes, %s, %.2f s\n' "$name" "$inb" "$outb" "$what" "$secs"
+done <"$work/inputs.tsv"
+
+median() { sort -g "$1" | awk '{a[NR]=$1} END {if (NR) print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2); else print "-"}'; }
+worst() { sort -g "$1" | tail -n 1; }
+echo
+echo "reduce-suite: $n inputs: $((n - bad)) reduced and checked ($fixtures fixtures, $wires wire-only), $bad failed"
+[ "$n" -gt 0 ] && awk -v n="$n" -v b="$bad" 'BEGIN {printf "reduce-suite: success rate %.1f %%\n", 100 * (n - b) / n}'
+if [ -s "$work/ratios" ]; then
+    echo "reduce-suite: size ratio (reduced wire bytes / input bytes): median $(median "$work/ratios"), worst $(worst "$work/ratios")"
+    echo "reduce-suite: time per reduction: median $(median "$work/times") s, worst $(worst "$work/times") s"
+fi
+[ -n "${KEEP:-}" ] || rm -rf "$work"
+[ "$bad" -eq 0 ]
