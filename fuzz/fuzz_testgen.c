@@ -21,9 +21,8 @@
  * scheduling, in time order. Oracle: the reader reads it to EOF and the validator accepts
  * every event. */
 #include "fuzz_common.h"
-#include "gtr/reader.h"
-#include "gtr/validate.h"
 #include "tgen/expect.h"
+#include "tgen/judge.h"
 #include "tgen/tgen.h"
 #include "txtar.h"
 
@@ -391,35 +390,6 @@ static void build_legal(choices *c, tgen_trace *t)
     }
 }
 
-/* read_trace runs the wire bytes through the reader and the validator; returns the reader's
- * final status and the validator's first complaint (GTR_OK if none). */
-static gtr_status read_trace(const gtr_buf *wire, gtr_status *vst, gtr_err *err, gtr_err *verr)
-{
-    gtr_input *in = fuzz_input_open((const uint8_t *)wire->data, wire->len);
-    gtr_reader *r = NULL;
-    gtr_validator *v = NULL;
-    gtr_status st;
-    *vst = GTR_OK;
-    if (in == NULL)
-        return GTR_E_NOMEM;
-    st = gtr_reader_new(in, NULL, &r, err);
-    if (st == GTR_OK && (st = gtr_validator_new(NULL, &v, err)) == GTR_OK) {
-        gtr_validator_set_go_version(v, gtr_reader_go_version(r));
-        gtr_event ev;
-        for (size_t n = 0; n < FUZZ_MAX_EVENTS; n++) {
-            st = gtr_reader_next(r, &ev, err);
-            if (st != GTR_OK)
-                break;
-            if (*vst == GTR_OK)
-                *vst = gtr_validator_event(v, &ev, verr);
-        }
-    }
-    gtr_validator_free(v);
-    gtr_reader_free(r);
-    gtr_input_free(in);
-    return st;
-}
-
 /* text2bytes converts a text trace to wire bytes, requiring the text to read cleanly. */
 static bool text2bytes(const char *text, size_t len, gtr_buf *wire)
 {
@@ -496,17 +466,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(st == GTR_OK || st == GTR_E_NOMEM, "the generated expectation parses");
     if (!text2bytes(ft->data, ft->data_len, &wire))
         goto done;
-    gtr_status vst;
-    st = read_trace(&wire, &vst, &err, &verr);
-    if (legal) {
-        if (st != GTR_EOF && st != GTR_E_NOMEM)
-            fprintf(stderr, "reader: %s\n%.*s", err.msg, (int)ft->data_len, ft->data);
-        FUZZ_CHECK(st == GTR_EOF || st == GTR_E_NOMEM, "a legal trace reads to EOF");
-        if (vst != GTR_OK && vst != GTR_E_NOMEM)
-            fprintf(stderr, "validator: %s\n%.*s", verr.msg, (int)ft->data_len, ft->data);
-        FUZZ_CHECK(vst == GTR_OK || vst == GTR_E_NOMEM, "a legal trace validates");
-    } else if (exp != NULL && st != GTR_E_NOMEM) {
-        (void)tgen_expect_check(exp, st == GTR_EOF ? NULL : &err, &verr);
+    /* The golden judgment (Go's testReader), as `gotrace check` runs it. */
+    tgen_verdict v;
+    if (tgen_judge((const uint8_t *)wire.data, wire.len, NULL, NULL, &v) < 0)
+        goto done;
+    bool nomem = (v.end != TGEN_END_EOF && v.end_err.code == GTR_E_NOMEM) ||
+                 (v.invalid > 0 && v.valid_err.code == GTR_E_NOMEM);
+    if (legal && !nomem) {
+        if (v.end != TGEN_END_EOF)
+            fprintf(stderr, "reader: %s\n%.*s", v.end_err.msg, (int)ft->data_len, ft->data);
+        FUZZ_CHECK(v.end == TGEN_END_EOF, "a legal trace reads to EOF");
+        if (v.invalid > 0)
+            fprintf(stderr, "validator: %s\n%.*s", v.valid_err.msg, (int)ft->data_len, ft->data);
+        FUZZ_CHECK(v.invalid == 0, "a legal trace validates");
+    } else if (exp != NULL && !nomem) {
+        (void)tgen_verdict_check(&v, exp, NULL, &verr);
     }
 done:
     tgen_expect_free(exp);
