@@ -13,24 +13,29 @@
 #               then `gotrace check corpus/upstream corpus/tests` (the golden runner).
 #  5. difftest  when the oracle (Go's own reader) can be built by ci/oracle-fetch.sh:
 #               ci/difftest.sh over every fixture and real trace; otherwise skipped, saying why.
-#  6. fuzz      when ci/fuzz-ci.sh exists: replay of the fuzz corpora and regressions under
+#  6. reduce    ci/reduce-suite.sh REDUCE_PER_KIND (default 1: 24 inputs derived from six real
+#               traces of every version): each failing input reduced by `gotrace reduce`, every
+#               fixture checked by gotrace and, with the oracle, by Go's golden runner
+#               (`bash ci/reduce-suite.sh 4` is the long run: 96 inputs).
+#  7. fuzz      when ci/fuzz-ci.sh exists: replay of the fuzz corpora and regressions under
 #               ASan+UBSan (reusing build-ci-asan/), then FUZZ_SECONDS (default 30) of
 #               libFuzzer per target when clang's fuzzer runtime is there.
-#  7. fuzzbuilds ci/fuzz-builds.sh: the AFL++ build runs AFL_SECONDS (default 20) on the
+#  8. fuzzbuilds ci/fuzz-builds.sh: the documented GTR_BUILD_FUZZERS=ON build with default
+#               options builds and passes ctest; the AFL++ build runs AFL_SECONDS (default 20) on the
 #               reader; ci/oss-fuzz/build.sh runs as OSS-Fuzz calls it, for ASan+UBSan and
 #               for MemorySanitizer, and every target it puts in $OUT replays its seed corpus.
 # Every step runs even when an earlier one failed (except when a build fails, which stops the
 # steps that need it); the summary lists each step's result. Exit status 0 only when every
 # step passed or was skipped for a stated reason.
 #
-# Steps 4 and 5 use the gcc build's gotrace, or the ASan build's when the gcc build failed.
+# Steps 4, 5 and 6 use the gcc build's gotrace, or the ASan build's when the gcc build failed.
 #
-# Environment: JOBS (default 2), FUZZ_SECONDS (default 30), TEST_TIMEOUT (seconds per ctest
+# Environment: JOBS (default 2), FUZZ_SECONDS (default 30), REDUCE_PER_KIND (default 1), TEST_TIMEOUT (seconds per ctest
 # test, default 600), GTR_ORACLE (use this oracle binary instead of building one), CI (set by
 # CI systems; nothing here reads stdin).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
+cd "$root" || exit 1
 jobs=${JOBS:-2}
 export FUZZ_SECONDS=${FUZZ_SECONDS:-30}
 export CTEST_OUTPUT_ON_FAILURE=1
@@ -51,7 +56,7 @@ record() { # record STEP STATUS [NOTE]
     return 0
 }
 
-step "1/7 setup"
+step "1/8 setup"
 if bash ci/setup.sh --fuzz; then record setup ok; else record setup FAILED; fi
 
 # build_and_test NAME DIR CC CMAKE-ARGS...: configure, build everything, run ctest.
@@ -76,17 +81,17 @@ build_and_test() {
     return 0
 }
 
-step "2/7 gcc build with -Werror, ctest"
+step "2/8 gcc build with -Werror, ctest"
 gcc_built=0
 build_and_test gcc "$build_gcc" gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo && gcc_built=1
 
-step "3/7 clang ASan+UBSan build, ctest"
+step "3/8 clang ASan+UBSan build, ctest"
 asan_built=0
 clang=$(command -v clang-14 || command -v clang || echo clang)
 build_and_test asan "$build_asan" "$clang" -DCMAKE_BUILD_TYPE=Debug \
     -DGTR_SANITIZE='address;undefined;float-divide-by-zero' && asan_built=1
 
-step "4/7 corpus drift check and golden runner"
+step "4/8 corpus drift check and golden runner"
 gotrace=""
 if [ "$gcc_built" -eq 1 ]; then
     gotrace=$build_gcc/bin/gotrace
@@ -123,7 +128,7 @@ else
     record corpus "$status" "$note"
 fi
 
-step "5/7 differential test against Go's reader"
+step "5/8 differential test against Go's reader"
 if [ -z "$gotrace" ]; then
     record difftest SKIPPED "no gotrace: both builds failed"
 else
@@ -147,7 +152,17 @@ else
     fi
 fi
 
-step "6/7 fuzz replay and short fuzzing"
+step "6/8 reduction suite"
+if [ -z "$gotrace" ]; then
+    record reduce SKIPPED "no gotrace: both builds failed"
+elif BUILD=$(dirname "$(dirname "$gotrace")") GTR_ORACLE=${oracle:-} \
+        bash ci/reduce-suite.sh "${REDUCE_PER_KIND:-1}"; then
+    record reduce ok "${oracle:+fixtures also checked by the oracle}"
+else
+    record reduce FAILED
+fi
+
+step "7/8 fuzz replay and short fuzzing"
 if [ ! -f ci/fuzz-ci.sh ]; then
     echo "fuzz step SKIPPED: ci/fuzz-ci.sh does not exist yet"
     record fuzz SKIPPED "no ci/fuzz-ci.sh"
@@ -157,7 +172,7 @@ else
     record fuzz FAILED
 fi
 
-step "7/7 fuzzing builds: AFL++ and OSS-Fuzz"
+step "8/8 fuzzing builds: AFL++ and OSS-Fuzz"
 if bash ci/fuzz-builds.sh; then
     record fuzzbuilds ok "AFL_SECONDS=${AFL_SECONDS:-20}"
 else

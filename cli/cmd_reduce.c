@@ -38,6 +38,7 @@ static const char usage_text[] =
     "                    expectation of a crash or hang and to check the fixture with Go's\n"
     "                    golden runner; default $GTR_ORACLE, else\n"
     "                    ~/.cache/gotrace-oracle/gtroracle when it exists\n"
+    "  --no-oracle       do not use Go's oracle\n"
     "  -h, --help        this help\n"
     "\n"
     "Exit status: 0 written, 1 failure (nothing to reduce, no reproduction, I/O), 2 usage.\n";
@@ -105,6 +106,7 @@ int cmd_reduce(int argc, char **argv)
 {
     const char *input = NULL, *expect = NULL, *out_path = NULL, *oracle = NULL;
     unsigned timeout = 10;
+    bool no_oracle = false;
     char oracle_buf[4096];
 
     for (int i = 1; i < argc; i++) {
@@ -114,7 +116,9 @@ int cmd_reduce(int argc, char **argv)
             fputs(usage_text, stdout);
             return CLI_OK;
         }
-        if ((v = flag_value(argc, argv, &i, "expect", &missing)) != NULL) {
+        if (strcmp(argv[i], "--no-oracle") == 0 || strcmp(argv[i], "-no-oracle") == 0) {
+            no_oracle = true;
+        } else if ((v = flag_value(argc, argv, &i, "expect", &missing)) != NULL) {
             expect = v;
         } else if ((v = flag_value(argc, argv, &i, "out", &missing)) != NULL ||
                    (!missing && (v = flag_value(argc, argv, &i, "o", &missing)) != NULL)) {
@@ -143,7 +147,9 @@ int cmd_reduce(int argc, char **argv)
     }
     if (input == NULL)
         return cli_usage(usage_text, "reduce: no input");
-    if (oracle == NULL)
+    if (no_oracle)
+        oracle = NULL;
+    else if (oracle == NULL)
         oracle = default_oracle(oracle_buf, sizeof oracle_buf);
 
     gtr_buf wire = {0};

@@ -3,3 +3,44 @@ gtr_unit_test(NAME test_tracedit SOURCES test_tracedit.c LIBS gtr_tracedit gtr_t
 gtr_unit_test(NAME test_judge SOURCES test_judge.c LIBS gtr_testgen gtr_reduce)
 gtr_unit_test(NAME test_reduce SOURCES test_reduce.c LIBS gtr_reduce)
 add_dependencies(test_reduce gotrace)   # runs `gotrace reduce` and `gotrace check`
+
+# `gotrace reduce`: flags and bad input (exit statuses and messages).
+set(_up ${CMAKE_SOURCE_DIR}/corpus/upstream)
+gtr_cli_test(cli_reduce_help_lists_every_flag ARGS reduce -h RC 0
+             OUT "--expect REGEXP.*--out FILE.test.*-o FILE.*--timeout SECONDS.*--oracle PATH.*--no-oracle")
+gtr_cli_test(cli_reduce_no_input_is_usage_error ARGS reduce RC 2 ERR "reduce: no input")
+gtr_cli_test(cli_reduce_timeout_not_a_number_is_usage_error
+             ARGS reduce --timeout abc x.trace RC 2
+             ERR "reduce: --timeout abc: want a whole number of seconds from 1 to 86400")
+gtr_cli_test(cli_reduce_timeout_zero_is_usage_error ARGS reduce --timeout=0 x.trace RC 2
+             ERR "reduce: --timeout 0: want a whole number")
+gtr_cli_test(cli_reduce_expect_without_value_is_usage_error ARGS reduce x.trace --expect RC 2
+             ERR "reduce: flag needs an argument: --expect")
+gtr_cli_test(cli_reduce_unknown_flag_is_usage_error ARGS reduce --bogus x.trace RC 2
+             ERR "reduce: unknown flag --bogus")
+gtr_cli_test(cli_reduce_two_inputs_is_usage_error ARGS reduce a.trace b.trace RC 2
+             ERR "reduce: more than one input")
+gtr_cli_test(cli_reduce_directory_fails ARGS reduce ${CMAKE_SOURCE_DIR}/corpus RC 1
+             ERR "^gotrace: reduce: read [^\n]*corpus: Is a directory\n$")
+gtr_cli_test(cli_reduce_missing_file_fails ARGS reduce no-such-file.trace RC 1
+             ERR "^gotrace: reduce: open no-such-file.trace: No such file or directory\n$")
+gtr_cli_test(cli_reduce_empty_file_fails ARGS reduce reduce-empty.trace RC 1
+             SETUP_FILE reduce-empty.trace SETUP_TEXT ""
+             ERR "reduce-empty.trace: no trace to reduce: bad file format: not a Go execution trace\\?")
+gtr_cli_test(cli_reduce_non_trace_fails ARGS reduce reduce-nontrace.trace RC 1
+             SETUP_FILE reduce-nontrace.trace SETUP_TEXT "hello, world\n"
+             ERR "no trace to reduce: bad file format: not a Go execution trace\\?")
+gtr_cli_test(cli_reduce_malformed_expectation_fails ARGS reduce reduce-badexp.test RC 1
+             SETUP_FILE reduce-badexp.test
+             SETUP_TEXT "-- expect --\nFAILURE bad\n-- trace --\nTrace Go1.22\n"
+             ERR "failed to parse expectation \"FAILURE bad\\\\n\": malformed pattern: not correctly quoted")
+gtr_cli_test(cli_reduce_valid_trace_has_nothing_to_keep
+             ARGS reduce --no-oracle ${_up}/go123-sync.test RC 1
+             ERR "the input reads and validates: there is no failure to keep")
+gtr_cli_test(cli_reduce_expect_not_matching_fails
+             ARGS reduce --no-oracle --expect "no such message" ${_up}/go122-create-syscall-with-p.test
+             RC 1 ERR "--expect does not match the input's failure \\(reader error: expected a proc but didn't have one\\)")
+# A reduced fixture from a fixture, by the short flag, checked by the golden runner.
+gtr_cli_test(cli_reduce_fixture_input_and_short_out_flag
+             PRE_ARGS reduce --no-oracle ${_up}/go122-create-syscall-with-p.test -o reduce-short.test
+             ARGS check reduce-short.test RC 0 OUT "^ok   reduce-short.test\n1 passed, 0 failed\n$")

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "gtr/raw.h"
 #include "reduce.h"
 #include "tgen/fixture.h"
 #include "tracedit.h"
@@ -241,6 +242,131 @@ static void test_reduce_probe_reports_outcomes(void **state)
     gtr_buf_free(&wire);
 }
 
+/* read_all returns the whole file at path (NUL-terminated, malloc'd), *n its length. */
+static char *read_all(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    char *buf = malloc(1 << 20);
+    assert_non_null(buf);
+    *n = fread(buf, 1, (1 << 20) - 1, f);
+    buf[*n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* reduce_to runs `gotrace reduce IN --out DIR/out.test --no-oracle` on data; returns its exit
+ * status and leaves its stderr in DIR/err. */
+static int reduce_to(const char *dir, const void *data, size_t n, const char *extra)
+{
+    char in[600], cmd[2048];
+    snprintf(in, sizeof in, "%s/in.trace", dir);
+    write_file(in, data, n);
+    snprintf(cmd, sizeof cmd, "%s reduce --no-oracle %s --out %s/out.test %s 2>%s/err", GOTRACE,
+             in, dir, extra, dir);
+    return run(cmd);
+}
+
+static void cleanup(const char *dir)
+{
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    run(cmd);
+}
+
+/* A go1.25 first generation that cannot be read becomes a fixture whose same error surfaces
+ * behind a synthesised first generation, and that passes the golden check. */
+static void test_reduce_go125_first_generation_error_becomes_a_passing_fixture(void **state)
+{
+    static const char text[] = "Trace Go1.25\n"
+                               "EventBatch gen=1 m=0 time=10 size=4\n"
+                               "ProcStatus dt=1 p=0 pstatus=1\n"
+                               "EventBatch gen=1 m=18446744073709551615 time=0 size=5\n"
+                               "Frequency freq=15625000\n";
+    char dir[] = "/tmp/test_reduce_XXXXXX", cmd[1024], path[600];
+    gtr_buf w = {0};
+    size_t n;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(gtr_raw_text_to_wire(text, strlen(text), &w, NULL), GTR_OK);
+    assert_int_equal(reduce_to(dir, w.data, w.len, ""), 0);
+    snprintf(cmd, sizeof cmd, "%s check %s/out.test >/dev/null", GOTRACE, dir);
+    assert_int_equal(run(cmd), 0);
+    snprintf(path, sizeof path, "%s/out.test", dir);
+    char *fx = read_all(path, &n);
+    assert_non_null(fx);
+    assert_non_null(strstr(fx, "a minimal valid generation was put in\nfront"));
+    assert_non_null(strstr(fx, "-- expect --\nFAILURE \"no frequency event found\"\n"));
+    assert_non_null(strstr(fx, "Sync\nFrequency freq="));
+    assert_non_null(strstr(fx, "ClockSnapshot dt=0 mono=1 sec=0 nsec=0\n"));
+    /* The summary names what was written, with its size. */
+    snprintf(path, sizeof path, "%s/err", dir);
+    size_t en;
+    char *err = read_all(path, &en);
+    char want[700];
+    snprintf(want, sizeof want, "-> %s/out.test: %zu bytes (trace of ", dir, n);
+    if (strstr(err, want) == NULL)
+        fail_msg("summary: %s (want %s)", err, want);
+    free(fx);
+    free(err);
+    gtr_buf_free(&w);
+    cleanup(dir);
+}
+
+/* An event type the version does not know cannot be written in the text format: the reduced
+ * wire bytes go to out.trace beside out.test, and the exit status is 0. */
+static void test_reduce_unnameable_bytes_are_written_as_wire(void **state)
+{
+    /* A frequency batch, then a batch holding one byte of event type 200. */
+    static const uint8_t bytes[] = {'g', 'o', ' ', '1', '.', '2', '2', ' ', 't',  'r',
+                                    'a', 'c', 'e', 0,   0,   0,   1,   1,   0,    0,
+                                    2,   8,   64,  1,   1,   0,   1,   1,   200};
+    char dir[] = "/tmp/test_reduce_XXXXXX", path[600];
+    size_t n;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(reduce_to(dir, bytes, sizeof bytes, ""), 0);
+    snprintf(path, sizeof path, "%s/out.test", dir);
+    assert_int_equal(access(path, F_OK), -1);
+    snprintf(path, sizeof path, "%s/out.trace", dir);
+    char *w = read_all(path, &n);
+    assert_non_null(w);
+    assert_true(n <= sizeof bytes);
+    gtr_buf b = {0};
+    gtr_buf_append(&b, w, n);
+    reduce_probe p;
+    assert_int_equal(reduce_probe_run((const uint8_t *)b.data, b.len, 10, &p, NULL), GTR_OK);
+    assert_int_equal(p.verdict.end, TGEN_END_READ);
+    assert_non_null(strstr(p.verdict.end_err.msg, "200"));
+    snprintf(path, sizeof path, "%s/err", dir);
+    char *err = read_all(path, &n);
+    assert_non_null(strstr(err, "no fixture: the trace needs bytes the text format cannot name"));
+    free(w);
+    free(err);
+    gtr_buf_free(&b);
+    cleanup(dir);
+}
+
+/* A validator error cannot be a fixture (the golden runner fails on each): wire bytes. Here
+ * the go1.25 header alone: Go's reader emits Sync 1 without a clock snapshot. */
+static void test_reduce_validator_failure_is_written_as_wire(void **state)
+{
+    char dir[] = "/tmp/test_reduce_XXXXXX", path[600];
+    size_t n;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(reduce_to(dir, "go 1.25 trace\0\0\0", 16, ""), 0);
+    snprintf(path, sizeof path, "%s/out.trace", dir);
+    char *w = read_all(path, &n);
+    assert_non_null(w);
+    assert_int_equal(n, 16);
+    snprintf(path, sizeof path, "%s/out.test", dir);
+    assert_int_equal(access(path, F_OK), -1);
+    free(w);
+    cleanup(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -250,6 +376,9 @@ int main(void)
         cmocka_unit_test(test_reduce_padded_failure_shrinks_to_fixture_that_passes_check),
         cmocka_unit_test(test_reduce_expect_flag_without_match_fails),
         cmocka_unit_test(test_reduce_expect_flag_keeps_matching_failure),
+        cmocka_unit_test(test_reduce_go125_first_generation_error_becomes_a_passing_fixture),
+        cmocka_unit_test(test_reduce_unnameable_bytes_are_written_as_wire),
+        cmocka_unit_test(test_reduce_validator_failure_is_written_as_wire),
     };
     return cmocka_run_group_tests_name("reduce", tests, NULL, NULL);
 }
