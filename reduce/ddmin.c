@@ -226,24 +226,40 @@ static bool ddmin(reducer *r, count_fn count, drop_fn drop)
     if (n == 0)
         return false;
     size_t chunk = n > 1 ? n / 2 : 1;
-    for (;;) {
+    for (bool backward = true;; backward = !backward) {
         bool progress = false;
-        /* From the last chunk to the first: a removal leaves the units before it in place,
-         * and what depends on a unit (a GoStart on its GoCreate, a use on a definition)
-         * mostly comes after it, so dependents go first and their dependencies can follow
-         * in the same pass instead of one per pass. */
-        for (size_t end = count(&r->cur); end > 0 && !r->oom;) {
-            size_t start = end > chunk ? end - chunk : 0;
-            if (!start_cand(r))
-                return any;
-            drop(&r->cand, start, end);
-            if (try_cand(r))
-                progress = any = true;
-            end = start;
+        /* Passes alternate. From the last chunk to the first, what depends on a unit (a
+         * GoStart on its GoCreate, a use on a definition), which mostly comes after it, is
+         * removed first, so its dependencies can follow in the same pass instead of one per
+         * pass; from the first to the last, other minima are found. */
+        if (backward) {
+            for (size_t end = count(&r->cur); end > 0 && !r->oom;) {
+                size_t start = end > chunk ? end - chunk : 0;
+                if (!start_cand(r))
+                    return any;
+                drop(&r->cand, start, end);
+                if (try_cand(r))
+                    progress = any = true;
+                end = start;
+            }
+        } else {
+            for (size_t start = 0; start < count(&r->cur) && !r->oom;) {
+                size_t end = start + chunk, cnt = count(&r->cur);
+                if (end > cnt)
+                    end = cnt;
+                if (!start_cand(r))
+                    return any;
+                drop(&r->cand, start, end);
+                if (try_cand(r))
+                    progress = any = true;
+                else
+                    start += chunk;
+            }
         }
         if (r->oom)
             return any;
-        if (!progress) {
+        /* A chunk size is done after a pass in each direction without progress. */
+        if (!progress && !backward) {
             if (chunk == 1)
                 return any;
             chunk /= 2;
