@@ -13,11 +13,11 @@
 #               then `gotrace check corpus/upstream corpus/tests` (the golden runner).
 #  5. difftest  when the oracle (Go's own reader) can be built by ci/oracle-fetch.sh:
 #               ci/difftest.sh over every fixture and real trace; otherwise skipped, saying why.
-#  6. reduce    ci/reduce-suite.sh REDUCE_PER_KIND (default 2: 48 inputs derived from six real
+#  6. reduce    ci/reduce-suite.sh REDUCE_PER_KIND (default 4: 96 inputs derived from six real
 #               traces of every version): each failing input reduced by `gotrace reduce`, every
 #               fixture checked by gotrace and, with the oracle, by Go's golden runner
-#               (`bash ci/reduce-suite.sh 4` is the longer run: 96 inputs; with
-#               TRACES="$(ls corpus/real/*.trace.gz)", every real trace).
+#               (the long run: TRACES="$(ls corpus/real/*.trace.gz)" bash
+#               ci/reduce-suite.sh 4, every real trace).
 #  7. fuzz      when ci/fuzz-ci.sh exists: replay of the fuzz corpora and regressions under
 #               ASan+UBSan (reusing build-ci-asan/), then FUZZ_SECONDS (default 30) of
 #               libFuzzer per target when clang's fuzzer runtime is there.
@@ -31,7 +31,7 @@
 #
 # Steps 4, 5 and 6 use the gcc build's gotrace, or the ASan build's when the gcc build failed.
 #
-# Environment: JOBS (default 2), FUZZ_SECONDS (default 30), REDUCE_PER_KIND (default 2),
+# Environment: JOBS (default 2), FUZZ_SECONDS (default 30), REDUCE_PER_KIND (default 4),
 # TEST_TIMEOUT (seconds per ctest test, default 600), GTR_ORACLE (use this oracle binary
 # instead of building one), CI (set by CI systems; nothing here reads stdin).
 set -uo pipefail
@@ -157,7 +157,7 @@ step "6/8 reduction suite"
 if [ -z "$gotrace" ]; then
     record reduce SKIPPED "no gotrace: both builds failed"
 elif BUILD=$(dirname "$(dirname "$gotrace")") GTR_ORACLE=${oracle:-} \
-        bash ci/reduce-suite.sh "${REDUCE_PER_KIND:-2}"; then
+        bash ci/reduce-suite.sh "${REDUCE_PER_KIND:-4}"; then
     record reduce ok "${oracle:+fixtures also checked by the oracle}"
 else
     record reduce FAILED
