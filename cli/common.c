@@ -111,23 +111,6 @@ gtr_status cli_read_decompressed(const char *path, char **data, size_t *len, gtr
     return st;
 }
 
-/* is_fixture_archive: data is a txtar archive whose files are exactly `expect` then `trace`
- * (the shape testtrace.ParseFile accepts). *nomem is set when parsing ran out of memory. */
-static bool is_fixture_archive(const char *data, size_t len, bool *nomem)
-{
-    txtar_archive *ar = txtar_parse(len > 0 ? data : NULL, len);
-    bool yes;
-
-    *nomem = ar == NULL;
-    if (ar == NULL)
-        return false;
-    yes = ar->nfiles == 2 && ar->files[0].name_len == strlen("expect") &&
-          strcmp(ar->files[0].name, "expect") == 0 &&
-          ar->files[1].name_len == strlen("trace") && strcmp(ar->files[1].name, "trace") == 0;
-    txtar_free(ar);
-    return yes;
-}
-
 /* sniff decides by its content whether the input in (freshly opened, limit set) is a
  * fixture. When it is, *data receives the whole decompressed input (malloc'd, the caller
  * frees it); otherwise *data is NULL. A read error (or the limit) means "not a fixture": the
@@ -156,7 +139,7 @@ static gtr_status sniff(gtr_input *in, char **data, size_t *len, gtr_err *err)
         free(buf);
         return GTR_OK;
     }
-    if (!is_fixture_archive(buf, n, &nomem)) {
+    if (!tgen_fixture_sniff(buf, n, &nomem)) {
         free(buf);
         return nomem ? gtr_err_setf(err, GTR_E_NOMEM, "out of memory") : GTR_OK;
     }

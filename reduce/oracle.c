@@ -9,22 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fdio.h"
 #include "oracle.h"
-
-static bool write_all(int fd, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n > 0) {
-        ssize_t k = write(fd, c, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return false;
-        c += k;
-        n -= (size_t)k;
-    }
-    return true;
-}
 
 static bool read_fd(int fd, gtr_buf *out)
 {
@@ -62,7 +48,7 @@ static bool run_oracle(const char *oracle, const char *mode, bool as_file, const
     int in_fd = as_file ? mkstemp(path) : temp_fd();
     int out_fd = temp_fd(), err_fd = temp_fd();
     bool ok = false;
-    if (in_fd < 0 || out_fd < 0 || err_fd < 0 || !write_all(in_fd, input, len))
+    if (in_fd < 0 || out_fd < 0 || err_fd < 0 || !reduce_write_all(in_fd, input, len))
         goto done;
     lseek(in_fd, 0, SEEK_SET);
     fflush(NULL);

@@ -11,23 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fdio.h"
 #include "gtr/raw.h"
 #include "reduce.h"
-
-static bool write_all(int fd, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n > 0) {
-        ssize_t k = write(fd, c, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return false;
-        c += k;
-        n -= (size_t)k;
-    }
-    return true;
-}
 
 /* crash_signature extracts the sanitizer's error kind and first frame from a report. */
 static void crash_signature(const char *report, char *sig, size_t cap, size_t used)
@@ -111,7 +97,7 @@ static gtr_status probe(const uint8_t *data, size_t size, unsigned timeout_s, bo
             judge_via_text(data, size, &rep);
         else if (tgen_judge(data, size, NULL, NULL, &rep.verdict) < 0)
             _exit(3);
-        write_all(rp[1], &rep, sizeof rep);
+        reduce_write_all(rp[1], &rep, sizeof rep);
         _exit(0);
     }
     close(rp[1]);

@@ -278,28 +278,26 @@ gtr_status tgen_fixture_check(const char *path, tgen_check_report *rep, gtr_err 
     return st;
 }
 
-/* looks_like_fixture: data is a txtar archive whose first file is `expect` (a wire trace or a
- * text trace has no file marker before its first line of content). */
-static bool looks_like_fixture(const char *data, size_t len)
+bool tgen_fixture_sniff(const char *data, size_t len, bool *nomem)
 {
-    static const char marker[] = "-- expect --";
-    size_t mlen = sizeof marker - 1;
-    for (size_t i = 0; i + mlen <= len;) {
-        const char *nl = memchr(data + i, '\n', len - i);
-        size_t end = nl != NULL ? (size_t)(nl - data) : len;
-        size_t n = end - i;
-        if (n > 0 && data[end - 1] == '\r')
-            n--;
-        if (n == mlen && memcmp(data + i, marker, mlen) == 0)
-            return true;
-        if (n >= 3 && memcmp(data + i, "-- ", 3) == 0 && n >= 6 &&
-            memcmp(data + i + n - 3, " --", 3) == 0)
-            return false; /* another file first */
-        if (nl == NULL)
-            break;
-        i = end + 1;
+    static const char wire_magic[] = "go 1.", text_magic[] = "Trace Go1.";
+    bool yes = false;
+    if (nomem != NULL)
+        *nomem = false;
+    if ((len >= sizeof wire_magic - 1 && memcmp(data, wire_magic, sizeof wire_magic - 1) == 0) ||
+        (len >= sizeof text_magic - 1 && memcmp(data, text_magic, sizeof text_magic - 1) == 0))
+        return false;
+    txtar_archive *ar = txtar_parse(len > 0 ? data : NULL, len);
+    if (ar == NULL) {
+        if (nomem != NULL)
+            *nomem = true;
+        return false;
     }
-    return false;
+    yes = ar->nfiles == 2 && ar->files[0].name_len == 6 &&
+          memcmp(ar->files[0].name, "expect", 6) == 0 && ar->files[1].name_len == 5 &&
+          memcmp(ar->files[1].name, "trace", 5) == 0;
+    txtar_free(ar);
+    return yes;
 }
 
 static bool has_suffix(const char *s, const char *suf)
@@ -323,9 +321,8 @@ gtr_status tgen_load_trace(const char *path, gtr_buf *wire, bool *fixture, gtr_e
     gtr_input_free(in);
     if (st < 0)
         goto out;
-    /* A wire trace starts with "go 1."; everything else may be a fixture. */
-    bool wire_header = len >= 5 && memcmp(data, "go 1.", 5) == 0;
-    if (has_suffix(path, ".test") || (!wire_header && looks_like_fixture(data, len))) {
+    bool nomem = false;
+    if (has_suffix(path, ".test") || tgen_fixture_sniff(data, len, &nomem)) {
         tgen_fixture *f = NULL;
         if ((st = tgen_fixture_parse(path, data, len, &f, err)) < 0)
             goto out;
@@ -338,7 +335,7 @@ gtr_status tgen_load_trace(const char *path, gtr_buf *wire, bool *fixture, gtr_e
             *fixture = true;
         goto out;
     }
-    if (gtr_buf_append(wire, data, len) < 0)
+    if (nomem || gtr_buf_append(wire, data, len) < 0)
         st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
 out:
     free(data);

@@ -51,9 +51,15 @@ GTR_API const tgen_expect *tgen_fixture_expect(const tgen_fixture *f);
 /* tgen_fixture_free releases f. NULL: no-op. */
 GTR_API void tgen_fixture_free(tgen_fixture *f);
 
+/* tgen_fixture_sniff reports whether data[0..len) (already decompressed) is a fixture by its
+ * content: it starts with neither trace header ("go 1." of the wire format, "Trace Go1." of
+ * the text format) and is a txtar archive of exactly `expect` then `trace`, the shape
+ * ParseFile accepts. *nomem (may be NULL) is set when parsing ran out of memory. */
+GTR_API bool tgen_fixture_sniff(const char *data, size_t len, bool *nomem);
+
 /* tgen_load_trace appends to wire the wire bytes of the trace in the file at path ("-":
  * stdin), gunzipped when compressed. A .test fixture (a name ending in ".test", or content
- * that is a txtar archive whose first file is `expect`) gives its trace section, converted
+ * tgen_fixture_sniff recognises) gives its trace section, converted
  * the way ParseFile does (with its messages); anything else is taken as wire bytes. *fixture
  * (may be NULL) tells which. Errors: "open PATH: <reason>", "read PATH: <reason>" (a
  * directory: "read PATH: is a directory"), the gzip layer's, or ParseFile's. */
