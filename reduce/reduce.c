@@ -19,6 +19,8 @@ typedef struct keeper {
     reduce_kind kind;
     bool via_text;                /* judge candidates through the text format (what a
                                    * fixture holds), not as wire bytes */
+    bool relaxed;                 /* READ_ERROR behind validator errors (--expect): they
+                                   * may stay while reducing */
     bool artifact;                /* LATER_GEN_ERROR kept as the input shows it: the Sync
                                    * validator error, then the reader error */
     tgen_expect *re;              /* message kinds */
@@ -43,7 +45,7 @@ static bool shows(keeper *k, const reduce_probe *p)
         /* What the golden runner can hold: no validator error, then the error (or, kept as
          * the input shows it, only the first Sync's). */
         if (p->outcome != REDUCE_JUDGED || v->end == TGEN_END_EOF ||
-            (k->artifact ? !tgen_verdict_first_sync_artifact(v) : v->invalid > 0))
+            (k->artifact ? !tgen_verdict_first_sync_artifact(v) : !k->relaxed && v->invalid > 0))
             return false;
         return tgen_expect_match(k->re, v->end_err.msg, strlen(v->end_err.msg), &matched,
                                  NULL) == GTR_OK &&
@@ -290,6 +292,22 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
         bool matched = false;
         if ((st = tgen_expect_match(k.re, msg, strlen(msg), &matched, err)) < 0)
             goto out;
+        /* --expect may name the reader error behind a validator error: keep that one, the
+         * validator's errors free to go while reducing (only a result without them can be a
+         * fixture). */
+        if (!matched && opt->expect != NULL && k.kind == REDUCE_KEEP_VALIDATOR_ERROR &&
+            p.verdict.end == TGEN_END_READ) {
+            const char *e = p.verdict.end_err.msg;
+            if ((st = tgen_expect_match(k.re, e, strlen(e), &matched, err)) < 0)
+                goto out;
+            if (matched) {
+                k.kind = REDUCE_KEEP_READ_ERROR;
+                k.relaxed = true;
+                msg = e;
+                gtr_buf_reset(&r->kept);
+                gtr_buf_puts(&r->kept, e);
+            }
+        }
         if (!matched) {
             gtr_buf m = {0};
             first_line(&m, msg);
@@ -333,6 +351,24 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
     if ((st = reduce_ddmin((const uint8_t *)start.data, start.len, interesting, &k, &r->wire,
                            &r->stats, err)) < 0)
         goto out;
+    if (k.relaxed) {
+        /* Without the validator's errors now? Then reduce on from there, strictly. */
+        k.relaxed = false;
+        if (interesting(&k, (const uint8_t *)r->wire.data, r->wire.len)) {
+            gtr_buf strict = r->wire;
+            gtr_buf_init(&r->wire, NULL);
+            reduce_stats more;
+            st = reduce_ddmin((const uint8_t *)strict.data, strict.len, interesting, &k, &r->wire,
+                              &more, err);
+            gtr_buf_free(&strict);
+            r->stats.tests += more.tests;
+            r->stats.rounds += more.rounds;
+            if (st < 0)
+                goto out;
+        } else {
+            k.relaxed = true;
+        }
+    }
     if (k.io_failed) {
         st = gtr_err_setf(err, GTR_E_IO, "%s", k.io_err.msg);
         goto out;
@@ -364,6 +400,12 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
                      "front and the same error surfaces in the second one.\n");
         /* fall through */
     case REDUCE_KEEP_READ_ERROR:
+        if (k.relaxed) {
+            gtr_buf_puts(&r->why_wire, "the reader error --expect names stays behind a "
+                                       "validator error, and the golden runner fails a "
+                                       "fixture on every validator error");
+            break;
+        }
         failure_expectation(&exp, pattern.data, pattern.len);
         if (build_fixture(&r->fixture, w, wlen, exp.data, comment.data, &r->why_wire) &&
             !fixture_passes(r->fixture.data, r->fixture.len, w, wlen, k.timeout, &r->why_wire))

@@ -15,6 +15,7 @@
 #include "gtr/raw.h"
 #include "reduce.h"
 #include "tgen/fixture.h"
+#include "tgen/tgen.h"
 #include "tracedit.h"
 
 #define GOTRACE GTR_BINARY_DIR "/bin/gotrace"
@@ -367,6 +368,69 @@ static void test_reduce_validator_failure_is_written_as_wire(void **state)
     cleanup(dir);
 }
 
+/* A validator error (a stack frame without a PC), then a reader error: without --expect the
+ * validator's is kept (wire bytes); --expect naming the reader error keeps that one, and the
+ * reduction drops what the validator objects to, so the fixture passes. */
+static void test_reduce_expect_reader_error_behind_validator_error(void **state)
+{
+    char dir[] = "/tmp/test_reduce_XXXXXX", path[600], cmd[1024];
+    gtr_buf w = {0}, text = {0};
+    gtr_err err;
+    tgen_fixture *f;
+    size_t n;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    tgen_trace *t = tgen_trace_new(GTR_GO122, NULL);
+    tgen_gen *g = tgen_generation(t, 1);
+    static const tgen_frame frames[2] = {{0x1000, "main.main", "main.go", 10},
+                                         {0, "main.f", "main.go", 20}};
+    tgen_batch *b = tgen_batch_new(g, 0, 10);
+    tgen_event(b, "ProcStatus", TG_P(0), TG_PSTATUS(GTR_PSTATUS_RUNNING));
+    tgen_event(b, "GoStatus", TG_G(1), TG_M(0), TG_GSTATUS(GTR_GSTATUS_RUNNING));
+    tgen_event(b, "GoCreate", TG_G(2), TG_NOSTACK, TG_STACK(frames, 2));
+    tgen_batch *b1 = tgen_batch_new(g, 1, 100);
+    tgen_event(b1, "GoStop", TG_STR("x"), TG_NOSTACK);
+    assert_int_equal(tgen_generate(t, &text, &err), GTR_OK);
+    assert_int_equal(tgen_fixture_parse("t.test", text.data, text.len, &f, &err), GTR_OK);
+    const uint8_t *wire = tgen_fixture_trace(f, &n);
+    gtr_buf_append(&w, wire, n);
+    reduce_probe p;
+    assert_int_equal(reduce_probe_run((const uint8_t *)w.data, w.len, 10, &p, NULL), GTR_OK);
+    assert_int_equal(p.verdict.invalid, 1);
+    assert_int_equal(p.verdict.end, TGEN_END_READ);
+    /* Without --expect: the validator's error, as wire bytes. */
+    assert_int_equal(reduce_to(dir, w.data, w.len, ""), 0);
+    snprintf(path, sizeof path, "%s/out.trace", dir);
+    assert_int_equal(access(path, F_OK), 0);
+    unlink(path);
+    /* With --expect naming the reader error: a fixture that passes the golden check. */
+    char extra[600];
+    gtr_buf re = {0};
+    reduce_message_regexp(p.verdict.end_err.msg, &re);
+    /* Shell-quoted: every ' becomes '\''. */
+    size_t k = (size_t)snprintf(extra, sizeof extra, "--expect '");
+    for (const char *c = re.data; *c != '\0' && k + 6 < sizeof extra; c++) {
+        if (*c == '\'') {
+            memcpy(extra + k, "'\\''", 4);
+            k += 4;
+        } else {
+            extra[k++] = *c;
+        }
+    }
+    extra[k++] = '\'';
+    extra[k] = '\0';
+    assert_int_equal(reduce_to(dir, w.data, w.len, extra), 0);
+    snprintf(cmd, sizeof cmd, "%s check %s/out.test >/dev/null", GOTRACE, dir);
+    if (run(cmd) != 0)
+        fail_msg("the fixture for \"%s\" fails its check", p.verdict.end_err.msg);
+    gtr_buf_free(&re);
+    tgen_fixture_free(f);
+    tgen_trace_free(t);
+    gtr_buf_free(&w);
+    gtr_buf_free(&text);
+    cleanup(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -379,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_reduce_go125_first_generation_error_becomes_a_passing_fixture),
         cmocka_unit_test(test_reduce_unnameable_bytes_are_written_as_wire),
         cmocka_unit_test(test_reduce_validator_failure_is_written_as_wire),
+        cmocka_unit_test(test_reduce_expect_reader_error_behind_validator_error),
     };
     return cmocka_run_group_tests_name("reduce", tests, NULL, NULL);
 }
