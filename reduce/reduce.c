@@ -386,6 +386,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
     gtr_buf_puts(&comment, ").\n");
     switch (k.kind) {
     case REDUCE_KEEP_LATER_GEN_ERROR:
+    case REDUCE_KEEP_READ_ERROR:
         if (k.artifact) {
             gtr_buf_puts(&r->why_wire,
                          "the error is in a go1.25+ first generation, which Go's reader "
@@ -393,19 +394,18 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
                          "in front of it reproduces the error");
             break;
         }
-        gtr_buf_puts(&comment,
-                     "The error was in the input's first generation. Go's reader announces a\n"
-                     "first generation it cannot read with a Sync that has no clock snapshot,\n"
-                     "which the validator rejects, so a minimal valid generation was put in\n"
-                     "front and the same error surfaces in the second one.\n");
-        /* fall through */
-    case REDUCE_KEEP_READ_ERROR:
         if (k.relaxed) {
             gtr_buf_puts(&r->why_wire, "the reader error --expect names stays behind a "
                                        "validator error, and the golden runner fails a "
                                        "fixture on every validator error");
             break;
         }
+        if (k.kind == REDUCE_KEEP_LATER_GEN_ERROR)
+            gtr_buf_puts(&comment,
+                         "The error was in the input's first generation. Go's reader announces "
+                         "a\nfirst generation it cannot read with a Sync that has no clock "
+                         "snapshot,\nwhich the validator rejects, so a minimal valid generation "
+                         "was put in\nfront and the same error surfaces in the second one.\n");
         failure_expectation(&exp, pattern.data, pattern.len);
         if (build_fixture(&r->fixture, w, wlen, exp.data, comment.data, &r->why_wire) &&
             !fixture_passes(r->fixture.data, r->fixture.len, w, wlen, k.timeout, &r->why_wire))
