@@ -205,6 +205,9 @@ int cmd_reduce(int argc, char **argv)
     }
     if (rc != CLI_OK)
         goto out;
+    fprintf(stderr, "gotrace: reduce: kept the input's %s: %.*s\n", reduce_kind_text(res.kind),
+            (int)strcspn(res.kept.data != NULL ? res.kept.data : "", "\n"),
+            res.kept.data != NULL ? res.kept.data : "");
     fprintf(stderr,
             "gotrace: reduce: %s: %zu bytes, %zu batches, %zu events -> %s: %zu bytes "
             "(trace of %zu wire bytes, %zu batches, %zu events); %zu candidates, %zu rounds, "
@@ -213,10 +216,12 @@ int cmd_reduce(int argc, char **argv)
             res.wire.len, res.out_batches, res.out_events, res.stats.tests, res.stats.rounds,
             secs);
     if (res.go_check.len > 0 && res.go_rejects)
-        fprintf(stderr,
-                "gotrace: reduce: warning: Go's golden runner rejects the fixture (%s): gotrace "
-                "and Go disagree on this trace, a divergence to report\n",
-                res.go_check.data);
+        fprintf(stderr, "gotrace: reduce: warning: Go's golden runner rejects the fixture (%s)%s\n",
+                res.go_check.data,
+                res.kind == REDUCE_KEEP_READ_ERROR || res.kind == REDUCE_KEEP_LATER_GEN_ERROR
+                    ? ": gotrace check accepts it, so gotrace and Go disagree on this trace, a "
+                      "divergence to report"
+                    : "");
 out:
     free(wpath);
     reduce_result_free(&res);

@@ -27,6 +27,9 @@ typedef struct keeper {
     char signature[512];          /* crash, hang */
     unsigned timeout;
     bool oom;
+    const char *go_gate;          /* crash, hang: Go's oracle, whose validator must accept
+                                   * every kept candidate (so that Go's verdict can be the
+                                   * fixture's expectation); NULL: no such condition */
     gtr_err io_err;               /* a probe that could not run */
     bool io_failed;
 } keeper;
@@ -71,7 +74,16 @@ static bool interesting(void *ctx, const uint8_t *data, size_t size)
         k->io_failed = true;
         return false;
     }
-    return !p.unnameable && shows(k, &p);
+    if (p.unnameable || !shows(k, &p))
+        return false;
+    if (k->go_gate != NULL) {
+        reduce_go_verdict gv;
+        gtr_buf msg = {0};
+        bool ran = reduce_oracle_validate(k->go_gate, data, size, k->timeout, &gv, &msg);
+        gtr_buf_free(&msg);
+        return ran && gv != REDUCE_GO_VALIDATOR_ERROR;
+    }
+    return true;
 }
 
 static void count_model(const uint8_t *data, size_t size, size_t *nbatches, size_t *nevents)
@@ -98,7 +110,7 @@ void reduce_result_free(reduce_result *r)
     gtr_buf_free(&r->go_check);
 }
 
-static const char *kind_text(reduce_kind k)
+const char *reduce_kind_text(reduce_kind k)
 {
     switch (k) {
     case REDUCE_KEEP_READ_ERROR:
@@ -202,6 +214,31 @@ static bool fixture_passes(const char *fixture, size_t len, const uint8_t *wire,
     } else {
         ok = true;
     }
+    tgen_fixture_free(f);
+    return ok;
+}
+
+/* fixture_shows checks that the fixture fixture[0..len) parses and its trace still shows the
+ * kept crash or hang; false with the reason in why. */
+static bool fixture_shows(keeper *k, const char *fixture, size_t len, gtr_buf *why)
+{
+    tgen_fixture *f = NULL;
+    gtr_err err;
+    reduce_probe p;
+    bool ok = false;
+    if (tgen_fixture_parse("reduced.test", fixture, len, &f, &err) < 0) {
+        gtr_buf_printf(why, "its fixture does not parse (%s)", err.msg);
+        return false;
+    }
+    size_t wlen;
+    const uint8_t *w = tgen_fixture_trace(f, &wlen);
+    if (reduce_probe_run(w, wlen, k->timeout, &p, &err) < 0)
+        gtr_buf_puts(why, err.msg);
+    else if (!shows(k, &p))
+        gtr_buf_printf(why, "its text form no longer %s the same way",
+                       k->kind == REDUCE_KEEP_CRASH ? "crashes" : "hangs");
+    else
+        ok = true;
     tgen_fixture_free(f);
     return ok;
 }
@@ -313,7 +350,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
             first_line(&m, msg);
             st = gtr_err_setf(err, GTR_E_USAGE,
                               "--expect does not match the input's failure (%s: %s)",
-                              kind_text(k.kind), m.data != NULL ? m.data : "");
+                              reduce_kind_text(k.kind), m.data != NULL ? m.data : "");
             gtr_buf_free(&m);
             goto out;
         }
@@ -337,10 +374,16 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
     /* A failure a fixture can hold is reduced through the text format, so that what is
      * kept is what the fixture will hold; when the input's text form loses it (bytes the
      * text format cannot name), as wire bytes. */
-    if (k.kind == REDUCE_KEEP_READ_ERROR ||
-        (k.kind == REDUCE_KEEP_LATER_GEN_ERROR && !k.artifact)) {
+    if (k.kind != REDUCE_KEEP_VALIDATOR_ERROR && !k.artifact) {
         k.via_text = true;
         k.via_text = interesting(&k, (const uint8_t *)start.data, start.len);
+    }
+    /* A crash's expectation is Go's verdict: keep only candidates Go's validator accepts,
+     * when it accepts the input. */
+    if ((k.kind == REDUCE_KEEP_CRASH || k.kind == REDUCE_KEEP_HANG) && oracle != NULL) {
+        k.go_gate = oracle;
+        if (!interesting(&k, (const uint8_t *)start.data, start.len))
+            k.go_gate = NULL;
     }
     if (!interesting(&k, (const uint8_t *)start.data, start.len)) {
         st = k.io_failed ? gtr_err_setf(err, GTR_E_IO, "%s", k.io_err.msg)
@@ -380,7 +423,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
     const uint8_t *w = (const uint8_t *)r->wire.data;
     size_t wlen = r->wire.len;
     gtr_buf_puts(&comment, "Reduced by gotrace reduce (");
-    gtr_buf_puts(&comment, kind_text(k.kind));
+    gtr_buf_puts(&comment, reduce_kind_text(k.kind));
     gtr_buf_puts(&comment, ": ");
     first_line(&comment, r->kept.data != NULL ? r->kept.data : "");
     gtr_buf_puts(&comment, ").\n");
@@ -422,7 +465,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
             gtr_buf_printf(&r->why_wire,
                            "the expectation of a %s must come from Go's reader, and there is no "
                            "oracle (set GTR_ORACLE, or run ci/oracle-fetch.sh)",
-                           kind_text(k.kind));
+                           reduce_kind_text(k.kind));
             break;
         }
         gtr_buf_puts(&comment, "The expectation is what Go's reader says of this trace.\n");
@@ -448,8 +491,10 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
             gtr_buf_free(&alt);
             gtr_buf_free(&why);
         }
-        if (exp.len > 0)
-            build_fixture(&r->fixture, w, wlen, exp.data, comment.data, &r->why_wire);
+        if (exp.len > 0 &&
+            build_fixture(&r->fixture, w, wlen, exp.data, comment.data, &r->why_wire) &&
+            !fixture_shows(&k, r->fixture.data, r->fixture.len, &r->why_wire))
+            gtr_buf_reset(&r->fixture);
         break;
     }
 

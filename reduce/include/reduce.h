@@ -123,6 +123,9 @@ typedef struct reduce_result {
     size_t out_batches, out_events;
 } reduce_result;
 
+/* reduce_kind_text names a kind in words ("reader error", "crash", ...). */
+const char *reduce_kind_text(reduce_kind k);
+
 /* reduce_result_free releases the buffers of r (not r). */
 void reduce_result_free(reduce_result *r);
 
