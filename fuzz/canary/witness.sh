@@ -10,7 +10,13 @@
 #
 # usage: fuzz/canary/witness.sh [-c CC] [-o OUT_DIR] [CANARY...]
 #   defaults: CC=clang, OUT_DIR=build-canary-witness, every canary.
-# Exit status: 0 when every canary crashes on its witness and the clean build on none.
+# Then (CANARY_REDUCE=1, the default) the crash-to-fixture loop on each: the canary build's
+# `gotrace reduce` shrinks the witness; a fixture must pass the clean build's `gotrace check`
+# (and Go's golden runner, when ci/oracle-fetch.sh has built the oracle) and still crash the
+# canary build's `gotrace check`; wire bytes (what the text format cannot hold) must still
+# crash the canary's replay target.
+# Exit status: 0 when every canary crashes on its witness, the clean build on none, and
+# every reduction holds.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -80,7 +86,11 @@ where() {
 fail=0
 printf '%-18s %-8s %s\n' canary result detail
 for c in $canaries; do
-  build "$c" "$c" fuzz_reader_replay
+  if [ "${CANARY_REDUCE:-1}" = 1 ]; then
+    build "$c" "$c" fuzz_reader_replay gotrace
+  else
+    build "$c" "$c" fuzz_reader_replay
+  fi
   log="$out/$c.replay.log"
   "$out/$c/bin/fuzz_reader_replay" "$wire/$c.trace" >"$log" 2>&1
   rc=$?
@@ -93,6 +103,46 @@ for c in $canaries; do
     fail=1
   fi
 done
+
+# The crash-to-fixture loop: reduce each witness on its canary build.
+if [ "${CANARY_REDUCE:-1}" = 1 ]; then
+  oracle=${GTR_ORACLE:-$HOME/.cache/gotrace-oracle/gtroracle}
+  [ -x "$oracle" ] || oracle=""
+  for c in $canaries; do
+    res="$out/$c.reduced"
+    rm -f "$res.test" "$res.trace"
+    "$out/$c/bin/gotrace" reduce "$wire/$c.trace" --out "$res.test" ${oracle:+--oracle "$oracle"} \
+      >"$out/$c.reduce.log" 2>&1
+    rc=$?
+    detail=$(grep -m1 "kept the input" "$out/$c.reduce.log" | sed 's/^gotrace: reduce: //')
+    why=""
+    if [ $rc -ne 0 ]; then
+      why="reduce exited $rc: $(tail -n1 "$out/$c.reduce.log")"
+    elif [ -f "$res.test" ]; then
+      if ! "$gotrace" check "$res.test" >/dev/null 2>&1; then
+        why="the fixture fails the clean build's check: $("$gotrace" check "$res.test" | head -n1)"
+      elif [ -n "$oracle" ] && ! "$oracle" check "$res.test" >"$out/$c.gocheck.log" 2>&1; then
+        why="Go's golden runner rejects the fixture: $(head -n1 "$out/$c.gocheck.log")"
+      elif "$out/$c/bin/gotrace" check "$res.test" >/dev/null 2>&1; then
+        why="the fixture no longer crashes the canary build"
+      fi
+      detail="$detail; fixture $(wc -c <"$res.test") bytes"
+    elif [ -f "$res.trace" ]; then
+      if "$out/$c/bin/fuzz_reader_replay" "$res.trace" >/dev/null 2>&1; then
+        why="the reduced wire bytes no longer crash the canary's replay target"
+      fi
+      detail="$detail; wire bytes $(wc -c <"$res.trace")"
+    else
+      why="reduce wrote nothing"
+    fi
+    if [ -n "$why" ]; then
+      printf '%-18s %-8s %s\n' "$c" REDUCE "$why (see $out/$c.reduce.log)"
+      fail=1
+    else
+      printf '%-18s %-8s %s\n' "$c" reduced "$detail"
+    fi
+  done
+fi
 
 # Without canaries, no witness crashes (the reader rejects or accepts them cleanly).
 log="$out/none.replay.log"
