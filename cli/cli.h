@@ -30,6 +30,10 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 int cli_fail(const char *fmt, ...) GTR_PRINTF(1, 2);
 /* cli_fail_err prints "gotrace: <err->msg>\n" and returns CLI_FAIL. */
 int cli_fail_err(const gtr_err *err);
+/* cli_fail_write prints "gotrace: writing OUTPUT: <strerror(errnum)>\n" and returns CLI_FAIL:
+ * the one message of every mode for output that could not be written. OUTPUT is path, or
+ * "stdout" when path is NULL or "-"; errnum 0 reads as EIO. */
+int cli_fail_write(const char *path, int errnum);
 /* cli_usage prints "gotrace: <message>\n" then the usage text to stderr; returns CLI_USAGE. */
 int cli_usage(const char *usage, const char *fmt, ...) GTR_PRINTF(2, 3);
 /* cli_is_help: arg is -h, -help or --help. */

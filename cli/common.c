@@ -35,6 +35,13 @@ int cli_fail_err(const gtr_err *err)
     return cli_fail("%s", err->msg[0] != '\0' ? err->msg : gtr_status_text(err->code));
 }
 
+int cli_fail_write(const char *path, int errnum)
+{
+    if (path == NULL || strcmp(path, "-") == 0)
+        path = "stdout";
+    return cli_fail("writing %s: %s", path, strerror(errnum != 0 ? errnum : EIO));
+}
+
 int cli_usage(const char *usage, const char *fmt, ...)
 {
     va_list ap;

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* main.c: the gotrace command line: `gotrace <mode> [flags] [FILE|-]`. */
+/* main.c: the gotrace command line: `gotrace <mode> [flags] [FILE|-]`, `gotrace help [MODE]`,
+ * `gotrace version` (or --version). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,12 +20,60 @@ static const struct {
     {"reduce", cmd_reduce, "shrink a crashing or failing trace to a minimal .test fixture"},
 };
 
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
+
+/* GOTRACE_VERSION is the project's version (PROJECT_VERSION, set by cli/CMakeLists.txt). */
+#ifndef GOTRACE_VERSION
+#error "GOTRACE_VERSION must be defined (cli/CMakeLists.txt)"
+#endif
+/* The Go reader this is a port of: its messages and output are matched byte for byte. */
+#define GOTRACE_PORTS "internal/trace of Go 1.27.3"
+
 static void usage(FILE *f)
 {
     fputs("usage: gotrace <mode> [flags] [args]\n\nmodes:\n", f);
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
-    fputs("\nRun 'gotrace <mode> -h' for the flags of a mode. Inputs may be gzip-compressed.\n", f);
+    fputs("  help      'gotrace help' prints this; 'gotrace help MODE' the flags of MODE\n"
+          "  version   print gotrace's version and the Go reader it ports (also --version)\n"
+          "\nRun 'gotrace <mode> -h' for the flags of a mode. Inputs may be gzip-compressed.\n",
+          f);
+}
+
+/* find_command returns the mode called name, or NULL. */
+static int (*find_command(const char *name))(int, char **)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return commands[i].run;
+    return NULL;
+}
+
+static int print_version(void)
+{
+    printf("gotrace %s\na port of %s\n", GOTRACE_VERSION, GOTRACE_PORTS);
+    return cli_close_out(stdout) == 0 ? CLI_OK : cli_fail_write(NULL, errno);
+}
+
+/* help is `gotrace help [MODE]`: the top-level usage, or MODE's -h text. */
+static int help(int argc, char **argv)
+{
+    if (argc == 1) {
+        usage(stdout);
+        return cli_close_out(stdout) == 0 ? CLI_OK : cli_fail_write(NULL, errno);
+    }
+    int (*run)(int, char **) = argc == 2 ? find_command(argv[1]) : NULL;
+    if (argc > 2 || run == NULL) {
+        if (argc > 2)
+            fputs("gotrace: help: at most one MODE\n", stderr);
+        else
+            fprintf(stderr, "gotrace: help: unknown mode %s\n", argv[1]);
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    char flag[] = "-h";
+    char *sub[] = {argv[1], flag, NULL};
+    return run(2, sub);
 }
 
 int main(int argc, char **argv)
@@ -36,10 +86,20 @@ int main(int argc, char **argv)
         usage(stdout);
         return CLI_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+    if (strcmp(argv[1], "help") == 0)
+        return help(argc - 1, argv + 1);
+    if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0 ||
+        strcmp(argv[1], "-version") == 0) {
+        if (argc > 2) {
+            fprintf(stderr, "gotrace: %s takes no arguments\n", argv[1]);
+            usage(stderr);
+            return CLI_USAGE;
+        }
+        return print_version();
     }
+    int (*run)(int, char **) = find_command(argv[1]);
+    if (run != NULL)
+        return run(argc - 1, argv + 1);
     fprintf(stderr, "gotrace: unknown mode %s\n", argv[1]);
     usage(stderr);
     return CLI_USAGE;

@@ -188,3 +188,18 @@ gtr_cli_test(cli_check_dir_includes_test_gz ARGS check check-dir RC 0
              OUT "^ok   check-dir/a.test.gz\nok   check-dir/b.test\n2 passed, 0 failed\n$")
 gtr_cli_test(cli_check_help_mentions_stdin_and_gzip ARGS check -h RC 0
              OUT "\"-\" reads one fixture from stdin.*\\*\\.test\\.gz")
+
+# --version / version, help [MODE].
+gtr_cli_test(cli_version_flag_prints_versions ARGS --version RC 0
+             OUT "^gotrace ${PROJECT_VERSION}\na port of internal/trace of Go 1\\.27\\.3\n$")
+gtr_cli_test(cli_version_mode_prints_versions ARGS version RC 0
+             OUT "^gotrace ${PROJECT_VERSION}\na port of internal/trace of Go 1\\.27\\.3\n$")
+gtr_cli_test(cli_version_with_args_is_usage_error ARGS version x RC 2 ERR "takes no arguments")
+gtr_cli_test(cli_help_mode_prints_usage ARGS help RC 0 OUT "^usage: gotrace <mode>.*modes:")
+gtr_cli_test(cli_help_mode_prints_mode_help ARGS help stats RC 0 OUT "^usage: gotrace stats"
+             SAME_AS stats -h)
+gtr_cli_test(cli_help_reduce_prints_reduce_help ARGS help reduce RC 0
+             OUT "^usage: gotrace reduce" SAME_AS reduce -h)
+gtr_cli_test(cli_help_unknown_mode_is_usage_error ARGS help bogus RC 2
+             ERR "^gotrace: help: unknown mode bogus\nusage: gotrace <mode>")
+gtr_cli_test(cli_help_two_modes_is_usage_error ARGS help check gen RC 2 ERR "at most one MODE")
