@@ -203,3 +203,11 @@ gtr_cli_test(cli_help_reduce_prints_reduce_help ARGS help reduce RC 0
 gtr_cli_test(cli_help_unknown_mode_is_usage_error ARGS help bogus RC 2
              ERR "^gotrace: help: unknown mode bogus\nusage: gotrace <mode>")
 gtr_cli_test(cli_help_two_modes_is_usage_error ARGS help check gen RC 2 ERR "at most one MODE")
+
+# A usage text is printed as it stands: no printf escapes left in it.
+gtr_cli_test(cli_stats_help_has_no_doubled_percent ARGS stats -h RC 0
+             OUT "<% of the decompressed input>")
+foreach(_mode raw validate stats check gen reduce)
+  gtr_cli_test(cli_${_mode}_help_has_no_printf_escapes ARGS ${_mode} -h RC 0
+               OUT "^[^%]*(%[^%][^%]*)*$")
+endforeach()
