@@ -36,6 +36,14 @@ int cli_fail_err(const gtr_err *err);
 int cli_fail_write(const char *path, int errnum);
 /* cli_usage prints "gotrace: <message>\n" then the usage text to stderr; returns CLI_USAGE. */
 int cli_usage(const char *usage, const char *fmt, ...) GTR_PRINTF(2, 3);
+/* cli_flag: arg is the flag name (given without dashes) as Go's flag package spells it, with
+ * one dash or two: -name, --name, -name=VALUE, --name=VALUE. On a match *value is VALUE, or
+ * NULL when there is no '='. */
+bool cli_flag(const char *arg, const char *name, const char **value);
+/* cli_bool_value parses a boolean flag's =VALUE (NULL: no '=', true) as Go's flag package does
+ * (strconv.ParseBool); false for any other value, which is the usage error
+ * "invalid boolean value \"VALUE\" for FLAG: parse error" (Go's wording). */
+bool cli_bool_value(const char *value, bool *on);
 /* cli_is_help: arg is -h, -help or --help. */
 int cli_is_help(const char *arg);
 /* cli_open_out opens path for writing ("-" or NULL: stdout). */

@@ -13,7 +13,7 @@
 #include "tgen/fixture.h"
 
 static const char usage[] =
-    "usage: gotrace check FILE.test|FILE.test.gz|-|DIR...\n"
+    "usage: gotrace check [--] FILE.test|FILE.test.gz|-|DIR...\n"
     "\n"
     "Checks .test fixtures (txtar: an `expect` file then a text `trace`) the way Go's\n"
     "TestReaderGolden does: the trace is converted to wire bytes, read with the reader, every\n"
@@ -29,7 +29,9 @@ static const char usage[] =
     "\\n, so each fixture is one line), then `N passed, N failed`.\n"
     "Exit status: 0 all passed, 1 some failed, 2 usage error.\n"
     "\n"
-    "  -h   this help\n";
+    "flags:\n"
+    "  --          end of the flags: every argument after it is a fixture or DIR\n"
+    "  -h, --help  print this help\n";
 
 typedef struct tally {
     unsigned passed, failed;

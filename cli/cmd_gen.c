@@ -19,9 +19,12 @@ static const char usage[] =
     "default: all) and writes DIR/<name>.test for each. The output is deterministic, so\n"
     "regenerating into a fresh directory and diffing against corpus/tests finds drift.\n"
     "\n"
-    "  --out DIR   output directory (default corpus/tests; created if missing)\n"
-    "  --list      print the matching generators' names and trace versions, write nothing\n"
-    "  -h          this help\n";
+    "flags (with one dash or two, as Go's flag package reads them):\n"
+    "  --out DIR   output directory (default corpus/tests; created if missing); also\n"
+    "              --out=DIR\n"
+    "  --list      print the matching generators' names and trace versions, write nothing;\n"
+    "              --list=BOOL sets it as Go's strconv.ParseBool reads BOOL\n"
+    "  -h, --help  print this help\n";
 
 static int write_file(const char *path, const char *data, size_t len)
 {
@@ -44,23 +47,30 @@ int cmd_gen(int argc, char **argv)
     int rc = CLI_OK;
 
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
+        const char *a = argv[i], *val;
+        if (cli_is_help(a)) {
             fputs(usage, stdout);
             return CLI_OK;
-        } else if (strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "-out") == 0) {
-            if (++i == argc)
-                return cli_usage(usage, "flag needs an argument: %s", argv[i - 1]);
-            out_dir = argv[i];
-        } else if (strncmp(argv[i], "--out=", 6) == 0) {
-            out_dir = argv[i] + 6;
-        } else if (strcmp(argv[i], "--list") == 0 || strcmp(argv[i], "-list") == 0) {
-            list = true;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return cli_usage(usage, "unknown flag %s", argv[i]);
+        } else if (cli_flag(a, "out", &val)) {
+            if (val == NULL) {
+                if (++i == argc)
+                    return cli_usage(usage, "flag needs an argument: %s", a);
+                val = argv[i];
+            }
+            if (val[0] == '\0')
+                return cli_usage(usage, "invalid value \"\" for flag %.*s: empty directory name",
+                                 (int)strcspn(a, "="), a);
+            out_dir = val;
+        } else if (cli_flag(a, "list", &val)) {
+            if (!cli_bool_value(val, &list))
+                return cli_usage(usage, "invalid boolean value \"%s\" for %.*s: parse error", val,
+                                 (int)(val - 1 - a), a);
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return cli_usage(usage, "unknown flag %s", a);
         } else if (pattern != NULL) {
             return cli_usage(usage, "at most one NAME-REGEXP");
         } else {
-            pattern = argv[i];
+            pattern = a;
         }
     }
     if (pattern != NULL) {

@@ -20,7 +20,10 @@ static const char usage_text[] =
     "For text2bytes, IN may also be a .test fixture: a name ending in .test, or (stdin, any\n"
     "other name) a txtar archive whose files are exactly `expect` then `trace` (gzip is\n"
     "accepted); its trace file is converted. A malformed fixture fails with the message of\n"
-    "Go's testtrace.ParseFile.\n";
+    "Go's testtrace.ParseFile.\n"
+    "\n"
+    "flags:\n"
+    "  -h, --help  print this help\n";
 
 typedef enum { TEXT2BYTES, BYTES2TEXT } raw_mode;
 

@@ -14,7 +14,7 @@
 #include "gtr/reader.h"
 
 static const char usage_text[] =
-    "usage: gotrace stats [FILE|-]\n"
+    "usage: gotrace stats [--] [FILE|-]\n"
     "\n"
     "Prints statistics about the execution trace FILE (default or \"-\": stdin; gzip is\n"
     "accepted). Output, in two parts:\n"
@@ -44,7 +44,11 @@ static const char usage_text[] =
     "testtrace.ParseFile does); a malformed fixture fails with ParseFile's message.\n"
     "\n"
     "Exits 0; 1 (\"gotrace: <error>\") when the trace cannot be read, after printing the\n"
-    "table when only the high-level reader fails; 2 on usage errors.\n";
+    "table when only the high-level reader fails; 2 on usage errors.\n"
+    "\n"
+    "flags:\n"
+    "  --          end of the flags: the next argument is FILE, even if it starts with -\n"
+    "  -h, --help  print this help\n";
 
 /* ---- a set of int64 IDs ---- */
 

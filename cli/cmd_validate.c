@@ -14,7 +14,7 @@
 #include "gtr/validate.h"
 
 static const char usage_text[] =
-    "usage: gotrace validate [--log-events] [FILE|-]\n"
+    "usage: gotrace validate [--log-events] [--] [FILE|-]\n"
     "\n"
     "Reads the execution trace FILE (default or \"-\": stdin; gzip is accepted) and validates\n"
     "every event as Go's internal/trace tests do (testtrace.Validator, told the trace's\n"
@@ -27,9 +27,11 @@ static const char usage_text[] =
     "wire trace would be; the expectation is not checked (that is `gotrace check`). A\n"
     "malformed fixture fails with ParseFile's message.\n"
     "\n"
-    "flags:\n"
+    "flags (with one dash or two, as Go's flag package reads them):\n"
     "  --log-events  print each event's String() (Go's Event.String) on stdout, one per\n"
-    "                line, before validating it\n"
+    "                line, before validating it; --log-events=BOOL sets it as Go's\n"
+    "                strconv.ParseBool reads BOOL (true, false, 1, 0, t, f, ...)\n"
+    "  --            end of the flags: the next argument is FILE, even if it starts with -\n"
     "  -h, --help    print this help\n";
 
 enum { STDOUT_BUFFER = 1 << 16, FLUSH_AT = 1 << 16 };
@@ -44,7 +46,7 @@ static bool flush_lines(gtr_buf *lines)
 
 int cmd_validate(int argc, char **argv)
 {
-    const char *path = NULL;
+    const char *path = NULL, *val;
     bool log_events = false, only_args = false;
     cli_input ci = {0};
     gtr_reader *r = NULL;
@@ -59,8 +61,11 @@ int cmd_validate(int argc, char **argv)
         if (!only_args && cli_is_help(a)) {
             fputs(usage_text, stdout);
             return CLI_OK;
-        } else if (!only_args && (strcmp(a, "--log-events") == 0 || strcmp(a, "-log-events") == 0)) {
-            log_events = true;
+        } else if (!only_args && cli_flag(a, "log-events", &val)) {
+            if (!cli_bool_value(val, &log_events))
+                return cli_usage(usage_text,
+                                 "validate: invalid boolean value \"%s\" for %.*s: parse error",
+                                 val, (int)(val - 1 - a), a);
         } else if (!only_args && strcmp(a, "--") == 0) {
             only_args = true;
         } else if (!only_args && a[0] == '-' && a[1] != '\0') {

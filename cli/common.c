@@ -59,6 +59,37 @@ int cli_is_help(const char *arg)
     return strcmp(arg, "-h") == 0 || strcmp(arg, "-help") == 0 || strcmp(arg, "--help") == 0;
 }
 
+bool cli_flag(const char *arg, const char *name, const char **value)
+{
+    size_t n = strlen(name);
+
+    if (arg[0] != '-')
+        return false;
+    arg += arg[1] == '-' ? 2 : 1;
+    if (strncmp(arg, name, n) != 0 || (arg[n] != '\0' && arg[n] != '='))
+        return false;
+    *value = arg[n] == '=' ? arg + n + 1 : NULL;
+    return true;
+}
+
+bool cli_bool_value(const char *value, bool *on)
+{
+    static const char *const yes[] = {"1", "t", "T", "TRUE", "true", "True"};
+    static const char *const no[] = {"0", "f", "F", "FALSE", "false", "False"};
+
+    if (value == NULL) {
+        *on = true;
+        return true;
+    }
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+        if (strcmp(value, yes[i]) == 0 || strcmp(value, no[i]) == 0) {
+            *on = strcmp(value, yes[i]) == 0;
+            return true;
+        }
+    }
+    return false;
+}
+
 FILE *cli_open_out(const char *path)
 {
     if (path == NULL || strcmp(path, "-") == 0)

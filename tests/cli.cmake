@@ -211,3 +211,39 @@ foreach(_mode raw validate stats check gen reduce)
   gtr_cli_test(cli_${_mode}_help_has_no_printf_escapes ARGS ${_mode} -h RC 0
                OUT "^[^%]*(%[^%][^%]*)*$")
 endforeach()
+
+# Every mode's -h lists every flag it accepts (reduce's are tested in reduce.cmake).
+gtr_cli_test(cli_validate_help_lists_flags ARGS validate -h RC 0
+             OUT "\n  --log-events  [^\n]*\n.*\n  --  [^\n]*\n  -h, --help ")
+gtr_cli_test(cli_stats_help_lists_flags ARGS stats -h RC 0
+             OUT "flags:\n  --  [^\n]*\n  -h, --help ")
+gtr_cli_test(cli_check_help_lists_flags ARGS check -h RC 0
+             OUT "flags:\n  --  [^\n]*\n  -h, --help ")
+gtr_cli_test(cli_raw_help_lists_flags ARGS raw -h RC 0 OUT "flags:\n  -h, --help ")
+gtr_cli_test(cli_gen_help_lists_flags ARGS gen -h RC 0
+             OUT "\n  --out DIR  [^\n]*\n[^\n]*--out=DIR\n  --list  [^\n]*\n[^\n]*--list=BOOL[^\n]*\n  -h, --help ")
+# ... and accepts them as listed: one dash or two, a boolean's =BOOL as Go's ParseBool reads it.
+gtr_cli_test(cli_validate_log_events_false_logs_nothing
+             ARGS validate -log-events=false ${_sync} RC 0 OUT "^$")
+gtr_cli_test(cli_validate_log_events_one_dash_logs
+             ARGS validate -log-events=1 ${_sync} RC 0 SAME_AS validate --log-events ${_sync})
+gtr_cli_test(cli_validate_double_dash_ends_flags ARGS validate -- -h RC 1
+             ERR "^gotrace: open -h: ")
+gtr_cli_test(cli_stats_double_dash_ends_flags ARGS stats -- -h RC 1 ERR "^gotrace: open -h: ")
+gtr_cli_test(cli_check_double_dash_ends_flags ARGS check -- -h RC 1 OUT "^FAIL -h: ")
+gtr_cli_test(cli_gen_list_one_dash_lists ARGS gen -list=t syscall-steal-proc-simple RC 0
+             OUT "^go122-syscall-steal-proc-simple\tgo1\\.22\ngo122-syscall-steal-proc-simple-bare-m\tgo1\\.22\n$")
+
+# Bad flag values are usage errors (exit 2) that say what is wrong.
+gtr_cli_test(cli_gen_out_without_value_is_usage_error ARGS gen --out RC 2
+             ERR "^gotrace: flag needs an argument: --out\nusage: gotrace gen")
+gtr_cli_test(cli_gen_out_empty_is_usage_error ARGS gen --out= RC 2
+             ERR "^gotrace: invalid value \"\" for flag --out: empty directory name\nusage: gotrace gen")
+gtr_cli_test(cli_gen_list_bad_bool_is_usage_error ARGS gen --list=maybe RC 2
+             ERR "^gotrace: invalid boolean value \"maybe\" for --list: parse error\nusage: gotrace gen")
+gtr_cli_test(cli_gen_bad_regexp_is_usage_error ARGS gen "a(" RC 2
+             ERR "^gotrace: bad NAME-REGEXP a\\(: ")
+gtr_cli_test(cli_validate_log_events_bad_bool_is_usage_error ARGS validate --log-events=yes RC 2
+             ERR "^gotrace: validate: invalid boolean value \"yes\" for --log-events: parse error\nusage: gotrace validate")
+gtr_cli_test(cli_raw_too_many_arguments_is_usage_error ARGS raw text2bytes a b c RC 2
+             ERR "^gotrace: raw: too many arguments\nusage: gotrace raw")
