@@ -2,9 +2,11 @@
 /* cmd_gen.c: `gotrace gen`: run the testgen generators, writing <name>.test fixtures (Go's
  * testdata/mktests.go, whose GOTRACETEST regexp filter NAME-REGEXP mirrors). */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -18,10 +20,13 @@ static const char usage[] =
     "Runs every testgen generator whose name matches NAME-REGEXP (a PCRE2 pattern, unanchored;\n"
     "default: all) and writes DIR/<name>.test for each. The output is deterministic, so\n"
     "regenerating into a fresh directory and diffing against corpus/tests finds drift.\n"
+    "Without --out, DIR is the corpus/tests of the gotrace repository the current directory\n"
+    "is in (the nearest directory, up from here, holding corpus/tests and\n"
+    "testgen/generators); outside a repository --out is needed.\n"
     "\n"
     "flags (with one dash or two, as Go's flag package reads them):\n"
-    "  --out DIR   output directory (default corpus/tests; created if missing); also\n"
-    "              --out=DIR\n"
+    "  --out DIR   output directory, created with every missing level (default: the\n"
+    "              repository's corpus/tests); also --out=DIR\n"
     "  --list      print the matching generators' names and trace versions, write nothing;\n"
     "              --list=BOOL sets it as Go's strconv.ParseBool reads BOOL\n"
     "  -h, --help  print this help\n";
@@ -31,14 +36,79 @@ static int write_file(const char *path, const char *data, size_t len)
     FILE *f = fopen(path, "wb");
     if (f == NULL)
         return cli_fail("creating %s: %s", path, strerror(errno));
-    if (fwrite(data, 1, len, f) != len || cli_close_out(f) != 0)
-        return cli_fail("writing %s: %s", path, strerror(errno));
+    bool wrote = fwrite(data, 1, len, f) == len;
+    int werr = errno;
+    if (cli_close_out(f) != 0 || !wrote)
+        return cli_fail_write(path, wrote ? errno : werr);
     return CLI_OK;
+}
+
+static bool is_dir(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* repo_tests_dir finds the default output directory: DIR/corpus/tests of the nearest
+ * directory DIR, from the current one up to /, that holds corpus/tests and
+ * testgen/generators. Returns it malloc'd, or NULL (none, or the current directory cannot be
+ * named). */
+static char *repo_tests_dir(void)
+{
+    static const char tests[] = "/corpus/tests", gens[] = "/testgen/generators";
+    char dir[PATH_MAX], probe[PATH_MAX + sizeof gens];
+
+    if (getcwd(dir, sizeof dir) == NULL)
+        return NULL;
+    for (;;) {
+        size_t n = strlen(dir);
+        const char *base = strcmp(dir, "/") == 0 ? "" : dir;
+        snprintf(probe, sizeof probe, "%s%s", base, gens);
+        if (is_dir(probe)) {
+            snprintf(probe, sizeof probe, "%s%s", base, tests);
+            if (is_dir(probe))
+                return strdup(probe);
+        }
+        if (n <= 1)
+            return NULL;
+        char *slash = strrchr(dir, '/');
+        if (slash == dir)
+            slash[1] = '\0';
+        else
+            *slash = '\0';
+    }
+}
+
+/* make_dirs is `mkdir -p path`: every missing level is created. Returns CLI_OK, or fails with
+ * "creating LEVEL: <reason>" for the level that could not be made. */
+static int make_dirs(const char *path)
+{
+    char *p = strdup(path);
+    int rc = CLI_OK;
+
+    if (p == NULL)
+        return cli_fail("out of memory");
+    for (char *s = p + 1;; s++) {
+        if (*s != '/' && *s != '\0')
+            continue;
+        char c = *s;
+        *s = '\0';
+        if (mkdir(p, 0777) != 0 && (errno != EEXIST || !is_dir(p))) {
+            rc = cli_fail("creating %s: %s", p, strerror(errno == EEXIST ? ENOTDIR : errno));
+            break;
+        }
+        *s = c;
+        if (c == '\0')
+            break;
+    }
+    free(p);
+    return rc;
 }
 
 int cmd_gen(int argc, char **argv)
 {
-    const char *out_dir = "corpus/tests", *pattern = NULL;
+    const char *out_dir = NULL, *pattern = NULL;
+    char *repo_dir = NULL;
     pcre2_code *re = NULL;
     pcre2_match_data *md = NULL;
     const tgen_generator *gens;
@@ -88,10 +158,17 @@ int cmd_gen(int argc, char **argv)
             return cli_fail("out of memory");
         }
     }
-    if (!list && mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
-        rc = cli_fail("creating %s: %s", out_dir, strerror(errno));
-        goto done;
+    if (!list && out_dir == NULL) {
+        if ((repo_dir = repo_tests_dir()) == NULL) {
+            rc = cli_usage(usage, "--out DIR is needed outside the gotrace repository (no "
+                                  "directory holding corpus/tests and testgen/generators "
+                                  "here or above)");
+            goto done;
+        }
+        out_dir = repo_dir;
     }
+    if (!list && (rc = make_dirs(out_dir)) != CLI_OK)
+        goto done;
 
     gens = tgen_generators(&ngens);
     for (size_t i = 0; i < ngens && rc == CLI_OK; i++) {
@@ -131,6 +208,7 @@ int cmd_gen(int argc, char **argv)
     if (rc == CLI_OK && list && cli_close_out(stdout) != 0)
         rc = cli_fail("writing the list: %s", strerror(errno));
 done:
+    free(repo_dir);
     pcre2_match_data_free(md);
     pcre2_code_free(re);
     return rc;

@@ -15,12 +15,12 @@ set(_cli_dir ${CMAKE_CURRENT_BINARY_DIR}/cli)
 file(MAKE_DIRECTORY ${_cli_dir})
 # gtr_cli_test(NAME ARGS a b ... RC n [OUT regex] [ERR regex] [set-up and checks]): the keywords
 # after RC are those of cli_run.cmake (see there); list values (ARGS, PRE_ARGS, SAME_AS,
-# SAME_FILES) are given as CMake lists. Relative paths are under the test directory, which all
+# SAME_FILES, MKDIRS) are given as CMake lists. Relative paths are under the test directory, which all
 # CLI tests share (they run in parallel): each test names its own files.
 function(gtr_cli_test name)
   set(_one RC OUT ERR SETUP_FILE SETUP_TEXT SETUP_TRACE_OF SETUP_TRACE_TO SETUP_GZIP_OF
-      SETUP_GZIP_TO STDIN STDIN_PIPE SAME_STDIN)
-  set(_lists ARGS PRE_ARGS SAME_AS SAME_FILES)
+      SETUP_GZIP_TO STDIN STDIN_PIPE SAME_STDIN REMOVE CWD STDOUT_TO)
+  set(_lists ARGS PRE_ARGS SAME_AS SAME_FILES MKDIRS)
   cmake_parse_arguments(C "" "${_one}" "${_lists}" ${ARGN})
   string(REPLACE ";" "|" _args "${C_ARGS}")
   set(_defs -DCMD=$<TARGET_FILE:gotrace> "-DARGS=${_args}" -DWANT_RC=${C_RC}
@@ -31,12 +31,12 @@ function(gtr_cli_test name)
     endif()
   endforeach()
   foreach(k IN ITEMS SETUP_FILE SETUP_TEXT SETUP_TRACE_OF SETUP_TRACE_TO SETUP_GZIP_OF
-                     SETUP_GZIP_TO STDIN STDIN_PIPE SAME_STDIN)
+                     SETUP_GZIP_TO STDIN STDIN_PIPE SAME_STDIN REMOVE CWD STDOUT_TO)
     if(DEFINED C_${k})
       list(APPEND _defs "-D${k}=${C_${k}}")
     endif()
   endforeach()
-  foreach(k IN ITEMS PRE_ARGS SAME_AS SAME_FILES)
+  foreach(k IN ITEMS PRE_ARGS SAME_AS SAME_FILES MKDIRS)
     if(DEFINED C_${k})
       string(REPLACE ";" "|" _v "${C_${k}}")
       list(APPEND _defs "-D${k}=${_v}")
@@ -247,3 +247,22 @@ gtr_cli_test(cli_validate_log_events_bad_bool_is_usage_error ARGS validate --log
              ERR "^gotrace: validate: invalid boolean value \"yes\" for --log-events: parse error\nusage: gotrace validate")
 gtr_cli_test(cli_raw_too_many_arguments_is_usage_error ARGS raw text2bytes a b c RC 2
              ERR "^gotrace: raw: too many arguments\nusage: gotrace raw")
+
+# gen without --out: the corpus/tests of the repository the current directory is in (here a
+# stand-in repository, from two levels below its root); outside a repository a usage error.
+set(_bare go122-syscall-steal-proc-simple-bare-m)
+gtr_cli_test(cli_gen_default_out_is_the_repository_corpus ARGS gen "${_bare}$" RC 0
+             REMOVE gen-repo MKDIRS gen-repo/corpus/tests gen-repo/testgen/generators
+             CWD gen-repo/x/y
+             SAME_FILES gen-repo/corpus/tests/${_bare}.test ${CMAKE_SOURCE_DIR}/corpus/tests/${_bare}.test)
+gtr_cli_test(cli_gen_outside_the_repository_needs_out ARGS gen ${_bare} RC 2 CWD /
+             ERR "^gotrace: --out DIR is needed outside the gotrace repository [^\n]*\nusage: gotrace gen")
+gtr_cli_test(cli_gen_list_outside_the_repository_needs_no_out ARGS gen --list ${_bare} RC 0 CWD /
+             OUT "^${_bare}\tgo1\\.22\n$")
+# --out creates every missing level.
+gtr_cli_test(cli_gen_out_creates_every_level ARGS gen --out gen-deep/a/b/c ${_bare} RC 0
+             REMOVE gen-deep
+             SAME_FILES gen-deep/a/b/c/${_bare}.test ${CMAKE_SOURCE_DIR}/corpus/tests/${_bare}.test)
+gtr_cli_test(cli_gen_out_under_a_file_fails ARGS gen --out gen-file/f/x ${_bare} RC 1
+             SETUP_FILE gen-file/f SETUP_TEXT "not a directory\n"
+             ERR "^gotrace: creating gen-file/f: Not a directory\n$")

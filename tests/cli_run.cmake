@@ -4,18 +4,24 @@
 #         [-DSETUP_TRACE_OF=<fixture> -DSETUP_TRACE_TO=<path>]
 #         [-DSETUP_GZIP_OF=<path> -DSETUP_GZIP_TO=<path>] [-DPRE_ARGS=<a|b>]
 #         [-DSTDIN=<path> | -DSTDIN_PIPE=<path>]
-#         [-DSAME_AS=<a|b> [-DSAME_STDIN=<path>]] [-DSAME_FILES=<path|path>] -P cli_run.cmake
+#         [-DSAME_AS=<a|b> [-DSAME_STDIN=<path>]] [-DSAME_FILES=<path|path>]
+#         [-DREMOVE=<path>] [-DMKDIRS=<dir|dir>] [-DCWD=<dir>] [-DSTDOUT_TO=<path>]
+#         -P cli_run.cmake
 # ARGS separates arguments with '|' (an empty ARGS runs CMD alone). WANT_OUT/WANT_ERR are CMake
 # regexes, matched by a backtracking engine: nested repetitions like `(.*\n)*` over a long output
 # can take forever; keep the patterns flat.
 #
 # Set-up, in this order, before the command runs (relative paths are under WORKDIR):
+#   REMOVE          removed, with everything under it;
+#   MKDIRS          these directories created (with every missing level);
 #   SETUP_FILE      written with SETUP_TEXT (its directory is created);
 #   SETUP_TRACE_TO  the `trace` file of the .test fixture SETUP_TRACE_OF (what follows its
 #                   "-- trace --" line), written as it stands;
 #   SETUP_GZIP_TO   SETUP_GZIP_OF gzip-compressed;
 #   PRE_ARGS        CMD run with these arguments, which must exit 0.
-# The command's stdin is the file STDIN, or a pipe fed with the file STDIN_PIPE.
+# The command's stdin is the file STDIN, or a pipe fed with the file STDIN_PIPE. It runs in
+# the directory CWD (default WORKDIR; created if missing). Its stdout goes to the file
+# STDOUT_TO (e.g. /dev/full) instead of being captured (WANT_OUT then sees nothing).
 # Checks after it: SAME_AS runs CMD again with those arguments (stdin: the file SAME_STDIN)
 # and wants the same exit status, stdout and stderr; SAME_FILES names two files that must be
 # byte-identical.
@@ -31,6 +37,17 @@ function(_cli_abs var path)
   endif()
 endfunction()
 
+if(DEFINED REMOVE)
+  _cli_abs(_p "${REMOVE}")
+  file(REMOVE_RECURSE "${_p}")
+endif()
+if(DEFINED MKDIRS)
+  string(REPLACE "|" ";" _dirs "${MKDIRS}")
+  foreach(_d IN LISTS _dirs)
+    _cli_abs(_p "${_d}")
+    file(MAKE_DIRECTORY "${_p}")
+  endforeach()
+endif()
 if(DEFINED SETUP_FILE)
   _cli_abs(_p "${SETUP_FILE}")
   get_filename_component(_d "${_p}" DIRECTORY)
@@ -65,18 +82,29 @@ if(DEFINED PRE_ARGS)
 endif()
 
 string(REPLACE "|" ";" _args "${ARGS}")
+set(_cwd "${WORKDIR}")
+if(DEFINED CWD)
+  _cli_abs(_cwd "${CWD}")
+  file(MAKE_DIRECTORY "${_cwd}")
+endif()
+set(_stdout OUTPUT_VARIABLE out)
+if(DEFINED STDOUT_TO)
+  _cli_abs(_p "${STDOUT_TO}")
+  set(_stdout OUTPUT_FILE "${_p}")
+  set(out "")
+endif()
 if(DEFINED STDIN_PIPE)
   _cli_abs(_in "${STDIN_PIPE}")
   execute_process(COMMAND "${CMAKE_COMMAND}" -E cat "${_in}"
-                  COMMAND "${CMD}" ${_args} WORKING_DIRECTORY "${WORKDIR}"
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+                  COMMAND "${CMD}" ${_args} WORKING_DIRECTORY "${_cwd}"
+                  RESULT_VARIABLE rc ${_stdout} ERROR_VARIABLE err)
 elseif(DEFINED STDIN)
   _cli_abs(_in "${STDIN}")
-  execute_process(COMMAND "${CMD}" ${_args} WORKING_DIRECTORY "${WORKDIR}" INPUT_FILE "${_in}"
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  execute_process(COMMAND "${CMD}" ${_args} WORKING_DIRECTORY "${_cwd}" INPUT_FILE "${_in}"
+                  RESULT_VARIABLE rc ${_stdout} ERROR_VARIABLE err)
 else()
-  execute_process(COMMAND "${CMD}" ${_args} WORKING_DIRECTORY "${WORKDIR}"
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  execute_process(COMMAND "${CMD}" ${_args} WORKING_DIRECTORY "${_cwd}"
+                  RESULT_VARIABLE rc ${_stdout} ERROR_VARIABLE err)
 endif()
 string(LENGTH "${out}" _outlen)
 if(_outlen GREATER 20000)
