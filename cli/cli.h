@@ -34,6 +34,9 @@ int cli_fail_err(const gtr_err *err);
  * the one message of every mode for output that could not be written. OUTPUT is path, or
  * "stdout" when path is NULL or "-"; errnum 0 reads as EIO. */
 int cli_fail_write(const char *path, int errnum);
+/* cli_close_stdout flushes stdout: CLI_OK, or cli_fail_write(NULL, <the flush's errno>) when
+ * it or an earlier write to stdout failed. */
+int cli_close_stdout(void);
 /* cli_usage prints "gotrace: <message>\n" then the usage text to stderr; returns CLI_USAGE. */
 int cli_usage(const char *usage, const char *fmt, ...) GTR_PRINTF(2, 3);
 /* cli_flag: arg is the flag name (given without dashes) as Go's flag package spells it, with

@@ -218,7 +218,7 @@ int cmd_check(int argc, char **argv)
         }
     }
     printf("%u passed, %u failed\n", t.passed, t.failed);
-    if (fflush(stdout) != 0)
-        return cli_fail("check: writing the report failed");
+    if (cli_close_stdout() != CLI_OK)
+        return CLI_FAIL;
     return t.failed > 0 ? CLI_FAIL : CLI_OK;
 }

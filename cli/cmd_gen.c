@@ -205,8 +205,8 @@ int cmd_gen(int argc, char **argv)
     }
     if (rc == CLI_OK && matched == 0)
         rc = cli_fail("no generator matches %s", pattern != NULL ? pattern : "");
-    if (rc == CLI_OK && list && cli_close_out(stdout) != 0)
-        rc = cli_fail("writing the list: %s", strerror(errno));
+    if (rc == CLI_OK && list)
+        rc = cli_close_stdout();
 done:
     free(repo_dir);
     pcre2_match_data_free(md);

@@ -27,10 +27,29 @@ static const char usage_text[] =
 
 typedef enum { TEXT2BYTES, BYTES2TEXT } raw_mode;
 
-/* convert runs one conversion; returns a gtr_status with err filled on failure. */
-static gtr_status convert(raw_mode mode, gtr_input *in, FILE *out, gtr_err *err)
+/* The output: a FILE that remembers why a write failed. */
+typedef struct out_file {
+    FILE *f;
+    int werr;   /* errno of the first failed write, 0 while none failed */
+} out_file;
+
+static gtr_status out_write(void *ctx, const void *data, size_t n, gtr_err *err)
 {
-    gtr_sink sink = gtr_sink_file(out);
+    out_file *o = ctx;
+    errno = 0;
+    if (n > 0 && fwrite(data, 1, n, o->f) != n) {
+        if (o->werr == 0)
+            o->werr = errno != 0 ? errno : EIO;
+        return gtr_err_setf(err, GTR_E_IO, "write error");
+    }
+    return GTR_OK;
+}
+
+/* convert runs one conversion; returns a gtr_status with err filled on failure (a failed
+ * write: out->werr set). */
+static gtr_status convert(raw_mode mode, gtr_input *in, out_file *out, gtr_err *err)
+{
+    gtr_sink sink = {out_write, out};
     gtr_status st, wst;
     gtr_raw_event ev;
     if (mode == BYTES2TEXT) {
@@ -112,17 +131,19 @@ int cmd_raw(int argc, char **argv)
                                        : gtr_input_open_path(in_path, NULL, &ci.in, &err);
     if (st != GTR_OK)
         return cli_fail_err(&err);
-    FILE *out = cli_open_out(out_path);
-    if (out == NULL) {
+    out_file out = {cli_open_out(out_path), 0};
+    if (out.f == NULL) {
         cli_input_free(&ci);
         return cli_fail("open %s: %s", out_path, strerror(errno));
     }
-    st = convert(mode, ci.in, out, &err);
+    st = convert(mode, ci.in, &out, &err);
     cli_input_free(&ci);
-    int closed = cli_close_out(out);
+    errno = 0;
+    if (cli_close_out(out.f) != 0 && out.werr == 0)
+        out.werr = errno != 0 ? errno : EIO;
+    if (out.werr != 0)
+        return cli_fail_write(out_path, out.werr);
     if (st != GTR_OK)
         return cli_fail_err(&err);
-    if (closed != 0)
-        return cli_fail("write %s: %s", out_path, strerror(errno));
     return CLI_OK;
 }

@@ -331,7 +331,7 @@ int cmd_stats(int argc, char **argv)
         rc = cli_fail_err(&err);
         goto end;
     }
-    rc = cli_close_out(stdout) == 0 ? CLI_OK : cli_fail("writing stdout failed");
+    rc = cli_close_stdout();
 end:
     free(data);
     cli_input_free(&ci);

@@ -6,6 +6,7 @@
  * printed before it is validated, so the dump ends with the failing event. This is the hot
  * path of the benchmarks: lines are formatted into one reused buffer and written in 64 KiB
  * blocks; no per-event allocation. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,12 +37,15 @@ static const char usage_text[] =
 
 enum { STDOUT_BUFFER = 1 << 16, FLUSH_AT = 1 << 16 };
 
-/* flush_lines writes the pending event lines; false when stdout fails. */
-static bool flush_lines(gtr_buf *lines)
+/* flush_lines writes the pending event lines; 0, or the errno of the failed write. */
+static int flush_lines(gtr_buf *lines)
 {
-    bool ok = lines->len == 0 || fwrite(lines->data, 1, lines->len, stdout) == lines->len;
+    int werr = 0;
+    errno = 0;
+    if (lines->len > 0 && fwrite(lines->data, 1, lines->len, stdout) != lines->len)
+        werr = errno != 0 ? errno : EIO;
     gtr_buf_reset(lines);
-    return ok;
+    return werr;
 }
 
 int cmd_validate(int argc, char **argv)
@@ -100,16 +104,17 @@ int cmd_validate(int argc, char **argv)
                 goto end;
             }
             gtr_buf_putc(&lines, '\n');
-            if (lines.len >= FLUSH_AT && !flush_lines(&lines)) {
-                rc = cli_fail("writing stdout failed");
+            int werr;
+            if (lines.len >= FLUSH_AT && (werr = flush_lines(&lines)) != 0) {
+                rc = cli_fail_write(NULL, werr);
                 goto end;
             }
         }
         if (gtr_validator_event(v, &ev, &err) < 0)
             goto fail;
     }
-    rc = flush_lines(&lines) && cli_close_out(stdout) == 0 ? CLI_OK
-                                                           : cli_fail("writing stdout failed");
+    int werr = flush_lines(&lines);
+    rc = werr != 0 ? cli_fail_write(NULL, werr) : cli_close_stdout();
     goto end;
 fail:
     /* The dump ends with the failing event, then the error goes to stderr. */

@@ -42,6 +42,14 @@ int cli_fail_write(const char *path, int errnum)
     return cli_fail("writing %s: %s", path, strerror(errnum != 0 ? errnum : EIO));
 }
 
+int cli_close_stdout(void)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return CLI_OK;
+    return cli_fail_write(NULL, errno);
+}
+
 int cli_usage(const char *usage, const char *fmt, ...)
 {
     va_list ap;

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* main.c: the gotrace command line: `gotrace <mode> [flags] [FILE|-]`, `gotrace help [MODE]`,
  * `gotrace version` (or --version). */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,7 +51,7 @@ static int (*find_command(const char *name))(int, char **)
 static int print_version(void)
 {
     printf("gotrace %s\na port of %s\n", GOTRACE_VERSION, GOTRACE_PORTS);
-    return cli_close_out(stdout) == 0 ? CLI_OK : cli_fail_write(NULL, errno);
+    return cli_close_stdout();
 }
 
 /* help is `gotrace help [MODE]`: the top-level usage, or MODE's -h text. */
@@ -60,7 +59,7 @@ static int help(int argc, char **argv)
 {
     if (argc == 1) {
         usage(stdout);
-        return cli_close_out(stdout) == 0 ? CLI_OK : cli_fail_write(NULL, errno);
+        return cli_close_stdout();
     }
     int (*run)(int, char **) = argc == 2 ? find_command(argv[1]) : NULL;
     if (argc > 2 || run == NULL) {

@@ -266,3 +266,24 @@ gtr_cli_test(cli_gen_out_creates_every_level ARGS gen --out gen-deep/a/b/c ${_ba
 gtr_cli_test(cli_gen_out_under_a_file_fails ARGS gen --out gen-file/f/x ${_bare} RC 1
              SETUP_FILE gen-file/f SETUP_TEXT "not a directory\n"
              ERR "^gotrace: creating gen-file/f: Not a directory\n$")
+
+# Write errors read the same in every mode: "gotrace: writing OUTPUT: <strerror>", exit 1.
+set(_real ${CMAKE_SOURCE_DIR}/corpus/real/testprog-annotations.trace.gz)
+set(_full "^gotrace: writing /dev/full: No space left on device\n$")
+set(_full_stdout "^gotrace: writing stdout: No space left on device\n$")
+gtr_cli_test(cli_raw_bytes2text_write_error ARGS raw bytes2text ${_real} /dev/full RC 1
+             ERR "${_full}")
+gtr_cli_test(cli_raw_text2bytes_write_error ARGS raw text2bytes wr-ann.txt /dev/full RC 1
+             SETUP_TRACE_OF ${_ann} SETUP_TRACE_TO wr-ann.txt ERR "${_full}")
+gtr_cli_test(cli_raw_bytes2text_stdout_write_error ARGS raw bytes2text ${_real} RC 1
+             STDOUT_TO /dev/full ERR "${_full_stdout}")
+gtr_cli_test(cli_validate_stdout_write_error ARGS validate --log-events ${_real} RC 1
+             STDOUT_TO /dev/full ERR "${_full_stdout}")
+gtr_cli_test(cli_stats_stdout_write_error ARGS stats ${_real} RC 1
+             STDOUT_TO /dev/full ERR "${_full_stdout}")
+gtr_cli_test(cli_check_stdout_write_error ARGS check ${_sync} RC 1
+             STDOUT_TO /dev/full ERR "${_full_stdout}")
+gtr_cli_test(cli_gen_list_stdout_write_error ARGS gen --list RC 1
+             STDOUT_TO /dev/full ERR "${_full_stdout}")
+gtr_cli_test(cli_version_stdout_write_error ARGS --version RC 1
+             STDOUT_TO /dev/full ERR "${_full_stdout}")
