@@ -67,11 +67,14 @@ typedef enum cli_section {
     CLI_SECTION_TEXT,   /* the trace file as written (the text format): for raw text2bytes */
 } cli_section;
 
-/* An input opened by cli_load_input. Only in and from_fixture are for the caller. */
+/* An input opened by cli_load_input. Only in, from_fixture and text_format are for the
+ * caller. */
 typedef struct cli_input {
     gtr_input *in;       /* the trace to read; owned, released by cli_input_free */
     bool from_fixture;   /* in delivers a fixture's trace section from memory, never gunzipped
                           * (open any copy of it with gtr_input_open_memory_plain) */
+    bool text_format;    /* the input (not a fixture) starts like the text format
+                          * ("Trace Go1."): see cli_fail_trace_err */
     struct tgen_fixture *fixture;   /* private: the parsed fixture */
     struct txtar_archive *archive;  /* private: the archive (CLI_SECTION_TEXT) */
     struct cli_replay *replay;      /* private: the recording of a stream (stdin, a FIFO) */
@@ -95,6 +98,11 @@ typedef struct cli_input {
  * malformed fixture, "out of memory". On failure *out holds nothing to free; on success
  * release it with cli_input_free. */
 gtr_status cli_load_input(const char *path, cli_section want, cli_input *out, gtr_err *err);
+
+/* cli_fail_trace_err is cli_fail_err for an error reading the trace of ci: when ci is in the
+ * text format and err is Go's "bad file format: not a Go execution trace?", a second line
+ * says how to convert it. Returns CLI_FAIL. */
+int cli_fail_trace_err(const cli_input *ci, const gtr_err *err);
 
 /* cli_input_free releases what cli_load_input opened (and zeroes ci). */
 void cli_input_free(cli_input *ci);

@@ -328,7 +328,7 @@ int cmd_stats(int argc, char **argv)
     }
     if (size_table(data, len, ci.from_fixture, &fig, &err) != CLI_OK ||
         high_level(data, len, ci.from_fixture, &fig, &err) != CLI_OK) {
-        rc = cli_fail_err(&err);
+        rc = cli_fail_trace_err(&ci, &err);
         goto end;
     }
     rc = cli_close_stdout();

@@ -87,7 +87,7 @@ int cmd_validate(int argc, char **argv)
     gtr_err_clear(&err);
     if (cli_load_input(path, CLI_SECTION_WIRE, &ci, &err) < 0 ||
         gtr_reader_new(ci.in, NULL, &r, &err) < 0 || gtr_validator_new(NULL, &v, &err) < 0) {
-        rc = cli_fail_err(&err);
+        rc = cli_fail_trace_err(&ci, &err);
         goto end;
     }
     gtr_validator_set_go_version(v, gtr_reader_go_version(r));

@@ -162,7 +162,7 @@ gtr_status cli_read_decompressed(const char *path, char **data, size_t *len, gtr
  * frees it); otherwise *data is NULL. A read error (or the limit) means "not a fixture": the
  * input is then read as a trace, which meets the same error, or fails on its header first,
  * exactly as before. Errors: out of memory only. */
-static gtr_status sniff(gtr_input *in, char **data, size_t *len, gtr_err *err)
+static gtr_status sniff(gtr_input *in, char **data, size_t *len, bool *text, gtr_err *err)
 {
     char head[MAGIC_MAX];
     size_t got = 0;
@@ -172,8 +172,10 @@ static gtr_status sniff(gtr_input *in, char **data, size_t *len, gtr_err *err)
     *data = NULL;
     *len = 0;
     gtr_input_set_limit(in, CLI_FIXTURE_MAX);
-    if (gtr_input_read(in, head, sizeof head, &got, &ignored) < 0 ||
-        starts_with(head, got, wire_magic) || starts_with(head, got, text_magic))
+    if (gtr_input_read(in, head, sizeof head, &got, &ignored) < 0)
+        return GTR_OK;
+    *text = starts_with(head, got, text_magic);
+    if (*text || starts_with(head, got, wire_magic))
         return GTR_OK;
     /* The head, then the rest: gtr_input_read_all appends to a malloc'd buffer of n bytes. */
     size_t n = got;
@@ -336,7 +338,7 @@ static gtr_status load_stream(const char *path, FILE *src, bool own_src, const c
     if ((probe_fp = replay_open(r)) == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
     if (gtr_input_open_file(probe_fp, NULL, &probe, &ignored) == GTR_OK) {
-        st = sniff(probe, &data, &len, err);
+        st = sniff(probe, &data, &len, &out->text_format, err);
         gtr_input_free(probe);
     }
     fclose(probe_fp);
@@ -392,7 +394,7 @@ gtr_status cli_load_input(const char *path, cli_section want, cli_input *out, gt
      * then reopen. */
     if ((st = gtr_input_open_path(path, NULL, &probe, err)) < 0)
         goto done;
-    st = sniff(probe, &data, &len, err);
+    st = sniff(probe, &data, &len, &out->text_format, err);
     gtr_input_free(probe);
     if (st == GTR_OK)
         st = data != NULL ? load_fixture(path, data, len, want, out, err)
@@ -402,6 +404,17 @@ done:
     if (st < 0)
         cli_input_free(out);
     return st;
+}
+
+int cli_fail_trace_err(const cli_input *ci, const gtr_err *err)
+{
+    /* Go: the header check's message (internal/trace/version.ReadHeader). */
+    static const char not_a_trace[] = "bad file format: not a Go execution trace?";
+    int rc = cli_fail_err(err);
+    if (ci->text_format && strcmp(err->msg, not_a_trace) == 0)
+        fputs("gotrace: (this is a trace in the text format: convert it with gotrace raw "
+              "text2bytes)\n", stderr);
+    return rc;
 }
 
 void cli_input_free(cli_input *ci)

@@ -287,3 +287,16 @@ gtr_cli_test(cli_gen_list_stdout_write_error ARGS gen --list RC 1
              STDOUT_TO /dev/full ERR "${_full_stdout}")
 gtr_cli_test(cli_version_stdout_write_error ARGS --version RC 1
              STDOUT_TO /dev/full ERR "${_full_stdout}")
+
+# A trace in the text format where the wire format is wanted: Go's message, then a hint.
+set(_hint "^gotrace: bad file format: not a Go execution trace[?]\ngotrace: [(]this is a trace in the text format: convert it with gotrace raw text2bytes[)]\n$")
+gtr_cli_test(cli_validate_text_trace_gets_hint ARGS validate hint-ann.txt RC 1 OUT "^$"
+             SETUP_TRACE_OF ${_ann} SETUP_TRACE_TO hint-ann.txt ERR "${_hint}")
+gtr_cli_test(cli_validate_text_trace_on_stdin_pipe_gets_hint ARGS validate --log-events RC 1
+             STDIN_PIPE hint2-ann.txt SETUP_TRACE_OF ${_ann} SETUP_TRACE_TO hint2-ann.txt
+             OUT "^$" ERR "${_hint}")
+gtr_cli_test(cli_stats_text_trace_gets_hint ARGS stats hint3-ann.txt RC 1 OUT "^$"
+             SETUP_TRACE_OF ${_ann} SETUP_TRACE_TO hint3-ann.txt ERR "${_hint}")
+gtr_cli_test(cli_validate_other_bytes_get_no_hint ARGS validate hint-other.txt RC 1
+             SETUP_FILE hint-other.txt SETUP_TEXT "Trace go1.22\n"
+             ERR "^gotrace: bad file format: not a Go execution trace[?]\n$")
