@@ -44,21 +44,16 @@ static const char usage_text[] =
     "\n"
     "Exit status: 0 written, 1 failure (nothing to reduce, no reproduction, I/O), 2 usage.\n";
 
-/* flag_value matches `--name VALUE`, `--name=VALUE`, `-name VALUE` at argv[*i]; NULL when
- * argv[*i] is another flag. *missing is set when the flag has no value. */
+/* flag_value: argv[*i] is the flag name (cli_flag's spellings); its value is after '=' or
+ * the next argument, which it consumes. NULL when argv[*i] is another flag; *missing is set
+ * when the flag has no value. */
 static const char *flag_value(int argc, char **argv, int *i, const char *name, bool *missing)
 {
-    const char *a = argv[*i];
-    if (a[0] != '-')
+    const char *v;
+    if (!cli_flag(argv[*i], name, &v))
         return NULL;
-    a += a[1] == '-' ? 2 : 1;
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] != '\0')
-        return NULL;
+    if (v != NULL)
+        return v;
     if (*i + 1 >= argc) {
         *missing = true;
         return NULL;
@@ -70,10 +65,11 @@ static int write_bytes(const char *path, const void *data, size_t len)
 {
     FILE *f = cli_open_out(path);
     if (f == NULL)
-        return cli_fail("writing %s: %s", path, strerror(errno));
+        return cli_fail_write(path, errno);
     size_t put = fwrite(data, 1, len, f);
+    int e = errno;
     if (cli_close_out(f) < 0 || put != len)
-        return cli_fail("writing %s: %s", path != NULL ? path : "stdout", strerror(errno));
+        return cli_fail_write(path, put != len ? e : errno);
     return CLI_OK;
 }
 
@@ -117,7 +113,8 @@ int cmd_reduce(int argc, char **argv)
             fputs(usage_text, stdout);
             return CLI_OK;
         }
-        if (strcmp(argv[i], "--no-oracle") == 0 || strcmp(argv[i], "-no-oracle") == 0) {
+        const char *nv;
+        if (cli_flag(argv[i], "no-oracle", &nv) && nv == NULL) {
             no_oracle = true;
         } else if ((v = flag_value(argc, argv, &i, "expect", &missing)) != NULL) {
             expect = v;

@@ -44,3 +44,6 @@ gtr_cli_test(cli_reduce_expect_not_matching_fails
 gtr_cli_test(cli_reduce_fixture_input_and_short_out_flag
              PRE_ARGS reduce --no-oracle ${_up}/go122-create-syscall-with-p.test -o reduce-short.test
              ARGS check reduce-short.test RC 0 OUT "^ok   reduce-short.test\n1 passed, 0 failed\n$")
+gtr_cli_test(cli_reduce_write_error_names_the_output
+             ARGS reduce --no-oracle ${_up}/go122-create-syscall-with-p.test --out /dev/full RC 1
+             ERR "^gotrace: writing /dev/full: No space left on device\n$")
