@@ -26,7 +26,6 @@ typedef struct keeper {
     tgen_expect *re;              /* message kinds */
     char signature[512];          /* crash, hang */
     unsigned timeout;
-    bool oom;
     const char *go_gate;          /* crash, hang: Go's oracle, whose validator must accept
                                    * every kept candidate (so that Go's verdict can be the
                                    * fixture's expectation); NULL: no such condition */
