@@ -7,7 +7,9 @@
 #      tests, replay drivers, tools and the fuzz binaries) and ctest passes in it;
 #   3. AFL++: ci/fuzz-afl.sh reader AFL_SECONDS (persistent shared-memory mode, ASan+UBSan,
 #      CmpLog twin), failing on a crash, a hang or stability below 100 %;
-#   4. OSS-Fuzz: ci/oss-fuzz/build.sh called the way OSS-Fuzz's base-builder calls it
+#   4. OSS-Fuzz: ci/oss-fuzz/presubmit-check.sh (the license, project.yaml and build.sh
+#      checks of OSS-Fuzz's infra/presubmit.py, offline), then ci/oss-fuzz/build.sh called the
+#      way OSS-Fuzz's base-builder calls it
 #      ($CC $CXX $CFLAGS $CXXFLAGS $LIB_FUZZING_ENGINE $SANITIZER $SRC $WORK $OUT), for
 #      SANITIZER=address (ASan+UBSan) and SANITIZER=memory (MemorySanitizer, with zlib and
 #      PCRE2 built from source by build.sh: ci/msan-sources.sh fetches them), then every
@@ -100,6 +102,12 @@ oss_fuzz() {
     done
     rm -rf "$tmp"
 }
+
+echo "== fuzz-builds: OSS-Fuzz presubmit checks (offline equivalent of infra/presubmit.py)"
+if ! bash ci/oss-fuzz/presubmit-check.sh; then
+    echo "fuzz-builds: OSS-Fuzz presubmit checks FAILED" >&2
+    status=1
+fi
 
 echo "== fuzz-builds: OSS-Fuzz build.sh, SANITIZER=address (ASan+UBSan)"
 src=$(mktemp -d)
