@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# install-test.sh: libtrace as an installed library. Builds and installs the project into a
+# temporary prefix, then builds the examples against the installed tree only and runs them:
+#
+#   bash ci/install-test.sh
+#
+#  1. setup    install what is missing (Debian 12, root), as ci/setup.sh does.
+#  2. install  configure (-DGTR_WERROR=ON, no tests), build, `cmake --install --prefix P`;
+#              the headers, libgtr.a, libgtr.so.0, gotrace, gtr.pc and the CMake package must
+#              be there, and libgtr.so must export gtr_ symbols only.
+#  3. per example (examples/*.c): built with `cc $(pkg-config --cflags --libs --static gtr)`
+#              (links libgtr.so), with the examples/ CMake project (find_package(gotrace):
+#              gotrace::gtr, static, and gotrace::gtr_shared), and count_events also as C++
+#              with g++; every binary runs on corpus/real/testprog-annotations.trace.gz and
+#              must exit 0 with plausible output.
+# Prints one line per check and a summary; exit status 0 only when every check passed.
+# Environment: JOBS (default 2), KEEP=1 keeps the temporary directory (printed), TRACE (the
+# trace to run the examples on instead).
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 1
+jobs=${JOBS:-2}
+trace=${TRACE:-$root/corpus/real/testprog-annotations.trace.gz}
+exec </dev/null
+
+results=()
+failed=0
+record() { # record CHECK STATUS [NOTE]
+    results+=("$(printf '%-42s %s%s' "$1" "$2" "${3:+ ($3)}")")
+    echo "install-test: $1: $2${3:+ ($3)}"
+    [ "$2" = FAILED ] && failed=1
+    return 0
+}
+summary() {
+    echo
+    echo "==== install-test summary"
+    printf '  %s\n' "${results[@]}"
+    if [ "$failed" -ne 0 ]; then
+        echo "ci/install-test.sh: FAILED"
+        exit 1
+    fi
+    echo "ci/install-test.sh: all checks passed"
+    exit 0
+}
+
+# 1. setup: the packages this script needs (ci/setup.sh's way: dpkg first, apt only if needed).
+want=(build-essential gcc g++ cmake pkg-config zlib1g-dev libpcre2-dev binutils)
+installed() { # installed PKG: dpkg knows PKG as installed
+    dpkg-query -W -f='${db:Status-Abbrev}' "$1" 2>/dev/null | grep -q '^ii'
+}
+missing=()
+for p in "${want[@]}"; do
+    installed "$p" || missing+=("$p")
+done
+if [ ${#missing[@]} -ne 0 ]; then
+    echo "install-test: installing ${missing[*]}"
+    if [ "$(id -u)" -ne 0 ]; then
+        record setup FAILED "missing ${missing[*]} and not root"
+        summary
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    for p in "${missing[@]}"; do
+        installed "$p" || { record setup FAILED "$p did not install"; summary; }
+    done
+fi
+record setup ok
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gtr-install.XXXXXX")
+if [ "${KEEP:-0}" = 1 ]; then
+    echo "install-test: keeping $tmp"
+else
+    trap 'rm -rf "$tmp"' EXIT
+fi
+prefix=$tmp/prefix
+
+# 2. build and install.
+if ! cmake -S "$root" -B "$tmp/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGTR_WERROR=ON \
+        -DGTR_BUILD_TESTS=OFF >"$tmp/configure.log" 2>&1; then
+    tail -n 20 "$tmp/configure.log"
+    record install FAILED configure
+    summary
+fi
+if ! cmake --build "$tmp/build" -j"$jobs" >"$tmp/build.log" 2>&1; then
+    grep -E "error|warning" "$tmp/build.log" | head -n 40
+    record install FAILED build
+    summary
+fi
+if ! cmake --install "$tmp/build" --prefix "$prefix" >"$tmp/install.log" 2>&1; then
+    tail -n 20 "$tmp/install.log"
+    record install FAILED "cmake --install"
+    summary
+fi
+pc=$(find "$prefix" -name gtr.pc | head -n 1)
+libdir=$(dirname "$(dirname "${pc:-$prefix/lib/pkgconfig/gtr.pc}")")
+absent=()
+for f in include/gtr/gtr.h include/gtr/reader.h include/gtr/event.h bin/gotrace; do
+    [ -f "$prefix/$f" ] || absent+=("$f")
+done
+for f in libgtr.a libgtr.so.0 pkgconfig/gtr.pc cmake/gotrace/gotraceConfig.cmake \
+         cmake/gotrace/gotraceConfigVersion.cmake cmake/gotrace/gotraceTargets.cmake; do
+    [ -e "$libdir/$f" ] || absent+=("${libdir#"$prefix"/}/$f")
+done
+if [ ${#absent[@]} -ne 0 ]; then
+    record install FAILED "not installed: ${absent[*]}"
+    summary
+fi
+record install ok "$(find "$prefix" -type f | wc -l) files"
+if "$prefix/bin/gotrace" --version >/dev/null; then
+    record "installed gotrace runs" ok
+else
+    record "installed gotrace runs" FAILED "gotrace --version"
+fi
+others=$(nm -D --defined-only "$libdir/libgtr.so.0" | awk '$3 !~ /^gtr_/ {print $3}')
+if [ -n "$others" ]; then
+    record "libgtr.so exports" FAILED "not gtr_: $(echo "$others" | head -n 5 | tr '\n' ' ')"
+else
+    record "libgtr.so exports" ok "$(nm -D --defined-only "$libdir/libgtr.so.0" | wc -l) gtr_ symbols"
+fi
+
+# plausible NAME OUT: the example's output looks like what it should print.
+plausible() {
+    case "$1" in
+        count_events) grep -q '^Sync  *[1-9]' "$2" && grep -q '^StateTransition  *[1-9]' "$2" ;;
+        goroutine_summary) head -n 1 "$2" | grep -q '^ *goroutine *running' &&
+                           [ "$(wc -l <"$2")" -ge 2 ] ;;
+        *) [ -s "$2" ] ;;
+    esac
+}
+# run_example CHECK NAME BINARY: run BINARY on the trace, record CHECK.
+run_example() {
+    local check=$1 name=$2 bin=$3 out=$tmp/$1.out rc=0
+    LD_LIBRARY_PATH=$libdir "$bin" "$trace" >"$out" 2>"$out.err" || rc=$?
+    if [ "$rc" -ne 0 ]; then
+        record "$check" FAILED "exit $rc: $(head -c 200 "$out.err")"
+    elif ! plausible "$name" "$out"; then
+        record "$check" FAILED "implausible output: $(head -n 3 "$out" | tr '\n' ' ')"
+    else
+        record "$check" ok "$(wc -l <"$out") lines"
+    fi
+}
+
+# 3. the examples against the installed tree.
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+read -r -a gtr_flags <<<"$(pkg-config --cflags --libs --static gtr)"
+warn=(-Wall -Wextra -Wpedantic -Werror)
+examples=()
+for src in examples/*.c; do
+    examples+=("$(basename "$src" .c)")
+done
+for ex in "${examples[@]}"; do
+    if cc -std=c11 "${warn[@]}" "examples/$ex.c" "${gtr_flags[@]}" -o "$tmp/$ex.pc" \
+            2>"$tmp/$ex.pc.log"; then
+        run_example "$ex (pkg-config, cc)" "$ex" "$tmp/$ex.pc"
+    else
+        record "$ex (pkg-config, cc)" FAILED "$(head -c 300 "$tmp/$ex.pc.log")"
+    fi
+done
+if g++ -x c++ -std=c++17 "${warn[@]}" examples/count_events.c -x none "${gtr_flags[@]}" \
+        -o "$tmp/count_events.cxx" 2>"$tmp/cxx.log"; then
+    run_example "count_events (pkg-config, g++)" count_events "$tmp/count_events.cxx"
+else
+    record "count_events (pkg-config, g++)" FAILED "$(head -c 300 "$tmp/cxx.log")"
+fi
+for kind in static shared; do
+    dir=$tmp/examples-$kind
+    shared=OFF
+    [ "$kind" = shared ] && shared=ON
+    if cmake -S examples -B "$dir" -DCMAKE_PREFIX_PATH="$prefix" -DGTR_EXAMPLES_SHARED=$shared \
+            -DCMAKE_C_FLAGS="${warn[*]}" >"$dir.log" 2>&1 &&
+            cmake --build "$dir" -j"$jobs" >>"$dir.log" 2>&1; then
+        for ex in "${examples[@]}"; do
+            run_example "$ex (find_package, $kind)" "$ex" "$dir/$ex"
+        done
+    else
+        tail -n 20 "$dir.log"
+        record "examples (find_package, $kind)" FAILED "configure or build"
+    fi
+done
+summary
