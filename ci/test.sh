@@ -25,6 +25,9 @@
 #               options builds and passes ctest; the AFL++ build runs AFL_SECONDS (default 20) on the
 #               reader; ci/oss-fuzz/build.sh runs as OSS-Fuzz calls it, for ASan+UBSan and
 #               for MemorySanitizer, and every target it puts in $OUT replays its seed corpus.
+#  9. install   ci/install-test.sh: cmake --install into a temporary prefix (headers, libgtr.a,
+#               libgtr.so.0, gotrace, gtr.pc, the CMake package), then examples/ built against
+#               it with pkg-config (C and C++) and find_package (static and shared), and run.
 # Every step runs even when an earlier one failed (except when a build fails, which stops the
 # steps that need it); the summary lists each step's result. Exit status 0 only when every
 # step passed or was skipped for a stated reason.
@@ -57,7 +60,7 @@ record() { # record STEP STATUS [NOTE]
     return 0
 }
 
-step "1/8 setup"
+step "1/9 setup"
 if bash ci/setup.sh --fuzz; then record setup ok; else record setup FAILED; fi
 
 # build_and_test NAME DIR CC CMAKE-ARGS...: configure, build everything, run ctest.
@@ -82,17 +85,17 @@ build_and_test() {
     return 0
 }
 
-step "2/8 gcc build with -Werror, ctest"
+step "2/9 gcc build with -Werror, ctest"
 gcc_built=0
 build_and_test gcc "$build_gcc" gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo && gcc_built=1
 
-step "3/8 clang ASan+UBSan build, ctest"
+step "3/9 clang ASan+UBSan build, ctest"
 asan_built=0
 clang=$(command -v clang-14 || command -v clang || echo clang)
 build_and_test asan "$build_asan" "$clang" -DCMAKE_BUILD_TYPE=Debug \
     -DGTR_SANITIZE='address;undefined;float-divide-by-zero' && asan_built=1
 
-step "4/8 corpus drift check and golden runner"
+step "4/9 corpus drift check and golden runner"
 gotrace=""
 if [ "$gcc_built" -eq 1 ]; then
     gotrace=$build_gcc/bin/gotrace
@@ -129,7 +132,7 @@ else
     record corpus "$status" "$note"
 fi
 
-step "5/8 differential test against Go's reader"
+step "5/9 differential test against Go's reader"
 if [ -z "$gotrace" ]; then
     record difftest SKIPPED "no gotrace: both builds failed"
 else
@@ -153,7 +156,7 @@ else
     fi
 fi
 
-step "6/8 reduction suite"
+step "6/9 reduction suite"
 if [ -z "$gotrace" ]; then
     record reduce SKIPPED "no gotrace: both builds failed"
 elif BUILD=$(dirname "$(dirname "$gotrace")") GTR_ORACLE=${oracle:-} \
@@ -163,7 +166,7 @@ else
     record reduce FAILED
 fi
 
-step "7/8 fuzz replay and short fuzzing"
+step "7/9 fuzz replay and short fuzzing"
 if [ ! -f ci/fuzz-ci.sh ]; then
     echo "fuzz step SKIPPED: ci/fuzz-ci.sh does not exist yet"
     record fuzz SKIPPED "no ci/fuzz-ci.sh"
@@ -173,11 +176,18 @@ else
     record fuzz FAILED
 fi
 
-step "8/8 fuzzing builds: AFL++ and OSS-Fuzz"
+step "8/9 fuzzing builds: AFL++ and OSS-Fuzz"
 if bash ci/fuzz-builds.sh; then
     record fuzzbuilds ok "AFL_SECONDS=${AFL_SECONDS:-20}"
 else
     record fuzzbuilds FAILED
+fi
+
+step "9/9 install: libtrace installed, examples built against it"
+if JOBS=$jobs bash ci/install-test.sh; then
+    record install ok
+else
+    record install FAILED
 fi
 
 echo
