@@ -13,7 +13,8 @@
 #
 # Environment: BUILD (a build tree with bin/gotrace and bin/reduce_suite; default build-ci),
 # GTR_ORACLE (the oracle; default: ci/oracle-fetch.sh when it can build one, else none),
-# KEEP (a folder to keep the inputs and results in), TRACES (the traces to derive from).
+# KEEP (a folder to keep the inputs and results in), TRACES (the traces to derive from),
+# REDUCE_BUDGET (seconds per reduction, `gotrace reduce --budget`; default none).
 # Exit 1 when any input fails its check.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -56,7 +57,7 @@ while IFS=$'\t' read -r name judgment; do
     out=$work/out/$name.test
     t0=$(date +%s%N)
     GTR_ORACLE=$oracle "$gotrace" reduce "$in" --out "$out" --oracle "${oracle:-/nonexistent}" \
-        >/dev/null 2>"$work/out/$name.log"
+        ${REDUCE_BUDGET:+--budget "$REDUCE_BUDGET"} >/dev/null 2>"$work/out/$name.log"
     rc=$?
     t1=$(date +%s%N)
     secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", (b - a) / 1e9}')

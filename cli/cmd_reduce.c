@@ -35,6 +35,9 @@ static const char usage_text[] =
     "  --timeout SECONDS time allowed to each candidate before it counts as a hang\n"
     "                    (a whole number from 1 to 86400; default 10); each candidate\n"
     "                    that hangs costs that long, so reduce a hang with a small one\n"
+    "  --budget SECONDS  stop reducing after SECONDS and write the smallest trace found by\n"
+    "                    then (it fails the same way; the summary says the budget ended it);\n"
+    "                    a whole number, 0 (the default) for no limit\n"
     "  --oracle PATH     Go's oracle (gtroracle from ci/oracle-fetch.sh), used for the\n"
     "                    expectation of a crash or hang and to check the fixture with Go's\n"
     "                    golden runner; default $GTR_ORACLE, else\n"
@@ -102,7 +105,7 @@ static const char *default_oracle(char *buf, size_t cap)
 int cmd_reduce(int argc, char **argv)
 {
     const char *input = NULL, *expect = NULL, *out_path = NULL, *oracle = NULL;
-    unsigned timeout = 10;
+    unsigned timeout = 10, budget = 0;
     bool no_oracle = false;
     char oracle_buf[4096];
 
@@ -131,6 +134,16 @@ int cmd_reduce(int argc, char **argv)
                                  "to 86400",
                                  v);
             timeout = (unsigned)t;
+        } else if (!missing && (v = flag_value(argc, argv, &i, "budget", &missing)) != NULL) {
+            char *end;
+            errno = 0;
+            unsigned long b = strtoul(v, &end, 10);
+            if (*v < '0' || *v > '9' || *end != '\0' || errno != 0 || b > 86400 * 365)
+                return cli_usage(usage_text,
+                                 "reduce: --budget %s: want a whole number of seconds (0: no "
+                                 "limit)",
+                                 v);
+            budget = (unsigned)b;
         } else if (!missing && (v = flag_value(argc, argv, &i, "oracle", &missing)) != NULL) {
             oracle = v;
         } else if (missing) {
@@ -164,6 +177,7 @@ int cmd_reduce(int argc, char **argv)
     reduce_options opt = {.expect = expect,
                           .expect_len = expect != NULL ? strlen(expect) : 0,
                           .timeout_s = timeout,
+                          .budget_s = budget,
                           .oracle = oracle};
     if (reduce_trace((const uint8_t *)wire.data, wire.len, &opt, &res, &err) < 0) {
         gtr_buf_free(&wire);
@@ -208,10 +222,10 @@ int cmd_reduce(int argc, char **argv)
     fprintf(stderr,
             "gotrace: reduce: %s: %zu bytes, %zu batches, %zu events -> %s: %zu bytes "
             "(trace of %zu wire bytes, %zu batches, %zu events); %zu candidates, %zu rounds, "
-            "%.1f s\n",
+            "%.1f s%s\n",
             input, res.in_bytes, res.in_batches, res.in_events, written, written_len,
             res.wire.len, res.out_batches, res.out_events, res.stats.tests, res.stats.rounds,
-            secs);
+            secs, res.stats.budget_hit ? " (the --budget ended it)" : "");
     if (res.go_check.len > 0 && res.go_rejects)
         fprintf(stderr, "gotrace: reduce: warning: Go's golden runner rejects the fixture (%s)%s\n",
                 res.go_check.data,

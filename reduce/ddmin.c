@@ -14,6 +14,7 @@
  * nothing. Candidates are always encoded from the model, so sizes stay right. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "reduce.h"
 #include "tracedit.h"
@@ -26,16 +27,30 @@ typedef struct reducer {
     gtr_buf cur_enc;     /* the current trace's encoding (empty before the first keep) */
     reduce_stats *stats;
     bool oom;
+    double deadline;     /* CLOCK_MONOTONIC seconds when the budget ends; 0: none */
+    bool halt;           /* out of memory or out of budget: stop editing */
 } reducer;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 /* try_cand encodes r->cand and keeps it as the current trace when it is interesting. A
  * candidate that encodes exactly as the current trace is no progress (an edit that changed
  * nothing): it is refused, so that no phase can loop on it. */
 static bool try_cand(reducer *r)
 {
+    if (r->deadline > 0 && now() >= r->deadline) {
+        r->halt = true;
+        r->stats->budget_hit = true;
+        return false;
+    }
     gtr_buf_reset(&r->enc);
     if (tracedit_encode(&r->cand, &r->enc, NULL) != GTR_OK) {
-        r->oom = true;
+        r->oom = r->halt = true;
         return false;
     }
     if (r->cur_enc.len > 0 && r->cur_enc.len == r->enc.len &&
@@ -56,7 +71,7 @@ static bool try_cand(reducer *r)
 static bool start_cand(reducer *r)
 {
     if (tracedit_copy(&r->cand, &r->cur, NULL) != GTR_OK) {
-        r->oom = true;
+        r->oom = r->halt = true;
         return false;
     }
     return true;
@@ -233,7 +248,7 @@ static bool ddmin(reducer *r, count_fn count, drop_fn drop)
          * removed first, so its dependencies can follow in the same pass instead of one per
          * pass; from the first to the last, other minima are found. */
         if (backward) {
-            for (size_t end = count(&r->cur); end > 0 && !r->oom;) {
+            for (size_t end = count(&r->cur); end > 0 && !r->halt;) {
                 size_t start = end > chunk ? end - chunk : 0;
                 if (!start_cand(r))
                     return any;
@@ -243,7 +258,7 @@ static bool ddmin(reducer *r, count_fn count, drop_fn drop)
                 end = start;
             }
         } else {
-            for (size_t start = 0; start < count(&r->cur) && !r->oom;) {
+            for (size_t start = 0; start < count(&r->cur) && !r->halt;) {
                 size_t end = start + chunk, cnt = count(&r->cur);
                 if (end > cnt)
                     end = cnt;
@@ -256,7 +271,7 @@ static bool ddmin(reducer *r, count_fn count, drop_fn drop)
                     start += chunk;
             }
         }
-        if (r->oom)
+        if (r->halt)
             return any;
         /* A chunk size is done after a pass in each direction without progress. */
         if (!progress && !backward) {
@@ -309,7 +324,7 @@ static bool shrink_values(reducer *r)
 {
     bool any = false;
     slot s;
-    for (size_t k = 0; !r->oom; k++) {
+    for (size_t k = 0; !r->halt; k++) {
         if (!find_slot(&r->cur, k, &s))
             break;
         uint64_t v = s.v != NULL ? *s.v : s.data->data_len;
@@ -337,8 +352,17 @@ static bool shrink_values(reducer *r)
 gtr_status reduce_ddmin(const uint8_t *data, size_t size, reduce_interesting fn, void *ctx,
                          gtr_buf *out, reduce_stats *stats, gtr_err *err)
 {
+    return reduce_ddmin_budget(data, size, fn, ctx, 0, out, stats, err);
+}
+
+gtr_status reduce_ddmin_budget(const uint8_t *data, size_t size, reduce_interesting fn,
+                               void *ctx, double budget_s, gtr_buf *out, reduce_stats *stats,
+                               gtr_err *err)
+{
     reduce_stats local;
     reducer r = {.fn = fn, .ctx = ctx, .stats = stats != NULL ? stats : &local};
+    if (budget_s > 0)
+        r.deadline = now() + budget_s;
     gtr_status st = GTR_OK;
 
     memset(r.stats, 0, sizeof *r.stats);
@@ -359,7 +383,7 @@ gtr_status reduce_ddmin(const uint8_t *data, size_t size, reduce_interesting fn,
             st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
         goto out;
     }
-    for (bool progress = true; progress && !r.oom;) {
+    for (bool progress = true; progress && !r.halt;) {
         r.stats->rounds++;
         progress = false;
         progress |= ddmin(&r, count_gens, drop_gens);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gtr/raw.h"
 #include "oracle.h"
@@ -26,6 +27,7 @@ typedef struct keeper {
     tgen_expect *re;              /* message kinds */
     char signature[512];          /* crash, hang */
     unsigned timeout;
+    double deadline;              /* CLOCK_MONOTONIC seconds when the budget ends; 0: none */
     const char *go_gate;          /* crash, hang: Go's oracle, whose validator must accept
                                    * every kept candidate (so that Go's verdict can be the
                                    * fixture's expectation); NULL: no such condition */
@@ -275,10 +277,54 @@ static bool go_expectation(const char *oracle, const uint8_t *wire, size_t len, 
     return ok;
 }
 
+static double monotonic_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* reduce_more reduces from[0..] (from may be &r->wire) into r->wire under k, adding to
+ * r->stats. */
+static gtr_status reduce_more(keeper *k, const gtr_buf *from, reduce_result *r, gtr_err *err)
+{
+    gtr_buf in = {0}, out = {0};
+    reduce_stats more;
+    double left = 0;
+    if (k->deadline > 0) {
+        left = k->deadline - monotonic_now();
+        if (left <= 0) {
+            r->stats.budget_hit = true;
+            if (from != &r->wire) {
+                gtr_buf_reset(&r->wire);
+                gtr_buf_append(&r->wire, from->data, from->len);
+            }
+            return gtr_buf_status(&r->wire) < 0 ? gtr_err_setf(err, GTR_E_NOMEM, "out of memory")
+                                                : GTR_OK;
+        }
+    }
+    if (gtr_buf_append(&in, from->data, from->len) < 0)
+        return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+    gtr_status st = reduce_ddmin_budget((const uint8_t *)in.data, in.len, interesting, k, left,
+                                        &out, &more, err);
+    gtr_buf_free(&in);
+    if (st < 0) {
+        gtr_buf_free(&out);
+        return st;
+    }
+    gtr_buf_free(&r->wire);
+    r->wire = out;
+    r->stats.tests += more.tests;
+    r->stats.rounds += more.rounds;
+    r->stats.budget_hit |= more.budget_hit;
+    return GTR_OK;
+}
+
 gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *opt,
                         reduce_result *r, gtr_err *err)
 {
-    keeper k = {.timeout = opt->timeout_s > 0 ? opt->timeout_s : DEFAULT_TIMEOUT};
+    keeper k = {.timeout = opt->timeout_s > 0 ? opt->timeout_s : DEFAULT_TIMEOUT,
+                .deadline = opt->budget_s > 0 ? monotonic_now() + opt->budget_s : 0};
     gtr_buf start = {0}, pattern = {0}, exp = {0}, comment = {0};
     reduce_probe p;
     gtr_status st;
@@ -370,12 +416,14 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
             k.artifact = true;
         }
     }
-    /* A failure a fixture can hold is reduced through the text format, so that what is
-     * kept is what the fixture will hold; when the input's text form loses it (bytes the
-     * text format cannot name), as wire bytes. */
+    /* A failure a fixture can hold is reduced through the text format too, so that what is
+     * kept is what the fixture will hold (unless the input's text form loses it: bytes the
+     * text format cannot name). */
+    bool text_ok = false;
     if (k.kind != REDUCE_KEEP_VALIDATOR_ERROR && !k.artifact) {
         k.via_text = true;
-        k.via_text = interesting(&k, (const uint8_t *)start.data, start.len);
+        text_ok = interesting(&k, (const uint8_t *)start.data, start.len);
+        k.via_text = false;
     }
     /* A crash's expectation is Go's verdict: keep only candidates Go's validator accepts,
      * when it accepts the input. */
@@ -390,22 +438,24 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
                                         r->kept.data != NULL ? r->kept.data : "");
         goto out;
     }
-    if ((st = reduce_ddmin((const uint8_t *)start.data, start.len, interesting, &k, &r->wire,
-                           &r->stats, err)) < 0)
+    /* First as wire bytes, which is fast on a large trace; then through the text format,
+     * from that result when its text form still shows the failure, else from the input. */
+    if ((st = reduce_more(&k, &start, r, err)) < 0)
         goto out;
+    if (text_ok) {
+        k.via_text = true;
+        if (!interesting(&k, (const uint8_t *)r->wire.data, r->wire.len)) {
+            gtr_buf_reset(&r->wire);
+            gtr_buf_append(&r->wire, start.data, start.len);
+        }
+        if ((st = reduce_more(&k, &r->wire, r, err)) < 0)
+            goto out;
+    }
     if (k.relaxed) {
         /* Without the validator's errors now? Then reduce on from there, strictly. */
         k.relaxed = false;
         if (interesting(&k, (const uint8_t *)r->wire.data, r->wire.len)) {
-            gtr_buf strict = r->wire;
-            gtr_buf_init(&r->wire, NULL);
-            reduce_stats more;
-            st = reduce_ddmin((const uint8_t *)strict.data, strict.len, interesting, &k, &r->wire,
-                              &more, err);
-            gtr_buf_free(&strict);
-            r->stats.tests += more.tests;
-            r->stats.rounds += more.rounds;
-            if (st < 0)
+            if ((st = reduce_more(&k, &r->wire, r, err)) < 0)
                 goto out;
         } else {
             k.relaxed = true;

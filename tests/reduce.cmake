@@ -47,3 +47,5 @@ gtr_cli_test(cli_reduce_fixture_input_and_short_out_flag
 gtr_cli_test(cli_reduce_write_error_names_the_output
              ARGS reduce --no-oracle ${_up}/go122-create-syscall-with-p.test --out /dev/full RC 1
              ERR "^gotrace: writing /dev/full: No space left on device\n$")
+gtr_cli_test(cli_reduce_budget_not_a_number_is_usage_error ARGS reduce --budget 1.5 x.trace RC 2
+             ERR "reduce: --budget 1.5: want a whole number of seconds \\(0: no limit\\)")

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -431,6 +432,50 @@ static void test_reduce_expect_reader_error_behind_validator_error(void **state)
     cleanup(dir);
 }
 
+/* A slow predicate: has_needle after 20 ms. */
+static bool slow_needle(void *ctx, const uint8_t *data, size_t size)
+{
+    nanosleep(&(struct timespec){0, 20000000}, NULL);
+    return has_needle(ctx, data, size);
+}
+
+/* The budget ends the reduction early with a result that is still interesting. */
+static void test_reduce_budget_stops_with_an_interesting_result(void **state)
+{
+    gtr_buf wire = {0}, out = {0}, full = {0};
+    tracedit_trace t = {0};
+    uint32_t idx;
+    uint64_t id = 77;
+    (void)state;
+    load(UPSTREAM "go122-annotations.test", &wire);
+    assert_int_equal(tracedit_decode(&t, (const uint8_t *)wire.data, wire.len, NULL), GTR_OK);
+    size_t sb = find_batch_starting(&t, GTR_EV_STRINGS);
+    assert_int_equal(tracedit_add_event(&t, GTR_EV_STRING, &id, 1, true,
+                                        (const uint8_t *)"needle", 6, &idx),
+                     GTR_OK);
+    assert_int_equal(tracedit_batch_insert(&t, sb, t.batches[sb].nev / 2, idx), GTR_OK);
+    gtr_buf_reset(&wire);
+    assert_int_equal(tracedit_encode(&t, &wire, NULL), GTR_OK);
+    reduce_stats st;
+    assert_int_equal(reduce_ddmin_budget((const uint8_t *)wire.data, wire.len, slow_needle, NULL,
+                                         0.2, &out, &st, NULL),
+                     GTR_OK);
+    assert_true(st.budget_hit);
+    assert_true(st.tests < 20);
+    assert_true(has_needle(NULL, (const uint8_t *)out.data, out.len));
+    assert_true(out.len <= wire.len);
+    /* Without a budget the same reduction goes to the end (30 bytes, as above). */
+    assert_int_equal(reduce_ddmin_budget((const uint8_t *)wire.data, wire.len, has_needle, NULL,
+                                         0, &full, &st, NULL),
+                     GTR_OK);
+    assert_false(st.budget_hit);
+    assert_int_equal(full.len, 30);
+    tracedit_trace_free(&t);
+    gtr_buf_free(&wire);
+    gtr_buf_free(&out);
+    gtr_buf_free(&full);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -444,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_reduce_unnameable_bytes_are_written_as_wire),
         cmocka_unit_test(test_reduce_validator_failure_is_written_as_wire),
         cmocka_unit_test(test_reduce_expect_reader_error_behind_validator_error),
+        cmocka_unit_test(test_reduce_budget_stops_with_an_interesting_result),
     };
     return cmocka_run_group_tests_name("reduce", tests, NULL, NULL);
 }

@@ -36,6 +36,8 @@ typedef bool (*reduce_interesting)(void *ctx, const uint8_t *data, size_t size);
 typedef struct reduce_stats {
     size_t tests;          /* candidates judged */
     size_t rounds;         /* passes over all phases */
+    bool budget_hit;       /* the time budget ended the reduction (the result is the smallest
+                            * interesting trace found by then) */
 } reduce_stats;
 
 /* reduce_ddmin shrinks data[0..size) (which must be interesting) and appends the result to
@@ -46,6 +48,12 @@ typedef struct reduce_stats {
  * interesting to begin with. */
 gtr_status reduce_ddmin(const uint8_t *data, size_t size, reduce_interesting fn, void *ctx,
                         gtr_buf *out, reduce_stats *stats, gtr_err *err);
+
+/* reduce_ddmin_budget is reduce_ddmin that stops editing after budget_s seconds (0: no
+ * limit) and returns the smallest interesting trace found by then. */
+gtr_status reduce_ddmin_budget(const uint8_t *data, size_t size, reduce_interesting fn,
+                               void *ctx, double budget_s, gtr_buf *out, reduce_stats *stats,
+                               gtr_err *err);
 
 /* ---- Judging one trace in a child process. ---- */
 
@@ -95,6 +103,7 @@ typedef struct reduce_options {
                             * input's own first failure, numbers masked */
     size_t expect_len;
     unsigned timeout_s;    /* per candidate; 0: 10 s */
+    unsigned budget_s;     /* the whole reduction's time; 0: no limit */
     const char *oracle;    /* Go's oracle (gtroracle) for crash and hang expectations, and to
                             * check the fixture with Go's golden runner; NULL: none */
 } reduce_options;
