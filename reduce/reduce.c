@@ -181,28 +181,36 @@ out:
     return ok;
 }
 
-/* fixture_passes checks fixture[0..len), made from wire[0..wire_len), the way `gotrace check`
- * does (parse, then judge in a child); false with the reason in why when it does not pass. */
-static bool fixture_passes(const char *fixture, size_t len, const uint8_t *wire, size_t wire_len,
-                           unsigned timeout, gtr_buf *why)
+/* fixture_holds parses fixture[0..len), made from wire[0..wire_len), as `gotrace check` does
+ * and judges its trace in a child: a reader error's fixture must pass the golden check, a
+ * crash's or hang's must still crash or hang the same way. False, with the reason in why,
+ * when it does not. */
+static bool fixture_holds(keeper *k, const char *fixture, size_t len, const uint8_t *wire,
+                          size_t wire_len, gtr_buf *why)
 {
     tgen_fixture *f = NULL;
     gtr_err err, cerr;
     reduce_probe p;
-    bool ok = false;
+    bool ok = false, crash = k->kind == REDUCE_KEEP_CRASH || k->kind == REDUCE_KEEP_HANG;
     if (tgen_fixture_parse("reduced.test", fixture, len, &f, &err) < 0) {
         gtr_buf_printf(why, "its fixture does not parse (%s)", err.msg);
         return false;
     }
     size_t wlen;
     const uint8_t *w = tgen_fixture_trace(f, &wlen);
-    if (reduce_probe_run(w, wlen, timeout, &p, &err) < 0) {
+    if (reduce_probe_run(w, wlen, k->timeout, &p, &err) < 0) {
         gtr_buf_puts(why, err.msg);
+    } else if (crash) {
+        if (shows(k, &p))
+            ok = true;
+        else
+            gtr_buf_printf(why, "its text form no longer %s the same way",
+                           k->kind == REDUCE_KEEP_CRASH ? "crashes" : "hangs");
     } else if (p.outcome != REDUCE_JUDGED) {
         gtr_buf_printf(why, "its fixture %s under gotrace check (%s)",
                        p.outcome == REDUCE_CRASH ? "crashes" : "hangs", p.signature);
     } else if (tgen_verdict_check(&p.verdict, tgen_fixture_expect(f), NULL, &cerr) < 0) {
-        size_t opaque = undecodable_bytes((const uint8_t *)wire, wire_len);
+        size_t opaque = undecodable_bytes(wire, wire_len);
         if (opaque > 0)
             gtr_buf_printf(why,
                            "the failure needs bytes the text format cannot name (%zu byte%s "
@@ -215,31 +223,6 @@ static bool fixture_passes(const char *fixture, size_t len, const uint8_t *wire,
     } else {
         ok = true;
     }
-    tgen_fixture_free(f);
-    return ok;
-}
-
-/* fixture_shows checks that the fixture fixture[0..len) parses and its trace still shows the
- * kept crash or hang; false with the reason in why. */
-static bool fixture_shows(keeper *k, const char *fixture, size_t len, gtr_buf *why)
-{
-    tgen_fixture *f = NULL;
-    gtr_err err;
-    reduce_probe p;
-    bool ok = false;
-    if (tgen_fixture_parse("reduced.test", fixture, len, &f, &err) < 0) {
-        gtr_buf_printf(why, "its fixture does not parse (%s)", err.msg);
-        return false;
-    }
-    size_t wlen;
-    const uint8_t *w = tgen_fixture_trace(f, &wlen);
-    if (reduce_probe_run(w, wlen, k->timeout, &p, &err) < 0)
-        gtr_buf_puts(why, err.msg);
-    else if (!shows(k, &p))
-        gtr_buf_printf(why, "its text form no longer %s the same way",
-                       k->kind == REDUCE_KEEP_CRASH ? "crashes" : "hangs");
-    else
-        ok = true;
     tgen_fixture_free(f);
     return ok;
 }
@@ -500,7 +483,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
                          "was put in\nfront and the same error surfaces in the second one.\n");
         failure_expectation(&exp, pattern.data, pattern.len);
         if (build_fixture(&r->fixture, w, wlen, exp.data, comment.data, &r->why_wire) &&
-            !fixture_passes(r->fixture.data, r->fixture.len, w, wlen, k.timeout, &r->why_wire))
+            !fixture_holds(&k, r->fixture.data, r->fixture.len, w, wlen, &r->why_wire))
             gtr_buf_reset(&r->fixture);
         break;
     case REDUCE_KEEP_VALIDATOR_ERROR:
@@ -542,7 +525,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
         }
         if (exp.len > 0 &&
             build_fixture(&r->fixture, w, wlen, exp.data, comment.data, &r->why_wire) &&
-            !fixture_shows(&k, r->fixture.data, r->fixture.len, &r->why_wire))
+            !fixture_holds(&k, r->fixture.data, r->fixture.len, w, wlen, &r->why_wire))
             gtr_buf_reset(&r->fixture);
         break;
     }
