@@ -187,22 +187,31 @@ static bool has_needle(void *ctx, const uint8_t *data, size_t size)
     return found;
 }
 
+/* needle_trace puts into wire go122-annotations with a String event "needle" (id 77) in the
+ * middle of its strings batch. */
+static void needle_trace(gtr_buf *wire)
+{
+    tracedit_trace t = {0};
+    uint32_t idx;
+    uint64_t id = 77;
+    load(UPSTREAM "go122-annotations.test", wire);
+    assert_int_equal(tracedit_decode(&t, (const uint8_t *)wire->data, wire->len, NULL), GTR_OK);
+    size_t sb = find_batch_starting(&t, GTR_EV_STRINGS);
+    assert_int_equal(tracedit_add_event(&t, GTR_EV_STRING, &id, 1, true,
+                                        (const uint8_t *)"needle", 6, &idx),
+                     GTR_OK);
+    assert_int_equal(tracedit_batch_insert(&t, sb, t.batches[sb].nev / 2, idx), GTR_OK);
+    gtr_buf_reset(wire);
+    assert_int_equal(tracedit_encode(&t, wire, NULL), GTR_OK);
+    tracedit_trace_free(&t);
+}
+
 static void test_reduce_api_keeps_only_what_the_predicate_needs(void **state)
 {
     gtr_buf wire = {0}, out = {0};
     tracedit_trace t = {0};
-    uint32_t idx;
-    uint64_t id = 77;
     (void)state;
-    load(UPSTREAM "go122-annotations.test", &wire);
-    assert_int_equal(tracedit_decode(&t, (const uint8_t *)wire.data, wire.len, NULL), GTR_OK);
-    size_t sb = find_batch_starting(&t, GTR_EV_STRINGS);
-    assert_int_equal(tracedit_add_event(&t, GTR_EV_STRING, &id, 1, true,
-                                      (const uint8_t *)"needle", 6, &idx),
-                     GTR_OK);
-    assert_int_equal(tracedit_batch_insert(&t, sb, t.batches[sb].nev / 2, idx), GTR_OK);
-    gtr_buf_reset(&wire);
-    assert_int_equal(tracedit_encode(&t, &wire, NULL), GTR_OK);
+    needle_trace(&wire);
     reduce_stats st;
     assert_int_equal(reduce_ddmin((const uint8_t *)wire.data, wire.len, has_needle, NULL, &out,
                                    &st, NULL),
@@ -443,19 +452,8 @@ static bool slow_needle(void *ctx, const uint8_t *data, size_t size)
 static void test_reduce_budget_stops_with_an_interesting_result(void **state)
 {
     gtr_buf wire = {0}, out = {0}, full = {0};
-    tracedit_trace t = {0};
-    uint32_t idx;
-    uint64_t id = 77;
     (void)state;
-    load(UPSTREAM "go122-annotations.test", &wire);
-    assert_int_equal(tracedit_decode(&t, (const uint8_t *)wire.data, wire.len, NULL), GTR_OK);
-    size_t sb = find_batch_starting(&t, GTR_EV_STRINGS);
-    assert_int_equal(tracedit_add_event(&t, GTR_EV_STRING, &id, 1, true,
-                                        (const uint8_t *)"needle", 6, &idx),
-                     GTR_OK);
-    assert_int_equal(tracedit_batch_insert(&t, sb, t.batches[sb].nev / 2, idx), GTR_OK);
-    gtr_buf_reset(&wire);
-    assert_int_equal(tracedit_encode(&t, &wire, NULL), GTR_OK);
+    needle_trace(&wire);
     reduce_stats st;
     assert_int_equal(reduce_ddmin_budget((const uint8_t *)wire.data, wire.len, slow_needle, NULL,
                                          0.2, &out, &st, NULL),
@@ -470,7 +468,6 @@ static void test_reduce_budget_stops_with_an_interesting_result(void **state)
                      GTR_OK);
     assert_false(st.budget_hit);
     assert_int_equal(full.len, 30);
-    tracedit_trace_free(&t);
     gtr_buf_free(&wire);
     gtr_buf_free(&out);
     gtr_buf_free(&full);
