@@ -1,7 +1,7 @@
 #!/bin/bash
 # fuzz/canary/run.sh: measure the fuzzers on planted bugs (fuzz/canary/README.md).
 #
-# For each canary, builds libtrace with -DGTR_CANARY=<NAME> (clang, ASan+UBSan, libFuzzer
+# For each canary, builds the tree with patches/<NAME>.patch applied (tree.sh; clang, ASan+UBSan, libFuzzer
 # coverage) and links the reader+validator target fuzz/fuzz_reader.c twice: with libFuzzer's
 # own mutations ("plain") and with the structure-aware mutator ("mutator",
 # fuzz/structure/libfuzzer_mutator.c). With -a, also AFL++ (afl-clang-fast, libAFLDriver)
@@ -13,13 +13,14 @@
 # usage: fuzz/canary/run.sh [-r RUNS] [-t CAP_SECONDS] [-a] [-m MODES] [-o OUT_DIR] [CANARY...]
 #   MODES: a quoted list among plain, mutator, afl, afl+mutator (default: all built).
 #   defaults: 5 runs, 120 s cap, every canary, libFuzzer only, OUT_DIR=build-canary.
-# One fuzzer runs at a time (one core); the full default suite takes up to
-# 6 canaries x 2 modes x 5 runs x 120 s = 2 hours, far less when the bugs are found.
+# Each canary's runs start from the seeds minus every seed that already crashes its build
+# (hold_out; column "held"). One fuzzer runs at a time (one core); the full default suite
+# takes up to 14 canaries x 2 modes x 5 runs x 120 s = 4.7 hours, far less when bugs are found.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 runs=5 cap=120 afl=0 out="$src/build-canary" only=""
-all="VARINT_OVERREAD LENGTH_OFF_BY_ONE TABLE_OVERFLOW BAD_XREF DEEP_ORDER VARINT_MAGIC"
+all=$("$here/tree.sh" --list | tr '\n' ' ')
 while getopts "r:t:am:o:h" opt; do
   case $opt in
     r) runs=$OPTARG ;;
@@ -38,13 +39,15 @@ jobs=${JOBS:-2}
 
 die() { echo "run.sh: $*" >&2; exit 1; }
 
-# configure_build DIR CANARY CC SANITIZE TARGETS...: build libgtr.a and the mutator cores.
+# configure_build DIR CANARY CC SANITIZE TARGETS...: build libgtr.a and the mutator cores
+# from the tree with CANARY's patch applied (tree.sh, into $out/CANARY.src).
 configure_build() {
-  local dir=$1 canary=$2 cc=$3 san=$4
+  local dir=$1 canary=$2 cc=$3 san=$4 tree="$out/$2.src"
   shift 4
-  cmake -S "$src" -B "$dir" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  "$here/tree.sh" "$canary" "$tree" || die "canary $canary: its patch does not apply"
+  cmake -S "$tree" -B "$dir" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DGTR_SANITIZE="$san" -DGTR_BUILD_FUZZERS=ON -DGTR_BUILD_TESTS=OFF \
-    -DGTR_CANARY="$canary" >"$dir.configure.log" 2>&1 || die "configure $dir: see $dir.configure.log"
+    >"$dir.configure.log" 2>&1 || die "configure $dir: see $dir.configure.log"
   cmake --build "$dir" -j"$jobs" --target "$@" \
     >"$dir.build.log" 2>&1 || die "build $dir: see $dir.build.log"
 }
@@ -70,12 +73,11 @@ fi
 
 # A decoded-domain dictionary for the structure mutator (FUZZING.md §7.4): the integer
 # constants libtrace's sources compare values against (hex, or decimal of 2+ digits, right
-# after a comparison operator), each with its neighbours -1 and +1. The canary blocks are
-# left out: a planted bug's own constant (0xC0FFEE) in the dictionary would measure the
+# after a comparison operator), each with its neighbours -1 and +1. They are read from the
+# clean tree: a planted bug's own constant (0xC0FFEE) in the dictionary would measure the
 # dictionary, not the fuzzer.
 values="$out/values.txt"
-awk '/^#ifdef GTR_CANARY_/ { skip = 1 } !skip { print } /^#endif/ { skip = 0 }' \
-  "$src"/libtrace/src/*.c |
+cat "$src"/libtrace/src/*.c |
   grep -ohE '(==|!=|<=|>=|[^<>]<|[^-<>]>) *(0x[0-9A-Fa-f]+|[0-9]{2,})\b' |
   grep -oE '(0x[0-9A-Fa-f]+|[0-9]{2,})$' | sort -u |
   while read -r v; do x=$((v)); echo "$((x - 1)) $x $((x + 1))"; done >"$values"
@@ -106,17 +108,9 @@ build_canary() {
 }
 
 # where CANARY: a pattern the crash report of that canary matches (its function and file, as
-# in the sanitizer's stack trace). A crash elsewhere (another bug, an oracle) is not a find.
-where() {
-  case $1 in
-    VARINT_OVERREAD) echo "gtr_input_uvarint .*input.c" ;;
-    LENGTH_OFF_BY_ONE) echo "add_strings .*generation.c" ;;
-    TABLE_OVERFLOW) echo "add_stacks .*generation.c|generation.c:[0-9]+:[0-9]+: runtime error" ;;
-    BAD_XREF) echo "validate_stack .*base.c" ;;
-    DEEP_ORDER) echo "advance_go_unblock .*order.c" ;;
-    VARINT_MAGIC) echo "gtr__ordering_advance .*order.c" ;;
-  esac
-}
+# in the sanitizer's stack trace: the patch's Crash-Site line). A crash elsewhere (another
+# bug, an oracle) is not a find.
+where() { "$here/tree.sh" --site "$1"; }
 
 # run_libfuzzer BIN SEED LOG: prints the seconds to the crash, "miss", or "other" (a crash
 # that is not the canary's).
@@ -126,7 +120,7 @@ run_libfuzzer() {
   local t0 t1 rc
   t0=$(date +%s.%N)
   timeout $((cap + 30)) "$bin" -seed="$seed" -max_total_time="$cap" -rss_limit_mb=2048 \
-    -timeout=10 -artifact_prefix="$work/" -print_final_stats=1 "$work" "$seeds" >"$log" 2>&1
+    -timeout=10 -artifact_prefix="$work/" -print_final_stats=1 "$work" "$out/$c.seeds" >"$log" 2>&1
   rc=$?
   t1=$(date +%s.%N)
   if [ $rc -ne 0 ] && compgen -G "$work/crash-*" >/dev/null; then
@@ -148,7 +142,7 @@ run_afl() {
   t0=$(date +%s.%N)
   AFL_NO_UI=1 AFL_NO_AFFINITY=1 AFL_BENCH_UNTIL_CRASH=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
     env ${so:+AFL_CUSTOM_MUTATOR_LIBRARY="$so"} \
-    timeout $((cap + 30)) afl-fuzz -s "$seed" -V "$cap" -i "$seeds" -o "$work" -- "$bin" >"$log" 2>&1
+    timeout $((cap + 30)) afl-fuzz -s "$seed" -V "$cap" -i "$out/$c.seeds" -o "$work" -- "$bin" >"$log" 2>&1
   t1=$(date +%s.%N)
   if compgen -G "$work/default/crashes/id:*" >/dev/null; then
     # Replay the crash on the libFuzzer build of the same canary for a symbolized report.
@@ -172,9 +166,28 @@ median() {   # values (numbers, "miss" or "other"); a miss or another crash sort
       if (m == 999999) printf "> %s s", cap; else printf "%.1f s", m }'
 }
 
-printf '%-18s %-12s %-7s %-10s %s\n' canary mode found median "times (s)"
+# hold_out CANARY: the seeds for CANARY's runs ($out/CANARY.seeds) are the corpus without
+# every seed that already crashes its build: a seed that pins the bug (the generator fixture
+# a historical canary comes from, and any other) would make the benchmark measure nothing.
+# Prints how many were held out.
+hold_out() {
+  local c=$1 f n=0
+  rm -rf "$out/$c.seeds"
+  mkdir -p "$out/$c.seeds"
+  for f in "$seeds"/*; do
+    if timeout 20 "$out/$c/plain" "$f" >/dev/null 2>&1; then
+      ln "$f" "$out/$c.seeds/" 2>/dev/null || cp "$f" "$out/$c.seeds/"
+    else
+      n=$((n + 1))
+    fi
+  done
+  echo "$n"
+}
+
+printf '%-24s %-12s %-7s %-10s %-5s %s\n' canary mode found median held "times (s)"
 for c in $canaries; do
   build_canary "$c"
+  held=$(hold_out "$c")
   modes="plain mutator"
   [ $afl = 1 ] && modes="$modes afl afl+mutator"
   [ -n "$only" ] && modes=$only
@@ -192,7 +205,7 @@ for c in $canaries; do
       times+=("$t")
     done
     found=$(printf '%s\n' "${times[@]}" | grep -cvE '^(miss|other)$')
-    printf '%-18s %-12s %-7s %-10s %s\n' "$c" "$mode" "$found/$runs" "$(median "${times[@]}")" \
-      "${times[*]}"
+    printf '%-24s %-12s %-7s %-10s %-5s %s\n' "$c" "$mode" "$found/$runs" \
+      "$(median "${times[@]}")" "$held" "${times[*]}"
   done
 done

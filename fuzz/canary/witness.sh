@@ -1,7 +1,8 @@
 #!/bin/bash
 # fuzz/canary/witness.sh: prove that every canary is reachable (fuzz/canary/README.md).
 #
-# For each canary, builds libtrace with -DGTR_CANARY=<NAME> (ASan+UBSan, -Werror) and the
+# For each canary, copies the tree with patches/<NAME>.patch applied (tree.sh: this also
+# proves every patch still applies), builds it (ASan+UBSan, -Werror) and the
 # engine-free replay target fuzz_reader_replay (fuzz/fuzz_reader.c + fuzz/regression_driver.c),
 # and replays fuzz/canary/witness/<NAME>.*, which must crash. Then replays every witness on a
 # build without canaries, which must not crash. Witnesses are kept readable and converted at
@@ -21,7 +22,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 cc=clang out="$src/build-canary-witness"
-all="VARINT_OVERREAD LENGTH_OFF_BY_ONE TABLE_OVERFLOW BAD_XREF DEEP_ORDER VARINT_MAGIC"
+all=$("$here/tree.sh" --list | tr '\n' ' ')
 while getopts "c:o:h" opt; do
   case $opt in
     c) cc=$OPTARG ;;
@@ -39,13 +40,18 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 die() { echo "witness.sh: $*" >&2; exit 1; }
 
-# build NAME CANARY TARGETS...: an ASan+UBSan build in $out/NAME.
+# build NAME CANARY TARGETS...: an ASan+UBSan build in $out/NAME, of the tree with CANARY's
+# patch applied ($out/NAME.src), or of the tree itself when CANARY is empty.
 build() {
-  local d="$out/$1" canary=$2
+  local d="$out/$1" canary=$2 tree=$src
   shift 2
-  cmake -S "$src" -B "$d" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  if [ -n "$canary" ]; then
+    tree="$d.src"
+    "$here/tree.sh" "$canary" "$tree" || die "canary $canary: its patch does not apply"
+  fi
+  cmake -S "$tree" -B "$d" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DGTR_SANITIZE="address;undefined" -DGTR_WERROR=ON -DGTR_BUILD_TESTS=OFF \
-    -DGTR_CANARY="$canary" >"$d.configure.log" 2>&1 || die "configure $d: see $d.configure.log"
+    >"$d.configure.log" 2>&1 || die "configure $d: see $d.configure.log"
   cmake --build "$d" -j"$jobs" --target "$@" >"$d.build.log" 2>&1 ||
     die "build $d: see $d.build.log"
 }
@@ -71,20 +77,12 @@ for c in $all; do
   [ $found = 1 ] || die "no witness for $c in $here/witness"
 done
 
-# Where each canary sits: its crash report must name that file and function.
-where() {
-  case $1 in
-    VARINT_OVERREAD) echo "gtr_input_uvarint .*input.c" ;;
-    LENGTH_OFF_BY_ONE) echo "add_strings .*generation.c" ;;
-    TABLE_OVERFLOW) echo "add_stacks|generation.c:[0-9]+:[0-9]+: runtime error" ;;
-    BAD_XREF) echo "validate_stack .*base.c" ;;
-    DEEP_ORDER) echo "advance_go_unblock .*order.c" ;;
-    VARINT_MAGIC) echo "gtr__ordering_advance .*order.c" ;;
-  esac
-}
+# Where each canary sits: its crash report must name that file and function (the patch's
+# Crash-Site line).
+where() { "$here/tree.sh" --site "$1"; }
 
 fail=0
-printf '%-18s %-8s %s\n' canary result detail
+printf '%-24s %-8s %s\n' canary result detail
 for c in $canaries; do
   if [ "${CANARY_REDUCE:-1}" = 1 ]; then
     build "$c" "$c" fuzz_reader_replay gotrace
@@ -97,9 +95,9 @@ for c in $canaries; do
   # The sanitizer's or the trap's first line names the bug.
   what=$(grep -m1 -oE 'ERROR: [A-Za-z]+Sanitizer: [a-zA-Z-]+|runtime error: .*' "$log")
   if [ $rc -ne 0 ] && grep -qE "$(where "$c")" "$log"; then
-    printf '%-18s %-8s %s (exit %d)\n' "$c" crash "${what:-?}" "$rc"
+    printf '%-24s %-8s %s (exit %d)\n' "$c" crash "${what:-?}" "$rc"
   else
-    printf '%-18s %-8s %s\n' "$c" MISSED "no crash at the canary (exit $rc): see $log"
+    printf '%-24s %-8s %s\n' "$c" MISSED "no crash at the canary (exit $rc): see $log"
     fail=1
   fi
 done
@@ -136,10 +134,10 @@ if [ "${CANARY_REDUCE:-1}" = 1 ]; then
       why="reduce wrote nothing"
     fi
     if [ -n "$why" ]; then
-      printf '%-18s %-8s %s\n' "$c" REDUCE "$why (see $out/$c.reduce.log)"
+      printf '%-24s %-8s %s\n' "$c" REDUCE "$why (see $out/$c.reduce.log)"
       fail=1
     else
-      printf '%-18s %-8s %s\n' "$c" reduced "$detail"
+      printf '%-24s %-8s %s\n' "$c" reduced "$detail"
     fi
   done
 fi
@@ -147,9 +145,9 @@ fi
 # Without canaries, no witness crashes (the reader rejects or accepts them cleanly).
 log="$out/none.replay.log"
 if "$out/none/bin/fuzz_reader_replay" "$wire" >"$log" 2>&1; then
-  printf '%-18s %-8s %s\n' "(no canary)" ok "$(tail -n1 "$log")"
+  printf '%-24s %-8s %s\n' "(no canary)" ok "$(tail -n1 "$log")"
 else
-  printf '%-18s %-8s %s\n' "(no canary)" CRASH "see $log"
+  printf '%-24s %-8s %s\n' "(no canary)" CRASH "see $log"
   fail=1
 fi
 exit $fail

@@ -641,21 +641,6 @@ static gtr_status validate_stack(const gtr__ev_table *t, uint64_t id, const stac
             /* Go: "found unknown pc %x for stack %d" */
             return gtr_err_setf(err, GTR_E_FORMAT, "found unknown pc %llx for stack %llu",
                                 (unsigned long long)pc, (unsigned long long)id);
-#ifdef GTR_CANARY_BAD_XREF
-        /* Canary (fuzz/canary): a frame's func or file string ID one past the last string
-         * indexes a table of nstrings + 1 slots (a missing bounds check). */
-        for (int k = 0; k < 2; k++) {
-            uint64_t sid = k == 0 ? f.func_id : f.file_id;
-            size_t ns = gtr__evt_nstrings(t);
-            if (sid == (uint64_t)ns + 1 && !gtr__evt_string(t, sid, &s)) {
-                uint8_t *slots = gtr__calloc(NULL, ns + 1, 1);
-                if (slots != NULL) {
-                    (void)((volatile uint8_t *)slots)[sid];
-                    gtr__free(NULL, slots);
-                }
-            }
-        }
-#endif
         if (!gtr__evt_string(t, f.func_id, &s))
             /* Go: "found invalid func string ID %d for stack %d" */
             return gtr_err_setf(err, GTR_E_FORMAT,

@@ -110,17 +110,6 @@ static gtr_status add_strings(gtr__generation *g, const gtr__batch *b, gtr_err *
             return gtr_err_setf(err, GTR_E_FORMAT,
                                 "failed to read full string: read %zu but wanted %llu", n,
                                 (unsigned long long)len);
-#ifdef GTR_CANARY_LENGTH_OFF_BY_ONE
-        /* Canary (fuzz/canary): a 128-byte string's NUL lands one byte past its copy. */
-        if (n == 128) {
-            char *c = gtr__malloc(g->alc, n);
-            if (c != NULL) {
-                memcpy(c, r.p + r.off, n);
-                c[n] = '\0';
-                gtr__free(g->alc, c);
-            }
-        }
-#endif
         st = gtr__evt_add_string(g->evt, id, (const char *)r.p + r.off, n, err);
         if (st != GTR_OK)
             return st;
@@ -134,9 +123,6 @@ static gtr_status add_stacks(gtr__generation *g, const gtr__batch *b, gtr_err *e
 {
     static const char *const field[4] = {"PC", "funcID", "fileID", "line"};
     uint64_t pcs[GTR_MAX_FRAMES_PER_STACK];
-#ifdef GTR_CANARY_TABLE_OVERFLOW
-    uint64_t canary_lines[100];   /* Canary (fuzz/canary): a table short of the 128 frames */
-#endif
     gtr__bytes r = {b->data, b->len, 1};   /* the EvStacks byte is consumed */
     while (r.off < r.len) {
         /* Read the header. */
@@ -171,10 +157,6 @@ static gtr_status add_stacks(gtr__generation *g, const gtr__batch *b, gtr_err *e
                                          (unsigned long long)id);
             }
             pcs[i] = v[0];
-#ifdef GTR_CANARY_TABLE_OVERFLOW
-            canary_lines[i] = v[3];
-            (void)((volatile uint64_t *)canary_lines)[i];
-#endif
             gtr__frame f = {v[0], v[1], v[2], v[3]};
             st = gtr__evt_add_frame(g->evt, &f, err);
             if (st != GTR_OK)

@@ -695,11 +695,6 @@ gtr_status gtr_input_uvarint(gtr_input *in, uint64_t *v, gtr_err *err)
                 gtr_err_copy(err, &in->err);
                 return in->err.code;
             }
-#ifdef GTR_CANARY_VARINT_OVERREAD
-            /* Canary (fuzz/canary): a cut varint peeks one byte past a memory input. */
-            if (i > 0 && !in->gzip && in->fp == NULL && in->raw_end > 0)
-                (void)((const volatile uint8_t *)in->raw)[in->raw_end];
-#endif
             if (i > 0)
                 /* Go: io.ErrUnexpectedEOF */
                 return gtr_err_setf(err, GTR_E_FORMAT, "unexpected EOF");

@@ -1195,16 +1195,6 @@ static gtr_status advance_go_unblock(ADV_PARAMS)
     gstate *state = idmap_get(&o->g_states, (uint64_t)gid);
     if (state == NULL || state->status != GTR_GSTATUS_WAITING || !seq_succeeds(seq, state->seq))
         return GTR_OK;
-#ifdef GTR_CANARY_DEEP_ORDER
-    /* Canary (fuzz/canary): an ordered GoUnblock past the first generation with a stack of 16
-     * or more frames. */
-    {
-        const uint64_t *pcs;
-        size_t npcs;
-        if (gen > o->initial_gen && gtr__evt_stack(evt, ev->args[2], &pcs, &npcs) && npcs >= 16)
-            __builtin_trap();
-    }
-#endif
     state->status = GTR_GSTATUS_RUNNABLE;
     state->seq = seq;
     /* N.B. No context to validate: anything can unblock a goroutine (e.g. sysmon). */
@@ -1925,12 +1915,6 @@ gtr_status gtr__ordering_advance(gtr__ordering *o, gtr__base_event *ev, gtr__ev_
     *ok = false;
     if (o->initial_gen == 0)
         o->initial_gen = gen; /* Set the initial gen if necessary. */
-#ifdef GTR_CANARY_VARINT_MAGIC
-    /* Canary (fuzz/canary): a magic argument value, compared after varint decoding. */
-    for (size_t i = 0; i < sizeof ev->args / sizeof ev->args[0]; i++)
-        if (ev->args[i] == 0xC0FFEE)
-            __builtin_trap();
-#endif
 
     sched_ctx cur = {GTR_NO_GOROUTINE, GTR_NO_PROC, m};
     mstate *ms = NULL;

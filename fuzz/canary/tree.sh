@@ -1,0 +1,63 @@
+#!/bin/bash
+# fuzz/canary/tree.sh: a copy of the source tree with one canary's patch applied
+# (fuzz/canary/README.md). Planted bugs live as patches in fuzz/canary/patches/, never in
+# libtrace/src, as bug benchmarks such as Magma keep them.
+#
+# usage: fuzz/canary/tree.sh NAME DEST    copy the tree into DEST, apply patches/NAME.patch
+#        fuzz/canary/tree.sh --list       the canaries, one name a line (patch order)
+#        fuzz/canary/tree.sh --site NAME  the regexp its crash report must match
+#
+# The copy holds the files git knows (tracked, and untracked ones not ignored) as they are in
+# the working tree, with their modification times, so a build directory configured on DEST
+# recompiles only what the patch touched. The patch must apply exactly (no fuzz, no offset
+# tolerance beyond patch's own line search): when the code around a canary changes, this
+# fails, and the patch is refreshed (`git diff` in DEST after fixing it by hand).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+patches="$here/patches"
+
+die() { echo "tree.sh: $*" >&2; exit 1; }
+
+case ${1:-} in
+  --list)
+    for p in "$patches"/*.patch; do basename "$p" .patch; done
+    exit 0 ;;
+  --site)
+    [ $# = 2 ] || die "usage: tree.sh --site NAME"
+    [ -f "$patches/$2.patch" ] || die "no canary $2 (no $patches/$2.patch)"
+    sed -n 's/^Crash-Site: //p' "$patches/$2.patch" | head -n1
+    exit 0 ;;
+  ""|-h|--help) sed -n '2,15p' "$0"; exit 2 ;;
+esac
+[ $# = 2 ] || die "usage: tree.sh NAME DEST"
+name=$1 dest=$2
+patch="$patches/$name.patch"
+[ -f "$patch" ] || die "no canary $name (no $patch)"
+command -v patch >/dev/null || die "patch(1) is not installed"
+case $dest in /|"$src"|"$src"/) die "refusing to write the tree into $dest" ;; esac
+
+rm -rf "$dest.tmp"
+mkdir -p "$dest.tmp"
+if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  (cd "$src" && git ls-files -co --exclude-standard -z |
+    while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+    tar -c --null -T - -f -) | tar -x -C "$dest.tmp" -f -
+else
+  (cd "$src" && tar -c --exclude='./build*' --exclude=./.git -f - .) | tar -x -C "$dest.tmp" -f -
+fi
+if ! patch -d "$dest.tmp" -p1 -s -F0 --no-backup-if-mismatch -r - <"$patch" \
+  >"$dest.tmp.patch.log" 2>&1; then
+  die "patches/$name.patch no longer applies to this tree: $(head -c 400 "$dest.tmp.patch.log")"
+fi
+rm -f "$dest.tmp.patch.log"
+# Keep the old copy's files where nothing changed, so that their times (and the build) stay.
+if [ -d "$dest" ]; then
+  (cd "$dest.tmp" && find . -type f -print0) | while IFS= read -r -d '' f; do
+    if cmp -s "$dest.tmp/$f" "$dest/$f"; then
+      touch -r "$dest/$f" "$dest.tmp/$f"
+    fi
+  done
+  rm -rf "$dest"
+fi
+mv "$dest.tmp" "$dest"
