@@ -51,11 +51,16 @@ if ! patch -d "$dest.tmp" -p1 -s -F0 --no-backup-if-mismatch -r - <"$patch" \
   die "patches/$name.patch no longer applies to this tree: $(head -c 400 "$dest.tmp.patch.log")"
 fi
 rm -f "$dest.tmp.patch.log"
-# Keep the old copy's files where nothing changed, so that their times (and the build) stay.
+# Reusing DEST (one copy for canary after canary): a file whose content is what DEST held
+# keeps DEST's time, so its object is not rebuilt; any other file is stamped now, so that
+# make rebuilds it even when its new content (the clean file, after another canary's patch)
+# is older than the object built from the previous canary's.
 if [ -d "$dest" ]; then
   (cd "$dest.tmp" && find . -type f -print0) | while IFS= read -r -d '' f; do
     if cmp -s "$dest.tmp/$f" "$dest/$f"; then
       touch -r "$dest/$f" "$dest.tmp/$f"
+    else
+      touch "$dest.tmp/$f"
     fi
   done
   rm -rf "$dest"

@@ -40,13 +40,16 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 die() { echo "witness.sh: $*" >&2; exit 1; }
 
-# build NAME CANARY TARGETS...: an ASan+UBSan build in $out/NAME, of the tree with CANARY's
-# patch applied ($out/NAME.src), or of the tree itself when CANARY is empty.
+# build NAME CANARY TARGETS...: an ASan+UBSan build of the tree with CANARY's patch applied,
+# or of the tree itself when CANARY is empty; the binaries end in $out/NAME/bin. Canaries are
+# built one after another in one copy of the tree and one build directory ($out/canary.src,
+# $out/canary), so each recompiles only the files its patch and the previous one touched.
 build() {
   local d="$out/$1" canary=$2 tree=$src
   shift 2
   if [ -n "$canary" ]; then
-    tree="$d.src"
+    tree="$out/canary.src"
+    d="$out/canary"
     "$here/tree.sh" "$canary" "$tree" || die "canary $canary: its patch does not apply"
   fi
   cmake -S "$tree" -B "$d" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -54,6 +57,12 @@ build() {
     >"$d.configure.log" 2>&1 || die "configure $d: see $d.configure.log"
   cmake --build "$d" -j"$jobs" --target "$@" >"$d.build.log" 2>&1 ||
     die "build $d: see $d.build.log"
+  if [ -n "$canary" ]; then
+    rm -rf "$out/$canary/bin"
+    mkdir -p "$out/$canary/bin"
+    local t
+    for t in "$@"; do cp "$d/bin/$t" "$out/$canary/bin/"; done
+  fi
 }
 
 build none "" fuzz_reader_replay gotrace
