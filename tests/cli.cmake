@@ -189,7 +189,15 @@ gtr_cli_test(cli_check_dir_includes_test_gz ARGS check check-dir RC 0
 gtr_cli_test(cli_check_help_mentions_stdin_and_gzip ARGS check -h RC 0
              OUT "\"-\" reads one fixture from stdin.*\\*\\.test\\.gz")
 
-# --version / version, help [MODE].
+# --version / version, help [MODE]. The version's one source is gtr/version.h (test_version:
+# macros, gtr_version() of the static and the shared library, PROJECT_VERSION agree).
+foreach(_lib gtr gtr_shared)
+  if(TARGET ${_lib})
+    gtr_unit_test(NAME test_version_${_lib} SOURCES test_version.c LIBS ${_lib})
+    target_compile_definitions(test_version_${_lib} PRIVATE
+      GTR_PROJECT_VERSION="${PROJECT_VERSION}")
+  endif()
+endforeach()
 gtr_cli_test(cli_version_flag_prints_versions ARGS --version RC 0
              OUT "^gotrace ${PROJECT_VERSION}\na port of internal/trace of Go 1\\.27\\.3\n$")
 gtr_cli_test(cli_version_mode_prints_versions ARGS version RC 0
