@@ -13,6 +13,8 @@
 #              gotrace::gtr, static, and gotrace::gtr_shared), and count_events also as C++
 #              with g++; every binary runs on corpus/real/testprog-annotations.trace.gz and
 #              must exit 0 with plausible output.
+#  4. abi      ci/abi-check.sh: libgtr.so's ABI against the baseline ci/abi/libgtr.so.MAJOR.abi
+#              (abidiff; an incompatible change fails: see that script for the policy).
 # Prints one line per check and a summary; exit status 0 only when every check passed.
 # Environment: JOBS (default 2), KEEP=1 keeps the temporary directory (printed), TRACE (the
 # trace to run the examples on instead).
@@ -178,4 +180,12 @@ for kind in static shared; do
         record "examples (find_package, $kind)" FAILED "configure or build"
     fi
 done
+
+# 4. the ABI of libgtr.so against the committed baseline.
+if bash ci/abi-check.sh >"$tmp/abi.log" 2>&1; then
+    record abi ok "$(tail -n 1 "$tmp/abi.log" | sed 's/^abi-check: ok, //')"
+else
+    tail -n 40 "$tmp/abi.log"
+    record abi FAILED "ci/abi-check.sh; after an intended change: bash ci/abi-check.sh --update"
+fi
 summary
