@@ -6,7 +6,7 @@
 #
 #  1. setup    install what is missing (Debian 12, root), as ci/setup.sh does.
 #  2. install  configure (-DGTR_WERROR=ON, no tests), build, `cmake --install --prefix P`;
-#              the headers, libgtr.a, libgtr.so.0, gotrace, gtr.pc and the CMake package must
+#              the headers, libgtr.a, libgtr.so.0, gotrace, gotrace(1), gtr.pc and the CMake package must
 #              be there, and libgtr.so must export gtr_ symbols only.
 #  3. per example (examples/*.c): built with `cc $(pkg-config --cflags --libs --static gtr)`
 #              (links libgtr.so), with the examples/ CMake project (find_package(gotrace):
@@ -97,7 +97,8 @@ fi
 pc=$(find "$prefix" -name gtr.pc | head -n 1)
 libdir=$(dirname "$(dirname "${pc:-$prefix/lib/pkgconfig/gtr.pc}")")
 absent=()
-for f in include/gtr/gtr.h include/gtr/reader.h include/gtr/event.h bin/gotrace; do
+for f in include/gtr/gtr.h include/gtr/version.h include/gtr/reader.h include/gtr/event.h \
+         bin/gotrace share/man/man1/gotrace.1; do
     [ -f "$prefix/$f" ] || absent+=("$f")
 done
 for f in libgtr.a libgtr.so.0 pkgconfig/gtr.pc cmake/gotrace/gotraceConfig.cmake \

@@ -308,3 +308,15 @@ gtr_cli_test(cli_stats_text_trace_gets_hint ARGS stats hint3-ann.txt RC 1 OUT "^
 gtr_cli_test(cli_validate_other_bytes_get_no_hint ARGS validate hint-other.txt RC 1
              SETUP_FILE hint-other.txt SETUP_TEXT "Trace go1.22\n"
              ERR "^gotrace: bad file format: not a Go execution trace[?]\n$")
+
+# The man page gotrace(1) (man/): generated from `gotrace help [MODE]`; clean under groff -ww
+# and holding every mode's help, line for line (man_check.cmake). groff-base is in setup.sh.
+find_program(GTR_GROFF groff)
+if(TARGET gotrace_man AND GTR_GROFF)
+  add_test(NAME cli_man_page_has_every_mode
+           COMMAND ${CMAKE_COMMAND} -DGOTRACE=$<TARGET_FILE:gotrace>
+                   -DMAN=${CMAKE_BINARY_DIR}/man/gotrace.1 -DGROFF=${GTR_GROFF}
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/man_check.cmake)
+elseif(TARGET gotrace_man)
+  message(STATUS "groff not found: cli_man_page_has_every_mode is not run (bash ci/setup.sh)")
+endif()
