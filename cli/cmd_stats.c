@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cmd_stats.c: `gotrace stats [FILE|-]`: what a trace is made of. Modelled on Go's
- * internal/trace/testdata/cmd/gotraceeventstats ("size" mode): a table of the wire events by
- * type with their encoded bytes and counts, computed with the raw reader; followed by
+/* cmd_stats.c: `gotrace stats [FILE|-]`: what a trace is made of. First the table of Go's
+ * internal/trace/testdata/cmd/gotraceeventstats ("size" mode; the tool left Go's tree after
+ * Go 1.26): every event type's encoded bytes and count over the wire events, computed with
+ * the raw reader, the same 256 rows in the same format (only rows of equal bytes may come in
+ * another order: Go's sort is not stable, ours breaks ties by type); followed by
  * figures from the high-level reader (generations, batches, distinct Ms/Ps/Gs, events per
  * kind, first and last timestamps). FILE may be a .test fixture (cli_load_input): the figures
  * are those of its trace section as wire bytes. */
@@ -10,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "duration.h"
 #include "gtr/raw.h"
 #include "gtr/reader.h"
 
@@ -19,14 +22,19 @@ static const char usage_text[] =
     "Prints statistics about the execution trace FILE (default or \"-\": stdin; gzip is\n"
     "accepted). Output, in two parts:\n"
     "\n"
-    "1. Go's gotraceeventstats size table over the wire events (raw reader): one row per\n"
-    "   event type present, sorted by bytes (descending; ties by type), columns aligned as\n"
-    "   Go's text/tabwriter (minwidth 3, padding 2):\n"
+    "1. The table of Go's gotraceeventstats (its \"size\" mode, the last version Go shipped,\n"
+    "   in internal/trace/testdata/cmd up to Go 1.26), over the wire events (raw reader):\n"
+    "   the same rows and format, so that the table reads as Go's does:\n"
     "     Event  Bytes  %  Count  %\n"
     "     -      -      -  -      -\n"
     "     <name> <encoded bytes> <% of the decompressed input> <count> <% of wire events>\n"
-    "   (each % with two decimals, as 12.34%).\n"
-    "   <name> is the event's spec name, or \"<unknown (N)>\" for a type the version lacks.\n"
+    "   one row for each of the 256 event types, zero rows included, sorted by bytes\n"
+    "   (descending); each % with two decimals (12.34%, NaN% for 0 of 0); columns aligned as\n"
+    "   Go's text/tabwriter (minwidth 3, padding 2). <name> is the event's spec name (empty\n"
+    "   for a type number the version leaves unused), or \"<unknown (N)>\" past the version's\n"
+    "   table. Go sorts with slices.SortFunc, which is not stable: rows of equal bytes (the\n"
+    "   zero rows, at least) come in an order of its own; here they are in type order, so\n"
+    "   the rows are Go's and only the order among equal bytes may differ.\n"
     "2. After a blank line, one \"key: value\" line each (high-level reader):\n"
     "     bytes: <decompressed input size, header included>\n"
     "     generations: <distinct generation numbers of the EventBatch headers>\n"
@@ -36,7 +44,10 @@ static const char usage_text[] =
     "     events <Kind>: <count>   (one line per event kind present, in EventKind order)\n"
     "     Ms: <distinct thread IDs>, Ps: <distinct proc IDs>, Gs: <distinct goroutine IDs>\n"
     "         (each on its own line; IDs from the events' contexts and state transitions)\n"
-    "     first timestamp: <ns>, last timestamp: <ns>, duration: <ns>  (\"-\" when no event)\n"
+    "     first timestamp: <Time>, last timestamp: <Time>  (the trace clock in ns, printed\n"
+    "         as Go prints a trace.Time), duration: <last - first as Go's time.Duration\n"
+    "         prints it: 400.56ms, 1.5s, 12us written with the micro sign, 0s>\n"
+    "         (\"-\" for all three when there is no event)\n"
     "\n"
     "FILE may also be a .test fixture: a name ending in .test, or (stdin, any other name) a\n"
     "txtar archive whose files are exactly `expect` then `trace` (gzip is accepted). The\n"
@@ -122,6 +133,8 @@ typedef struct type_stat {
     uint64_t count, bytes;
 } type_stat;
 
+/* by_bytes_desc: Go's cmp.Compare(b.bytes, a.bytes); ties (which Go's unstable
+ * slices.SortFunc leaves in an order of its own) by type. */
 static int by_bytes_desc(const void *a, const void *b)
 {
     const type_stat *x = a, *y = b;
@@ -205,8 +218,6 @@ static int size_table(const char *data, size_t len, bool plain, raw_figures *fig
         const type_stat *s = &stats[i];
         row *w = &rows[nrows];
         const char *name = s->type < nspecs ? gtr_spec((uint8_t)s->type)->name : NULL;
-        if (s->count == 0)
-            continue;
         if (s->type >= nspecs)
             snprintf(w->cell[0], CELL, "<unknown (%u)>", s->type);
         else
@@ -278,11 +289,14 @@ static int high_level(const char *data, size_t len, bool plain, const raw_figure
         if (kinds[k] != 0)
             printf("events %s: %" PRIu64 "\n", gtr_event_kind_string((gtr_event_kind)k), kinds[k]);
     printf("Ms: %zu\nPs: %zu\nGs: %zu\n", ms.len, ps.len, gs.len);
-    if (events == 0)
+    if (events == 0) {
         printf("first timestamp: -\nlast timestamp: -\nduration: -\n");
-    else
-        printf("first timestamp: %" PRId64 "\nlast timestamp: %" PRId64 "\nduration: %" PRId64 "\n",
-               first, last, (int64_t)((uint64_t)last - (uint64_t)first));
+    } else {
+        char dur[CLI_DURATION_MAX];
+        cli_duration_string((int64_t)((uint64_t)last - (uint64_t)first), dur);
+        printf("first timestamp: %" PRId64 "\nlast timestamp: %" PRId64 "\nduration: %s\n",
+               first, last, dur);
+    }
     rc = CLI_OK;
 end:
     idset_free(&ms);

@@ -3,6 +3,10 @@
 gtr_unit_test(NAME test_expect SOURCES test_expect.c LIBS gtr_testgen)
 gtr_unit_test(NAME test_fixture SOURCES test_fixture.c sha256.c LIBS gtr_testgen)
 
+# Durations as Go's time.Duration.String prints them (cli/duration.c).
+gtr_unit_test(NAME test_duration SOURCES test_duration.c ${CMAKE_SOURCE_DIR}/cli/duration.c LIBS "")
+target_include_directories(test_duration PRIVATE ${CMAKE_SOURCE_DIR}/cli)
+
 # The golden runner over Go's own fixtures: the acceptance test of the whole reader.
 add_test(NAME golden_upstream
          COMMAND $<TARGET_FILE:gotrace> check ${CMAKE_SOURCE_DIR}/corpus/upstream)
@@ -320,3 +324,16 @@ if(TARGET gotrace_man AND GTR_GROFF)
 elseif(TARGET gotrace_man)
   message(STATUS "groff not found: cli_man_page_has_every_mode is not run (bash ci/setup.sh)")
 endif()
+
+# stats: Go's gotraceeventstats table, every one of the 256 rows (zero rows included, the
+# empty name of an unused type number, "<unknown (N)>" past the version's table), rows of
+# equal bytes in type order; the duration as Go's time.Duration prints it.
+set(_ann_real ${CMAKE_SOURCE_DIR}/corpus/real/testprog-annotations.trace.gz)
+gtr_cli_test(cli_stats_table_has_zero_rows ARGS stats ${_ann_real} RC 0
+             OUT "\nEndOfGeneration +1 +0\\.03% +1 +0\\.54%\n +0 +0\\.00% +0 +0\\.00%\nCPUSamples +0 +0\\.00% +0 +0\\.00%\n")
+gtr_cli_test(cli_stats_table_ends_with_unknown_types ARGS stats ${_ann_real} RC 0
+             OUT "\n<unknown \\(254\\)> +0 +0\\.00% +0 +0\\.00%\n<unknown \\(255\\)> +0 +0\\.00% +0 +0\\.00%\n\nbytes: ")
+gtr_cli_test(cli_stats_duration_has_units ARGS stats ${_ann_real} RC 0
+             OUT "\nduration: 317\\.185µs\n$")
+gtr_cli_test(cli_stats_help_says_tie_order ARGS stats -h RC 0
+             OUT "zero rows included.*not stable.*in type order")
