@@ -13,11 +13,12 @@
 
 #include "cli.h"
 #include "duration.h"
+#include "progress.h"
 #include "gtr/raw.h"
 #include "gtr/reader.h"
 
 static const char usage_text[] =
-    "usage: gotrace stats [--] [FILE|-]\n"
+    "usage: gotrace stats [--progress|--quiet] [--] [FILE|-]\n"
     "\n"
     "Prints statistics about the execution trace FILE (default or \"-\": stdin; gzip is\n"
     "accepted). Output, in two parts:\n"
@@ -57,7 +58,11 @@ static const char usage_text[] =
     "Exits 0; 1 (\"gotrace: <error>\") when the trace cannot be read, after printing the\n"
     "table when only the high-level reader fails; 2 on usage errors.\n"
     "\n"
-    "flags:\n"
+    "flags (with one dash or two, as Go's flag package reads them):\n"
+    "  --progress  show progress on stderr (bytes, a percentage, events, events/s, for each\n"
+    "              of the two passes), even when stderr is not a terminal; by default it is\n"
+    "              shown only on a terminal\n"
+    "  --quiet     never show progress\n"
     "  --          end of the flags: the next argument is FILE, even if it starts with -\n"
     "  -h, --help  print this help\n";
 
@@ -179,8 +184,10 @@ typedef struct raw_figures {
     uint64_t events, batches, generations;
 } raw_figures;
 
-static int size_table(const char *data, size_t len, bool plain, raw_figures *fig, gtr_err *err)
+static int size_table(const char *data, size_t len, bool plain, cli_progress_mode pmode,
+                      raw_figures *fig, gtr_err *err)
 {
+    cli_progress prog = {0};
     type_stat stats[256];
     row rows[2 + 256];
     size_t nrows = 0;
@@ -197,7 +204,9 @@ static int size_table(const char *data, size_t len, bool plain, raw_figures *fig
     if (open_data(data, len, plain, &in, err) < 0 ||
         gtr_raw_reader_new(in, NULL, &r, err) < 0)
         goto end;
+    cli_progress_start(&prog, pmode, "stats (raw events)", in, len, false);
     while ((st = gtr_raw_reader_next(r, &ev, err)) == GTR_OK) {
+        cli_progress_event(&prog);
         stats[ev.type].count++;
         stats[ev.type].bytes += gtr_raw_event_encoded_size(&ev);
         fig->events++;
@@ -208,6 +217,7 @@ static int size_table(const char *data, size_t len, bool plain, raw_figures *fig
             fig->batches++;
         }
     }
+    cli_progress_end(&prog, st == GTR_EOF);
     if (st < 0)
         goto end;
     qsort(stats, 256, sizeof stats[0], by_bytes_desc);
@@ -231,6 +241,7 @@ static int size_table(const char *data, size_t len, bool plain, raw_figures *fig
     print_table(rows, nrows);
     rc = CLI_OK;
 end:
+    cli_progress_end(&prog, false);
     gtr_raw_reader_free(r);
     gtr_input_free(in);
     return rc;
@@ -238,9 +249,10 @@ end:
 
 /* ---- the high-level figures ---- */
 
-static int high_level(const char *data, size_t len, bool plain, const raw_figures *fig,
-                      gtr_err *err)
+static int high_level(const char *data, size_t len, bool plain, cli_progress_mode pmode,
+                      const raw_figures *fig, gtr_err *err)
 {
+    cli_progress prog = {0};
     gtr_input *in = NULL;
     gtr_reader *r = NULL;
     idset ms = {0}, ps = {0}, gs = {0};
@@ -254,8 +266,10 @@ static int high_level(const char *data, size_t len, bool plain, const raw_figure
     if (open_data(data, len, plain, &in, err) < 0 ||
         gtr_reader_new(in, NULL, &r, err) < 0)
         goto end;
+    cli_progress_start(&prog, pmode, "stats (reader)", in, len, false);
     while ((st = gtr_reader_next(r, &ev, err)) == GTR_OK) {
         gtr_event_kind k = gtr_event_get_kind(&ev);
+        cli_progress_event(&prog);
         gtr_state_transition tr;
         if (events++ == 0)
             first = gtr_event_time(&ev);
@@ -278,6 +292,7 @@ static int high_level(const char *data, size_t len, bool plain, const raw_figure
             goto end;
         }
     }
+    cli_progress_end(&prog, st == GTR_EOF);
     if (st < 0)
         goto end;
     printf("\nbytes: %zu\n", len);
@@ -299,6 +314,7 @@ static int high_level(const char *data, size_t len, bool plain, const raw_figure
     }
     rc = CLI_OK;
 end:
+    cli_progress_end(&prog, false);
     idset_free(&ms);
     idset_free(&ps);
     idset_free(&gs);
@@ -309,8 +325,9 @@ end:
 
 int cmd_stats(int argc, char **argv)
 {
-    const char *path = NULL;
+    const char *path = NULL, *bad = NULL;
     bool only_args = false;
+    cli_progress_mode pmode = CLI_PROGRESS_AUTO;
     cli_input ci = {0};
     char *data = NULL;
     size_t len = 0;
@@ -323,6 +340,11 @@ int cmd_stats(int argc, char **argv)
         if (!only_args && cli_is_help(a)) {
             fputs(usage_text, stdout);
             return CLI_OK;
+        } else if (!only_args && cli_progress_flag(a, &pmode, &bad)) {
+            if (bad != NULL)
+                return cli_usage(usage_text,
+                                 "stats: invalid boolean value \"%s\" for %.*s: parse error",
+                                 bad, (int)(bad - 1 - a), a);
         } else if (!only_args && strcmp(a, "--") == 0) {
             only_args = true;
         } else if (!only_args && a[0] == '-' && a[1] != '\0') {
@@ -340,8 +362,8 @@ int cmd_stats(int argc, char **argv)
         rc = cli_fail_err(&err);
         goto end;
     }
-    if (size_table(data, len, ci.from_fixture, &fig, &err) != CLI_OK ||
-        high_level(data, len, ci.from_fixture, &fig, &err) != CLI_OK) {
+    if (size_table(data, len, ci.from_fixture, pmode, &fig, &err) != CLI_OK ||
+        high_level(data, len, ci.from_fixture, pmode, &fig, &err) != CLI_OK) {
         rc = cli_fail_trace_err(&ci, &err);
         goto end;
     }

@@ -228,10 +228,11 @@ endforeach()
 gtr_cli_test(cli_validate_help_lists_flags ARGS validate -h RC 0
              OUT "\n  --log-events  [^\n]*\n.*\n  --  [^\n]*\n  -h, --help ")
 gtr_cli_test(cli_stats_help_lists_flags ARGS stats -h RC 0
-             OUT "flags:\n  --  [^\n]*\n  -h, --help ")
+             OUT "flags [^\n]*:\n  --progress  [^\n]*\n[^\n]*\n[^\n]*\n  --quiet  [^\n]*\n  --  [^\n]*\n  -h, --help ")
 gtr_cli_test(cli_check_help_lists_flags ARGS check -h RC 0
              OUT "flags:\n  --  [^\n]*\n  -h, --help ")
-gtr_cli_test(cli_raw_help_lists_flags ARGS raw -h RC 0 OUT "flags:\n  -h, --help ")
+gtr_cli_test(cli_raw_help_lists_flags ARGS raw -h RC 0
+             OUT "flags [^\n]*:\n  --progress  [^\n]*\n[^\n]*\n[^\n]*\n  --quiet  [^\n]*\n  -h, --help ")
 gtr_cli_test(cli_gen_help_lists_flags ARGS gen -h RC 0
              OUT "\n  --out DIR  [^\n]*\n[^\n]*--out=DIR\n  --list  [^\n]*\n[^\n]*--list=BOOL[^\n]*\n  -h, --help ")
 # ... and accepts them as listed: one dash or two, a boolean's =BOOL as Go's ParseBool reads it.
@@ -337,3 +338,52 @@ gtr_cli_test(cli_stats_duration_has_units ARGS stats ${_ann_real} RC 0
              OUT "\nduration: 317\\.185µs\n$")
 gtr_cli_test(cli_stats_help_says_tie_order ARGS stats -h RC 0
              OUT "zero rows included.*not stable.*in type order")
+
+# Progress on stderr (cli/progress.c): shown by default only when stderr is a terminal (under
+# ctest it is a pipe: nothing); --progress forces it (the last line, with the totals, ends in
+# ", done", or ", stopped" before the error); --quiet silences it; the last flag wins.
+set(_stress ${CMAKE_SOURCE_DIR}/corpus/real/testprog-gc-stress.trace.gz)
+gtr_cli_test(cli_validate_progress_forced_to_a_pipe ARGS validate --progress ${_stress} RC 0
+             ERR "gotrace validate: [0-9.]+ [kMG]?B read, [0-9.]+[kMG]? events, [0-9.]+[kMG]? events/s, done\n$")
+gtr_cli_test(cli_validate_no_progress_when_stderr_is_not_a_terminal ARGS validate ${_stress}
+             RC 0 ERR "^$")
+gtr_cli_test(cli_validate_quiet_silences_progress ARGS validate --progress --quiet ${_stress}
+             RC 0 ERR "^$")
+gtr_cli_test(cli_validate_progress_after_quiet_wins ARGS validate -quiet -progress ${_stress}
+             RC 0 ERR ", done\n$")
+gtr_cli_test(cli_validate_progress_false_is_off ARGS validate --progress=false ${_stress}
+             RC 0 ERR "^$")
+gtr_cli_test(cli_validate_progress_bad_value_is_usage_error ARGS validate --progress=maybe
+             RC 2 ERR "^gotrace: validate: invalid boolean value \"maybe\" for --progress: parse error\n")
+gtr_cli_test(cli_validate_progress_stops_before_the_error
+             ARGS validate --progress ${_up}/go122-fail-first-gen-first.test RC 1
+             ERR "^gotrace validate: [^\n]*, stopped\ngotrace: expected a proc but didn't have one\n$")
+gtr_cli_test(cli_stats_progress_shows_both_passes ARGS stats --progress ${_stress} RC 0
+             ERR "gotrace stats \\(raw events\\): [^\n]* read \\(100%\\), [^\n]*, done\n(gotrace stats \\(reader\\): [^\n]*\n)*gotrace stats \\(reader\\): [^\n]* read \\(100%\\), [^\n]*, done\n$")
+gtr_cli_test(cli_stats_quiet_silences_progress ARGS stats --quiet ${_stress} RC 0 ERR "^$")
+gtr_cli_test(cli_raw_text2bytes_progress_has_percentage
+             ARGS raw text2bytes --progress prog.txt prog.bin RC 0
+             PRE_ARGS raw bytes2text ${_stress} prog.txt
+             ERR "gotrace raw text2bytes: [^\n]* read \\(100%\\), [^\n]*, done\n$")
+gtr_cli_test(cli_raw_bytes2text_progress_to_stdout_pipe ARGS raw bytes2text ${_stress} --progress
+             RC 0 ERR "gotrace raw bytes2text: [^\n]*, done\n$")
+gtr_cli_test(cli_raw_quiet_silences_progress ARGS raw bytes2text --quiet ${_stress} RC 0
+             ERR "^$")
+# On a terminal (script(1) gives gotrace a pseudo-terminal), without flags: the line is drawn
+# in place ("\r...\e[K") and erased at the end ("\r\e[K"); --quiet draws nothing there.
+find_program(GTR_SCRIPT script)
+if(GTR_SCRIPT)
+  set(_big ${CMAKE_SOURCE_DIR}/corpus/real/testprog-stress.trace.gz)
+  foreach(_t IN ITEMS "on_a_terminal_draws_in_place|validate|\rgotrace validate: [^\n]* events/s.\\[K.*\r.\\[K$"
+                      "quiet_on_a_terminal_draws_nothing|validate --quiet|^$")
+    string(REPLACE "|" ";" _t "${_t}")
+    list(GET _t 0 _name)
+    list(GET _t 1 _cmd)
+    list(GET _t 2 _want)
+    add_test(NAME cli_progress_${_name}
+             COMMAND ${CMAKE_COMMAND} -DCMD=${GTR_SCRIPT}
+                     "-DARGS=-qec|$<TARGET_FILE:gotrace> ${_cmd} ${_big}|/dev/null"
+                     -DWANT_RC=0 "-DWANT_OUT=${_want}" -DWORKDIR=${_cli_dir}
+                     -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_run.cmake)
+  endforeach()
+endif()
