@@ -12,7 +12,7 @@
 #include "progress.h"
 
 static const char usage_text[] =
-    "usage: gotrace raw text2bytes|bytes2text [--progress|--quiet] [IN [OUT]]\n"
+    "usage: gotrace raw text2bytes|bytes2text [IN [OUT]]\n"
     "\n"
     "  text2bytes  read a trace in the text format, write the wire format\n"
     "  bytes2text  read a trace in the wire format, write the text format\n"
@@ -22,6 +22,9 @@ static const char usage_text[] =
     "other name) a txtar archive whose files are exactly `expect` then `trace` (gzip is\n"
     "accepted); its trace file is converted. A malformed fixture fails with the message of\n"
     "Go's testtrace.ParseFile.\n"
+    "\n"
+    "The text format is Go's (internal/trace/raw/doc.go); its grammar, with the error of\n"
+    "every rule, is doc/text-format.md in gotrace's sources.\n"
     "\n"
     "flags (with one dash or two, anywhere after the mode):\n"
     "  --progress  show progress on stderr (bytes read, a percentage when the size is known,\n"
