@@ -387,3 +387,9 @@ if(GTR_SCRIPT)
                      -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_run.cmake)
   endforeach()
 endif()
+# raw -h (and so gotrace(1)) points to the text format's grammar, which exists.
+gtr_cli_test(cli_raw_help_points_to_text_format_grammar ARGS raw -h RC 0
+             OUT "grammar, with the error of\nevery rule, is doc/text-format\\.md")
+if(NOT EXISTS ${CMAKE_SOURCE_DIR}/doc/text-format.md)
+  message(FATAL_ERROR "doc/text-format.md, which gotrace raw -h names, is missing")
+endif()
