@@ -2,8 +2,8 @@
 /* cmd_stats.c: `gotrace stats [FILE|-]`: what a trace is made of. First the table of Go's
  * internal/trace/testdata/cmd/gotraceeventstats ("size" mode; the tool left Go's tree after
  * Go 1.26): every event type's encoded bytes and count over the wire events, computed with
- * the raw reader, the same 256 rows in the same format (only rows of equal bytes may come in
- * another order: Go's sort is not stable, ours breaks ties by type); followed by
+ * the raw reader, the same 256 rows in the same format and order (Go's sort is not stable:
+ * the order of rows of equal bytes is that of its pdqsort, ported in gosort.c); followed by
  * figures from the high-level reader (generations, batches, distinct Ms/Ps/Gs, events per
  * kind, first and last timestamps). FILE may be a .test fixture (cli_load_input): the figures
  * are those of its trace section as wire bytes. */
@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "duration.h"
+#include "gosort.h"
 #include "progress.h"
 #include "gtr/raw.h"
 #include "gtr/reader.h"
@@ -34,8 +35,8 @@ static const char usage_text[] =
     "   Go's text/tabwriter (minwidth 3, padding 2). <name> is the event's spec name (empty\n"
     "   for a type number the version leaves unused), or \"<unknown (N)>\" past the version's\n"
     "   table. Go sorts with slices.SortFunc, which is not stable: rows of equal bytes (the\n"
-    "   zero rows, at least) come in an order of its own; here they are in type order, so\n"
-    "   the rows are Go's and only the order among equal bytes may differ.\n"
+    "   zero rows, at least) come in the order its pattern-defeating quicksort leaves them\n"
+    "   in; gotrace sorts with a port of it, so the table is Go's line for line.\n"
     "2. After a blank line, one \"key: value\" line each (high-level reader):\n"
     "     bytes: <decompressed input size, header included>\n"
     "     generations: <distinct generation numbers of the EventBatch headers>\n"
@@ -138,14 +139,12 @@ typedef struct type_stat {
     uint64_t count, bytes;
 } type_stat;
 
-/* by_bytes_desc: Go's cmp.Compare(b.bytes, a.bytes); ties (which Go's unstable
- * slices.SortFunc leaves in an order of its own) by type. */
+/* by_bytes_desc: Go's cmp.Compare(b.bytes, a.bytes). Equal bytes compare equal: their order is
+ * that of Go's slices.SortFunc, which cli_go_sort_func reproduces. */
 static int by_bytes_desc(const void *a, const void *b)
 {
     const type_stat *x = a, *y = b;
-    if (x->bytes != y->bytes)
-        return x->bytes < y->bytes ? 1 : -1;
-    return x->type < y->type ? -1 : x->type > y->type;
+    return (x->bytes < y->bytes) - (x->bytes > y->bytes);
 }
 
 enum { NCOLS = 5, CELL = 48 };
@@ -220,7 +219,7 @@ static int size_table(const char *data, size_t len, bool plain, cli_progress_mod
     cli_progress_end(&prog, st == GTR_EOF);
     if (st < 0)
         goto end;
-    qsort(stats, 256, sizeof stats[0], by_bytes_desc);
+    cli_go_sort_func(stats, 256, sizeof stats[0], by_bytes_desc);
     nspecs = gtr_version_nspecs(gtr_raw_reader_version(r));
     rows[nrows++] = (row){{"Event", "Bytes", "%", "Count", "%"}};
     rows[nrows++] = (row){{"-", "-", "-", "-", "-"}};
