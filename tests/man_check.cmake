@@ -1,16 +1,17 @@
 # man_check.cmake: the generated man page gotrace(1) is clean roff and holds every mode.
 #   cmake -DGOTRACE=<gotrace> -DMAN=<gotrace.1> -DGROFF=<groff> -P man_check.cmake
-# 1. `groff -man -Tutf8 -ww -z` reads it with every warning on and prints nothing;
+# 1. `groff -k -man -Tutf8 -ww -z` (-k: preconv; the page says it is UTF-8) reads it with
+#    every warning on and prints nothing;
 # 2. every mode `gotrace help` lists (but help and version) has its .SS section, and every line
 #    of `gotrace help MODE` appears, as printed, in the page groff renders (plain text):
 #    the page says what the CLI says.
 cmake_minimum_required(VERSION 3.20)
-execute_process(COMMAND "${GROFF}" -man -Tutf8 -ww -z "${MAN}"
+execute_process(COMMAND "${GROFF}" -k -man -Tutf8 -ww -z "${MAN}"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc STREQUAL "0" OR NOT err STREQUAL "")
   message(FATAL_ERROR "groff -ww: exit ${rc}:\n${err}")
 endif()
-execute_process(COMMAND "${GROFF}" -man -Tutf8 -P-cbou "${MAN}"
+execute_process(COMMAND "${GROFF}" -k -man -Tutf8 -P-cbou "${MAN}"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE page ERROR_VARIABLE err)
 if(NOT rc STREQUAL "0")
   message(FATAL_ERROR "groff: exit ${rc}:\n${err}")
