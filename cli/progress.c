@@ -84,6 +84,8 @@ static void draw(cli_progress *p, double t, const char *end)
     if (p->in != NULL) {
         uint64_t off = gtr_input_offset(p->in);
         scaled(num, sizeof num, (double)off, "B");
+        if (p->total > 0 && off > p->total)
+            p->total = 0; /* the estimate was wrong (a gzip ISIZE that wrapped): drop it */
         if (p->total > 0) {
             double f = (double)off / (double)p->total * 100;
             snprintf(bytes, sizeof bytes, "%s read (%.0f%%), ", num, f > 100 ? 100 : f);
@@ -128,9 +130,24 @@ void cli_progress_end(cli_progress *p, bool ok)
 uint64_t cli_file_size(const char *path, const gtr_input *in)
 {
     struct stat sb;
-    if (path == NULL || strcmp(path, "-") == 0 || (in != NULL && gtr_input_is_gzip(in)))
+    unsigned char isize[4];
+    FILE *f;
+    uint64_t n = 0;
+
+    if (path == NULL || strcmp(path, "-") == 0)
         return 0;
     if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size <= 0)
         return 0;
-    return (uint64_t)sb.st_size;
+    if (in == NULL || !gtr_input_is_gzip(in))
+        return (uint64_t)sb.st_size;
+    /* gzip: the last member's ISIZE, the uncompressed size mod 2^32 (RFC 1952). Right for
+     * the usual single-member file under 4 GiB; when it is not, the reader outgrows it and
+     * cli_progress drops the percentage. */
+    if (sb.st_size < 18 || (f = fopen(path, "rb")) == NULL)
+        return 0;
+    if (fseek(f, -4, SEEK_END) == 0 && fread(isize, 1, 4, f) == 4)
+        n = (uint64_t)isize[0] | (uint64_t)isize[1] << 8 | (uint64_t)isize[2] << 16 |
+            (uint64_t)isize[3] << 24;
+    fclose(f);
+    return n;
 }

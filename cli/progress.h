@@ -62,8 +62,9 @@ static inline void cli_progress_event(cli_progress *p)
  * nothing. */
 void cli_progress_end(cli_progress *p, bool ok);
 
-/* cli_file_size: the size of the file at path when it is a regular file read as it is
- * (not gzip-compressed, which in tells), else 0. */
+/* cli_file_size: the bytes in will deliver from the regular file at path: its size, or for a
+ * gzip-compressed file (in tells) the size its gzip trailer gives (an estimate: see
+ * progress.c); 0 when unknown (stdin, a pipe, no file). */
 uint64_t cli_file_size(const char *path, const gtr_input *in);
 
 #endif /* GTR_CLI_PROGRESS_H */
