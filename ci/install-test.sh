@@ -6,13 +6,17 @@
 #
 #  1. setup    install what is missing (Debian 12, root), as ci/setup.sh does.
 #  2. install  configure (-DGTR_WERROR=ON, no tests), build, `cmake --install --prefix P`;
-#              the headers, libgtr.a, libgtr.so.0, gotrace, gtr.pc and the CMake package must
+#              the headers, libgtr.a, libgtr.so.0, gotrace, gotrace(1), gtr.pc and the CMake package must
 #              be there, and libgtr.so must export gtr_ symbols only.
 #  3. per example (examples/*.c): built with `cc $(pkg-config --cflags --libs --static gtr)`
-#              (links libgtr.so), with the examples/ CMake project (find_package(gotrace):
-#              gotrace::gtr, static, and gotrace::gtr_shared), and count_events also as C++
-#              with g++; every binary runs on corpus/real/testprog-annotations.trace.gz and
-#              must exit 0 with plausible output.
+#              (links libgtr.so; write_trace: gtr-testgen), with the examples/ CMake project
+#              (find_package(gotrace): gotrace::gtr, static, and gotrace::gtr_shared;
+#              write_trace: gotrace::tgen), and count_events also as C++ with g++ (and
+#              against gtr-testgen, whose headers must be C++-clean too); every reader runs on
+#              corpus/real/testprog-annotations.trace.gz and must exit 0 with plausible
+#              output; write_trace writes a .test that the installed `gotrace check` passes.
+#  4. abi      ci/abi-check.sh: libgtr.so's ABI against the baseline ci/abi/libgtr.so.MAJOR.abi
+#              (abidiff; an incompatible change fails: see that script for the policy).
 # Prints one line per check and a summary; exit status 0 only when every check passed.
 # Environment: JOBS (default 2), KEEP=1 keeps the temporary directory (printed), TRACE (the
 # trace to run the examples on instead).
@@ -95,11 +99,15 @@ fi
 pc=$(find "$prefix" -name gtr.pc | head -n 1)
 libdir=$(dirname "$(dirname "${pc:-$prefix/lib/pkgconfig/gtr.pc}")")
 absent=()
-for f in include/gtr/gtr.h include/gtr/reader.h include/gtr/event.h bin/gotrace; do
+for f in include/gtr/gtr.h include/gtr/version.h include/gtr/reader.h include/gtr/event.h \
+         include/tgen/tgen.h include/tgen/fixture.h include/txtar.h bin/gotrace \
+         share/man/man1/gotrace.1; do
     [ -f "$prefix/$f" ] || absent+=("$f")
 done
-for f in libgtr.a libgtr.so.0 pkgconfig/gtr.pc cmake/gotrace/gotraceConfig.cmake \
-         cmake/gotrace/gotraceConfigVersion.cmake cmake/gotrace/gotraceTargets.cmake; do
+for f in libgtr.a libgtr.so.0 libgtr_txtar.a libgtr_testgen.a pkgconfig/gtr.pc \
+         pkgconfig/gtr-txtar.pc pkgconfig/gtr-testgen.pc cmake/gotrace/gotraceConfig.cmake \
+         cmake/gotrace/gotraceConfigVersion.cmake cmake/gotrace/gotraceTargets.cmake \
+         cmake/gotrace/gotraceTestgenTargets.cmake; do
     [ -e "$libdir/$f" ] || absent+=("${libdir#"$prefix"/}/$f")
 done
 if [ ${#absent[@]} -ne 0 ]; then
@@ -125,16 +133,20 @@ plausible() {
         count_events) grep -q '^Sync  *[1-9]' "$2" && grep -q '^StateTransition  *[1-9]' "$2" ;;
         goroutine_summary) head -n 1 "$2" | grep -q '^ *goroutine *running' &&
                            [ "$(wc -l <"$2")" -ge 2 ] ;;
+        write_trace) grep -q ' valid events$' "$2" &&
+                     "$prefix/bin/gotrace" check "$3" >"$2.check" 2>&1 ;;
         *) [ -s "$2" ] ;;
     esac
 }
-# run_example CHECK NAME BINARY: run BINARY on the trace, record CHECK.
+# run_example CHECK NAME BINARY: run BINARY on the trace (write_trace: writing a .test of its
+# own), record CHECK.
 run_example() {
-    local check=$1 name=$2 bin=$3 out=$tmp/$1.out rc=0
-    LD_LIBRARY_PATH=$libdir "$bin" "$trace" >"$out" 2>"$out.err" || rc=$?
+    local check=$1 name=$2 bin=$3 out=$tmp/$1.out rc=0 arg=$trace
+    [ "$name" = write_trace ] && arg=$tmp/$check.test
+    LD_LIBRARY_PATH=$libdir "$bin" "$arg" >"$out" 2>"$out.err" || rc=$?
     if [ "$rc" -ne 0 ]; then
         record "$check" FAILED "exit $rc: $(head -c 200 "$out.err")"
-    elif ! plausible "$name" "$out"; then
+    elif ! plausible "$name" "$out" "$arg"; then
         record "$check" FAILED "implausible output: $(head -n 3 "$out" | tr '\n' ' ')"
     else
         record "$check" ok "$(wc -l <"$out") lines"
@@ -144,13 +156,16 @@ run_example() {
 # 3. the examples against the installed tree.
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 read -r -a gtr_flags <<<"$(pkg-config --cflags --libs --static gtr)"
+read -r -a tgen_flags <<<"$(pkg-config --cflags --libs --static gtr-testgen)"
 warn=(-Wall -Wextra -Wpedantic -Werror)
 examples=()
 for src in examples/*.c; do
     examples+=("$(basename "$src" .c)")
 done
 for ex in "${examples[@]}"; do
-    if cc -std=c11 "${warn[@]}" "examples/$ex.c" "${gtr_flags[@]}" -o "$tmp/$ex.pc" \
+    flags=("${gtr_flags[@]}")
+    [ "$ex" = write_trace ] && flags=("${tgen_flags[@]}")
+    if cc -std=c11 "${warn[@]}" "examples/$ex.c" "${flags[@]}" -o "$tmp/$ex.pc" \
             2>"$tmp/$ex.pc.log"; then
         run_example "$ex (pkg-config, cc)" "$ex" "$tmp/$ex.pc"
     else
@@ -162,6 +177,14 @@ if g++ -x c++ -std=c++17 "${warn[@]}" examples/count_events.c -x none "${gtr_fla
     run_example "count_events (pkg-config, g++)" count_events "$tmp/count_events.cxx"
 else
     record "count_events (pkg-config, g++)" FAILED "$(head -c 300 "$tmp/cxx.log")"
+fi
+# The installed testgen and txtar headers in C++ (count_events with them included).
+if g++ -x c++ -std=c++17 "${warn[@]}" -include tgen/tgen.h -include tgen/fixture.h \
+        -include txtar.h examples/count_events.c -x none "${tgen_flags[@]}" \
+        -o "$tmp/count_events.tgen.cxx" 2>"$tmp/cxx-tgen.log"; then
+    run_example "count_events (gtr-testgen, g++)" count_events "$tmp/count_events.tgen.cxx"
+else
+    record "count_events (gtr-testgen, g++)" FAILED "$(head -c 300 "$tmp/cxx-tgen.log")"
 fi
 for kind in static shared; do
     dir=$tmp/examples-$kind
@@ -178,4 +201,12 @@ for kind in static shared; do
         record "examples (find_package, $kind)" FAILED "configure or build"
     fi
 done
+
+# 4. the ABI of libgtr.so against the committed baseline.
+if bash ci/abi-check.sh >"$tmp/abi.log" 2>&1; then
+    record abi ok "$(tail -n 1 "$tmp/abi.log" | sed 's/^abi-check: ok, //')"
+else
+    tail -n 40 "$tmp/abi.log"
+    record abi FAILED "ci/abi-check.sh; after an intended change: bash ci/abi-check.sh --update"
+fi
 summary

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # setup.sh: install what gotrace needs to build and test, on Debian 12 (bookworm), as root.
 #
-#   bash ci/setup.sh          # compilers, cmake, zlib, cmocka, PCRE2, clang runtime, llvm tools
+#   bash ci/setup.sh          # compilers, cmake, zlib, cmocka, PCRE2, clang runtime, llvm tools,
+#                             # abigail-tools (ci/abi-check.sh), groff (the man page's check)
 #   bash ci/setup.sh --fuzz   # the same plus afl++
 #
 # Idempotent and quiet: a package is installed only when dpkg does not already have it, and
@@ -10,11 +11,11 @@
 set -euo pipefail
 
 want=(build-essential gcc clang cmake pkg-config zlib1g-dev libcmocka-dev libpcre2-dev
-      libclang-rt-14-dev llvm-14)
+      libclang-rt-14-dev llvm-14 abigail-tools groff-base)
 for arg in "$@"; do
     case "$arg" in
         --fuzz) want+=(afl++) ;;
-        -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
         *) echo "setup: unknown argument $arg (see --help)" >&2; exit 2 ;;
     esac
 done

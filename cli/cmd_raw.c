@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "gtr/raw.h"
+#include "progress.h"
 
 static const char usage_text[] =
     "usage: gotrace raw text2bytes|bytes2text [IN [OUT]]\n"
@@ -22,7 +23,14 @@ static const char usage_text[] =
     "accepted); its trace file is converted. A malformed fixture fails with the message of\n"
     "Go's testtrace.ParseFile.\n"
     "\n"
-    "flags:\n"
+    "The text format is Go's (internal/trace/raw/doc.go); its grammar, with the error of\n"
+    "every rule, is doc/text-format.md in gotrace's sources.\n"
+    "\n"
+    "flags (with one dash or two, anywhere after the mode):\n"
+    "  --progress  show progress on stderr (bytes read, a percentage when the size is known,\n"
+    "              events, events/s), even when stderr is not a terminal; by default it is\n"
+    "              shown only on a terminal (not while OUT is that terminal)\n"
+    "  --quiet     never show progress\n"
     "  -h, --help  print this help\n";
 
 typedef enum { TEXT2BYTES, BYTES2TEXT } raw_mode;
@@ -47,7 +55,8 @@ static gtr_status out_write(void *ctx, const void *data, size_t n, gtr_err *err)
 
 /* convert runs one conversion; returns a gtr_status with err filled on failure (a failed
  * write: out->werr set). */
-static gtr_status convert(raw_mode mode, gtr_input *in, out_file *out, gtr_err *err)
+static gtr_status convert(raw_mode mode, gtr_input *in, out_file *out, cli_progress *prog,
+                          gtr_err *err)
 {
     gtr_sink sink = {out_write, out};
     gtr_status st, wst;
@@ -63,6 +72,7 @@ static gtr_status convert(raw_mode mode, gtr_input *in, out_file *out, gtr_err *
             return st;
         }
         while ((st = gtr_raw_reader_next(r, &ev, err)) == GTR_OK) {
+            cli_progress_event(prog);
             if ((st = gtr_text_writer_write(w, &ev, err)) != GTR_OK)
                 break;
         }
@@ -81,6 +91,7 @@ static gtr_status convert(raw_mode mode, gtr_input *in, out_file *out, gtr_err *
             return st;
         }
         while ((st = gtr_text_reader_next(r, &ev, err)) == GTR_OK) {
+            cli_progress_event(prog);
             if ((st = gtr_raw_writer_write(w, &ev, err)) != GTR_OK)
                 break;
         }
@@ -111,18 +122,31 @@ int cmd_raw(int argc, char **argv)
         mode = BYTES2TEXT;
     else
         return cli_usage(usage_text, "raw: unknown mode %s", argv[1]);
+    const char *paths[2] = {"-", "-"}, *bad = NULL;
+    int npaths = 0;
+    cli_progress_mode pmode = CLI_PROGRESS_AUTO;
+    cli_progress prog = {0};
     for (int i = 2; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
+        const char *a = argv[i];
+        if (cli_is_help(a)) {
             fputs(usage_text, stdout);
             return CLI_OK;
         }
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return cli_usage(usage_text, "raw: unknown flag %s", argv[i]);
+        if (cli_progress_flag(a, &pmode, &bad)) {
+            if (bad != NULL)
+                return cli_usage(usage_text,
+                                 "raw: invalid boolean value \"%s\" for %.*s: parse error", bad,
+                                 (int)(bad - 1 - a), a);
+            continue;
+        }
+        if (a[0] == '-' && a[1] != '\0')
+            return cli_usage(usage_text, "raw: unknown flag %s", a);
+        if (npaths == 2)
+            return cli_usage(usage_text, "raw: too many arguments");
+        paths[npaths++] = a;
     }
-    if (argc > 4)
-        return cli_usage(usage_text, "raw: too many arguments");
-    const char *in_path = argc > 2 ? argv[2] : "-";
-    const char *out_path = argc > 3 ? argv[3] : "-";
+    const char *in_path = paths[0];
+    const char *out_path = paths[1];
 
     gtr_err err;
     gtr_err_clear(&err);
@@ -136,7 +160,11 @@ int cmd_raw(int argc, char **argv)
         cli_input_free(&ci);
         return cli_fail("open %s: %s", out_path, strerror(errno));
     }
-    st = convert(mode, ci.in, &out, &err);
+    cli_progress_start(&prog, pmode, mode == TEXT2BYTES ? "raw text2bytes" : "raw bytes2text",
+                       ci.in, ci.from_fixture ? 0 : cli_file_size(in_path, ci.in),
+                       out.f == stdout);
+    st = convert(mode, ci.in, &out, &prog, &err);
+    cli_progress_end(&prog, st == GTR_OK);
     cli_input_free(&ci);
     errno = 0;
     if (cli_close_out(out.f) != 0 && out.werr == 0)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cmd_stats.c: `gotrace stats [FILE|-]`: what a trace is made of. Modelled on Go's
- * internal/trace/testdata/cmd/gotraceeventstats ("size" mode): a table of the wire events by
- * type with their encoded bytes and counts, computed with the raw reader; followed by
+/* cmd_stats.c: `gotrace stats [FILE|-]`: what a trace is made of. First the table of Go's
+ * internal/trace/testdata/cmd/gotraceeventstats ("size" mode; the tool left Go's tree after
+ * Go 1.26): every event type's encoded bytes and count over the wire events, computed with
+ * the raw reader, the same 256 rows in the same format and order (Go's sort is not stable:
+ * the order of rows of equal bytes is that of its pdqsort, ported in gosort.c); followed by
  * figures from the high-level reader (generations, batches, distinct Ms/Ps/Gs, events per
  * kind, first and last timestamps). FILE may be a .test fixture (cli_load_input): the figures
  * are those of its trace section as wire bytes. */
@@ -10,23 +12,31 @@
 #include <string.h>
 
 #include "cli.h"
+#include "duration.h"
+#include "gosort.h"
+#include "progress.h"
 #include "gtr/raw.h"
 #include "gtr/reader.h"
 
 static const char usage_text[] =
-    "usage: gotrace stats [--] [FILE|-]\n"
+    "usage: gotrace stats [--progress|--quiet] [--] [FILE|-]\n"
     "\n"
     "Prints statistics about the execution trace FILE (default or \"-\": stdin; gzip is\n"
     "accepted). Output, in two parts:\n"
     "\n"
-    "1. Go's gotraceeventstats size table over the wire events (raw reader): one row per\n"
-    "   event type present, sorted by bytes (descending; ties by type), columns aligned as\n"
-    "   Go's text/tabwriter (minwidth 3, padding 2):\n"
+    "1. The table of Go's gotraceeventstats (its \"size\" mode, the last version Go shipped,\n"
+    "   in internal/trace/testdata/cmd up to Go 1.26), over the wire events (raw reader):\n"
+    "   the same rows and format, so that the table reads as Go's does:\n"
     "     Event  Bytes  %  Count  %\n"
     "     -      -      -  -      -\n"
     "     <name> <encoded bytes> <% of the decompressed input> <count> <% of wire events>\n"
-    "   (each % with two decimals, as 12.34%).\n"
-    "   <name> is the event's spec name, or \"<unknown (N)>\" for a type the version lacks.\n"
+    "   one row for each of the 256 event types, zero rows included, sorted by bytes\n"
+    "   (descending); each % with two decimals (12.34%, NaN% for 0 of 0); columns aligned as\n"
+    "   Go's text/tabwriter (minwidth 3, padding 2). <name> is the event's spec name (empty\n"
+    "   for a type number the version leaves unused), or \"<unknown (N)>\" past the version's\n"
+    "   table. Go sorts with slices.SortFunc, which is not stable: rows of equal bytes (the\n"
+    "   zero rows, at least) come in the order its pattern-defeating quicksort leaves them\n"
+    "   in; gotrace sorts with a port of it, so the table is Go's line for line.\n"
     "2. After a blank line, one \"key: value\" line each (high-level reader):\n"
     "     bytes: <decompressed input size, header included>\n"
     "     generations: <distinct generation numbers of the EventBatch headers>\n"
@@ -36,7 +46,10 @@ static const char usage_text[] =
     "     events <Kind>: <count>   (one line per event kind present, in EventKind order)\n"
     "     Ms: <distinct thread IDs>, Ps: <distinct proc IDs>, Gs: <distinct goroutine IDs>\n"
     "         (each on its own line; IDs from the events' contexts and state transitions)\n"
-    "     first timestamp: <ns>, last timestamp: <ns>, duration: <ns>  (\"-\" when no event)\n"
+    "     first timestamp: <Time>, last timestamp: <Time>  (the trace clock in ns, printed\n"
+    "         as Go prints a trace.Time), duration: <last - first as Go's time.Duration\n"
+    "         prints it: 400.56ms, 1.5s, 12us written with the micro sign, 0s>\n"
+    "         (\"-\" for all three when there is no event)\n"
     "\n"
     "FILE may also be a .test fixture: a name ending in .test, or (stdin, any other name) a\n"
     "txtar archive whose files are exactly `expect` then `trace` (gzip is accepted). The\n"
@@ -46,7 +59,11 @@ static const char usage_text[] =
     "Exits 0; 1 (\"gotrace: <error>\") when the trace cannot be read, after printing the\n"
     "table when only the high-level reader fails; 2 on usage errors.\n"
     "\n"
-    "flags:\n"
+    "flags (with one dash or two, as Go's flag package reads them):\n"
+    "  --progress  show progress on stderr (bytes, a percentage, events, events/s, for each\n"
+    "              of the two passes), even when stderr is not a terminal; by default it is\n"
+    "              shown only on a terminal\n"
+    "  --quiet     never show progress\n"
     "  --          end of the flags: the next argument is FILE, even if it starts with -\n"
     "  -h, --help  print this help\n";
 
@@ -122,12 +139,12 @@ typedef struct type_stat {
     uint64_t count, bytes;
 } type_stat;
 
+/* by_bytes_desc: Go's cmp.Compare(b.bytes, a.bytes). Equal bytes compare equal: their order is
+ * that of Go's slices.SortFunc, which cli_go_sort_func reproduces. */
 static int by_bytes_desc(const void *a, const void *b)
 {
     const type_stat *x = a, *y = b;
-    if (x->bytes != y->bytes)
-        return x->bytes < y->bytes ? 1 : -1;
-    return x->type < y->type ? -1 : x->type > y->type;
+    return (x->bytes < y->bytes) - (x->bytes > y->bytes);
 }
 
 enum { NCOLS = 5, CELL = 48 };
@@ -166,8 +183,10 @@ typedef struct raw_figures {
     uint64_t events, batches, generations;
 } raw_figures;
 
-static int size_table(const char *data, size_t len, bool plain, raw_figures *fig, gtr_err *err)
+static int size_table(const char *data, size_t len, bool plain, cli_progress_mode pmode,
+                      raw_figures *fig, gtr_err *err)
 {
+    cli_progress prog = {0};
     type_stat stats[256];
     row rows[2 + 256];
     size_t nrows = 0;
@@ -184,7 +203,9 @@ static int size_table(const char *data, size_t len, bool plain, raw_figures *fig
     if (open_data(data, len, plain, &in, err) < 0 ||
         gtr_raw_reader_new(in, NULL, &r, err) < 0)
         goto end;
+    cli_progress_start(&prog, pmode, "stats (raw events)", in, len, false);
     while ((st = gtr_raw_reader_next(r, &ev, err)) == GTR_OK) {
+        cli_progress_event(&prog);
         stats[ev.type].count++;
         stats[ev.type].bytes += gtr_raw_event_encoded_size(&ev);
         fig->events++;
@@ -195,9 +216,10 @@ static int size_table(const char *data, size_t len, bool plain, raw_figures *fig
             fig->batches++;
         }
     }
+    cli_progress_end(&prog, st == GTR_EOF);
     if (st < 0)
         goto end;
-    qsort(stats, 256, sizeof stats[0], by_bytes_desc);
+    cli_go_sort_func(stats, 256, sizeof stats[0], by_bytes_desc);
     nspecs = gtr_version_nspecs(gtr_raw_reader_version(r));
     rows[nrows++] = (row){{"Event", "Bytes", "%", "Count", "%"}};
     rows[nrows++] = (row){{"-", "-", "-", "-", "-"}};
@@ -205,8 +227,6 @@ static int size_table(const char *data, size_t len, bool plain, raw_figures *fig
         const type_stat *s = &stats[i];
         row *w = &rows[nrows];
         const char *name = s->type < nspecs ? gtr_spec((uint8_t)s->type)->name : NULL;
-        if (s->count == 0)
-            continue;
         if (s->type >= nspecs)
             snprintf(w->cell[0], CELL, "<unknown (%u)>", s->type);
         else
@@ -220,6 +240,7 @@ static int size_table(const char *data, size_t len, bool plain, raw_figures *fig
     print_table(rows, nrows);
     rc = CLI_OK;
 end:
+    cli_progress_end(&prog, false);
     gtr_raw_reader_free(r);
     gtr_input_free(in);
     return rc;
@@ -227,9 +248,10 @@ end:
 
 /* ---- the high-level figures ---- */
 
-static int high_level(const char *data, size_t len, bool plain, const raw_figures *fig,
-                      gtr_err *err)
+static int high_level(const char *data, size_t len, bool plain, cli_progress_mode pmode,
+                      const raw_figures *fig, gtr_err *err)
 {
+    cli_progress prog = {0};
     gtr_input *in = NULL;
     gtr_reader *r = NULL;
     idset ms = {0}, ps = {0}, gs = {0};
@@ -243,8 +265,10 @@ static int high_level(const char *data, size_t len, bool plain, const raw_figure
     if (open_data(data, len, plain, &in, err) < 0 ||
         gtr_reader_new(in, NULL, &r, err) < 0)
         goto end;
+    cli_progress_start(&prog, pmode, "stats (reader)", in, len, false);
     while ((st = gtr_reader_next(r, &ev, err)) == GTR_OK) {
         gtr_event_kind k = gtr_event_get_kind(&ev);
+        cli_progress_event(&prog);
         gtr_state_transition tr;
         if (events++ == 0)
             first = gtr_event_time(&ev);
@@ -267,6 +291,7 @@ static int high_level(const char *data, size_t len, bool plain, const raw_figure
             goto end;
         }
     }
+    cli_progress_end(&prog, st == GTR_EOF);
     if (st < 0)
         goto end;
     printf("\nbytes: %zu\n", len);
@@ -278,13 +303,17 @@ static int high_level(const char *data, size_t len, bool plain, const raw_figure
         if (kinds[k] != 0)
             printf("events %s: %" PRIu64 "\n", gtr_event_kind_string((gtr_event_kind)k), kinds[k]);
     printf("Ms: %zu\nPs: %zu\nGs: %zu\n", ms.len, ps.len, gs.len);
-    if (events == 0)
+    if (events == 0) {
         printf("first timestamp: -\nlast timestamp: -\nduration: -\n");
-    else
-        printf("first timestamp: %" PRId64 "\nlast timestamp: %" PRId64 "\nduration: %" PRId64 "\n",
-               first, last, (int64_t)((uint64_t)last - (uint64_t)first));
+    } else {
+        char dur[CLI_DURATION_MAX];
+        cli_duration_string((int64_t)((uint64_t)last - (uint64_t)first), dur);
+        printf("first timestamp: %" PRId64 "\nlast timestamp: %" PRId64 "\nduration: %s\n",
+               first, last, dur);
+    }
     rc = CLI_OK;
 end:
+    cli_progress_end(&prog, false);
     idset_free(&ms);
     idset_free(&ps);
     idset_free(&gs);
@@ -295,8 +324,9 @@ end:
 
 int cmd_stats(int argc, char **argv)
 {
-    const char *path = NULL;
+    const char *path = NULL, *bad = NULL;
     bool only_args = false;
+    cli_progress_mode pmode = CLI_PROGRESS_AUTO;
     cli_input ci = {0};
     char *data = NULL;
     size_t len = 0;
@@ -309,6 +339,11 @@ int cmd_stats(int argc, char **argv)
         if (!only_args && cli_is_help(a)) {
             fputs(usage_text, stdout);
             return CLI_OK;
+        } else if (!only_args && cli_progress_flag(a, &pmode, &bad)) {
+            if (bad != NULL)
+                return cli_usage(usage_text,
+                                 "stats: invalid boolean value \"%s\" for %.*s: parse error",
+                                 bad, (int)(bad - 1 - a), a);
         } else if (!only_args && strcmp(a, "--") == 0) {
             only_args = true;
         } else if (!only_args && a[0] == '-' && a[1] != '\0') {
@@ -326,8 +361,8 @@ int cmd_stats(int argc, char **argv)
         rc = cli_fail_err(&err);
         goto end;
     }
-    if (size_table(data, len, ci.from_fixture, &fig, &err) != CLI_OK ||
-        high_level(data, len, ci.from_fixture, &fig, &err) != CLI_OK) {
+    if (size_table(data, len, ci.from_fixture, pmode, &fig, &err) != CLI_OK ||
+        high_level(data, len, ci.from_fixture, pmode, &fig, &err) != CLI_OK) {
         rc = cli_fail_trace_err(&ci, &err);
         goto end;
     }

@@ -12,10 +12,11 @@
 
 #include "cli.h"
 #include "gtr/reader.h"
+#include "progress.h"
 #include "gtr/validate.h"
 
 static const char usage_text[] =
-    "usage: gotrace validate [--log-events] [--] [FILE|-]\n"
+    "usage: gotrace validate [--log-events] [--progress|--quiet] [--] [FILE|-]\n"
     "\n"
     "Reads the execution trace FILE (default or \"-\": stdin; gzip is accepted) and validates\n"
     "every event as Go's internal/trace tests do (testtrace.Validator, told the trace's\n"
@@ -32,6 +33,11 @@ static const char usage_text[] =
     "  --log-events  print each event's String() (Go's Event.String) on stdout, one per\n"
     "                line, before validating it; --log-events=BOOL sets it as Go's\n"
     "                strconv.ParseBool reads BOOL (true, false, 1, 0, t, f, ...)\n"
+    "  --progress    show progress on stderr (bytes read, a percentage when the size is\n"
+    "                known, events, events/s), even when stderr is not a terminal; by\n"
+    "                default it is shown only on a terminal (not while --log-events writes\n"
+    "                to that terminal)\n"
+    "  --quiet       never show progress\n"
     "  --            end of the flags: the next argument is FILE, even if it starts with -\n"
     "  -h, --help    print this help\n";
 
@@ -50,8 +56,10 @@ static int flush_lines(gtr_buf *lines)
 
 int cmd_validate(int argc, char **argv)
 {
-    const char *path = NULL, *val;
+    const char *path = NULL, *val, *bad = NULL;
     bool log_events = false, only_args = false;
+    cli_progress_mode pmode = CLI_PROGRESS_AUTO;
+    cli_progress prog = {0};
     cli_input ci = {0};
     gtr_reader *r = NULL;
     gtr_validator *v = NULL;
@@ -70,6 +78,11 @@ int cmd_validate(int argc, char **argv)
                 return cli_usage(usage_text,
                                  "validate: invalid boolean value \"%s\" for %.*s: parse error",
                                  val, (int)(val - 1 - a), a);
+        } else if (!only_args && cli_progress_flag(a, &pmode, &bad)) {
+            if (bad != NULL)
+                return cli_usage(usage_text,
+                                 "validate: invalid boolean value \"%s\" for %.*s: parse error",
+                                 bad, (int)(bad - 1 - a), a);
         } else if (!only_args && strcmp(a, "--") == 0) {
             only_args = true;
         } else if (!only_args && a[0] == '-' && a[1] != '\0') {
@@ -91,21 +104,26 @@ int cmd_validate(int argc, char **argv)
         goto end;
     }
     gtr_validator_set_go_version(v, gtr_reader_go_version(r));
+    cli_progress_start(&prog, pmode, "validate", ci.in,
+                       ci.from_fixture ? 0 : cli_file_size(path, ci.in), log_events);
     for (;;) {
         gtr_status st = gtr_reader_next(r, &ev, &err);
         if (st == GTR_EOF)
             break;
         if (st < 0)
             goto fail;
+        cli_progress_event(&prog);
         if (log_events) {
             if ((st = gtr_event_string(&ev, &lines)) < 0) {
                 flush_lines(&lines);
+                cli_progress_end(&prog, false);
                 rc = cli_fail("formatting event: %s", gtr_status_text(st));
                 goto end;
             }
             gtr_buf_putc(&lines, '\n');
             int werr;
             if (lines.len >= FLUSH_AT && (werr = flush_lines(&lines)) != 0) {
+                cli_progress_end(&prog, false);
                 rc = cli_fail_write(NULL, werr);
                 goto end;
             }
@@ -114,11 +132,13 @@ int cmd_validate(int argc, char **argv)
             goto fail;
     }
     int werr = flush_lines(&lines);
+    cli_progress_end(&prog, werr == 0);
     rc = werr != 0 ? cli_fail_write(NULL, werr) : cli_close_stdout();
     goto end;
 fail:
     /* The dump ends with the failing event, then the error goes to stderr. */
     flush_lines(&lines);
+    cli_progress_end(&prog, false);
     rc = cli_fail_err(&err);
 end:
     gtr_buf_free(&lines);

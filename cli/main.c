@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "gtr/version.h"
 
 static const struct {
     const char *name;
@@ -21,10 +22,6 @@ static const struct {
 
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
-/* GOTRACE_VERSION is the project's version (PROJECT_VERSION, set by cli/CMakeLists.txt). */
-#ifndef GOTRACE_VERSION
-#error "GOTRACE_VERSION must be defined (cli/CMakeLists.txt)"
-#endif
 /* The Go reader this is a port of: its messages and output are matched byte for byte. */
 #define GOTRACE_PORTS "internal/trace of Go 1.27.3"
 
@@ -48,9 +45,11 @@ static int (*find_command(const char *name))(int, char **)
     return NULL;
 }
 
+/* print_version: the version of the libtrace linked in (gtr/version.h, which PROJECT_VERSION
+ * is read from). */
 static int print_version(void)
 {
-    printf("gotrace %s\na port of %s\n", GOTRACE_VERSION, GOTRACE_PORTS);
+    printf("gotrace %s\na port of %s\n", gtr_version(), GOTRACE_PORTS);
     return cli_close_stdout();
 }
 

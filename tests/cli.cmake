@@ -3,6 +3,14 @@
 gtr_unit_test(NAME test_expect SOURCES test_expect.c LIBS gtr_testgen)
 gtr_unit_test(NAME test_fixture SOURCES test_fixture.c sha256.c LIBS gtr_testgen)
 
+# Go's slices.SortFunc order (cli/gosort.c), under stats' gotraceeventstats table.
+gtr_unit_test(NAME test_gosort SOURCES test_gosort.c ${CMAKE_SOURCE_DIR}/cli/gosort.c LIBS "")
+target_include_directories(test_gosort PRIVATE ${CMAKE_SOURCE_DIR}/cli)
+
+# Durations as Go's time.Duration.String prints them (cli/duration.c).
+gtr_unit_test(NAME test_duration SOURCES test_duration.c ${CMAKE_SOURCE_DIR}/cli/duration.c LIBS "")
+target_include_directories(test_duration PRIVATE ${CMAKE_SOURCE_DIR}/cli)
+
 # The golden runner over Go's own fixtures: the acceptance test of the whole reader.
 add_test(NAME golden_upstream
          COMMAND $<TARGET_FILE:gotrace> check ${CMAKE_SOURCE_DIR}/corpus/upstream)
@@ -19,7 +27,7 @@ file(MAKE_DIRECTORY ${_cli_dir})
 # CLI tests share (they run in parallel): each test names its own files.
 function(gtr_cli_test name)
   set(_one RC OUT ERR SETUP_FILE SETUP_TEXT SETUP_TRACE_OF SETUP_TRACE_TO SETUP_GZIP_OF
-      SETUP_GZIP_TO STDIN STDIN_PIPE SAME_STDIN REMOVE CWD STDOUT_TO)
+      SETUP_GZIP_TO STDIN STDIN_PIPE SAME_STDIN REMOVE CWD STDOUT_TO OUT_STARTS_WITH)
   set(_lists ARGS PRE_ARGS SAME_AS SAME_FILES MKDIRS)
   cmake_parse_arguments(C "" "${_one}" "${_lists}" ${ARGN})
   string(REPLACE ";" "|" _args "${C_ARGS}")
@@ -31,7 +39,8 @@ function(gtr_cli_test name)
     endif()
   endforeach()
   foreach(k IN ITEMS SETUP_FILE SETUP_TEXT SETUP_TRACE_OF SETUP_TRACE_TO SETUP_GZIP_OF
-                     SETUP_GZIP_TO STDIN STDIN_PIPE SAME_STDIN REMOVE CWD STDOUT_TO)
+                     SETUP_GZIP_TO STDIN STDIN_PIPE SAME_STDIN REMOVE CWD STDOUT_TO
+                     OUT_STARTS_WITH)
     if(DEFINED C_${k})
       list(APPEND _defs "-D${k}=${C_${k}}")
     endif()
@@ -189,7 +198,15 @@ gtr_cli_test(cli_check_dir_includes_test_gz ARGS check check-dir RC 0
 gtr_cli_test(cli_check_help_mentions_stdin_and_gzip ARGS check -h RC 0
              OUT "\"-\" reads one fixture from stdin.*\\*\\.test\\.gz")
 
-# --version / version, help [MODE].
+# --version / version, help [MODE]. The version's one source is gtr/version.h (test_version:
+# macros, gtr_version() of the static and the shared library, PROJECT_VERSION agree).
+foreach(_lib gtr gtr_shared)
+  if(TARGET ${_lib})
+    gtr_unit_test(NAME test_version_${_lib} SOURCES test_version.c LIBS ${_lib})
+    target_compile_definitions(test_version_${_lib} PRIVATE
+      GTR_PROJECT_VERSION="${PROJECT_VERSION}")
+  endif()
+endforeach()
 gtr_cli_test(cli_version_flag_prints_versions ARGS --version RC 0
              OUT "^gotrace ${PROJECT_VERSION}\na port of internal/trace of Go 1\\.27\\.3\n$")
 gtr_cli_test(cli_version_mode_prints_versions ARGS version RC 0
@@ -216,10 +233,11 @@ endforeach()
 gtr_cli_test(cli_validate_help_lists_flags ARGS validate -h RC 0
              OUT "\n  --log-events  [^\n]*\n.*\n  --  [^\n]*\n  -h, --help ")
 gtr_cli_test(cli_stats_help_lists_flags ARGS stats -h RC 0
-             OUT "flags:\n  --  [^\n]*\n  -h, --help ")
+             OUT "flags [^\n]*:\n  --progress  [^\n]*\n[^\n]*\n[^\n]*\n  --quiet  [^\n]*\n  --  [^\n]*\n  -h, --help ")
 gtr_cli_test(cli_check_help_lists_flags ARGS check -h RC 0
              OUT "flags:\n  --  [^\n]*\n  -h, --help ")
-gtr_cli_test(cli_raw_help_lists_flags ARGS raw -h RC 0 OUT "flags:\n  -h, --help ")
+gtr_cli_test(cli_raw_help_lists_flags ARGS raw -h RC 0
+             OUT "flags [^\n]*:\n  --progress  [^\n]*\n[^\n]*\n[^\n]*\n  --quiet  [^\n]*\n  -h, --help ")
 gtr_cli_test(cli_gen_help_lists_flags ARGS gen -h RC 0
              OUT "\n  --out DIR  [^\n]*\n[^\n]*--out=DIR\n  --list  [^\n]*\n[^\n]*--list=BOOL[^\n]*\n  -h, --help ")
 # ... and accepts them as listed: one dash or two, a boolean's =BOOL as Go's ParseBool reads it.
@@ -300,3 +318,90 @@ gtr_cli_test(cli_stats_text_trace_gets_hint ARGS stats hint3-ann.txt RC 1 OUT "^
 gtr_cli_test(cli_validate_other_bytes_get_no_hint ARGS validate hint-other.txt RC 1
              SETUP_FILE hint-other.txt SETUP_TEXT "Trace go1.22\n"
              ERR "^gotrace: bad file format: not a Go execution trace[?]\n$")
+
+# The man page gotrace(1) (man/): generated from `gotrace help [MODE]`; clean under groff -ww
+# and holding every mode's help, line for line (man_check.cmake). groff-base is in setup.sh.
+find_program(GTR_GROFF groff)
+if(TARGET gotrace_man AND GTR_GROFF)
+  add_test(NAME cli_man_page_has_every_mode
+           COMMAND ${CMAKE_COMMAND} -DGOTRACE=$<TARGET_FILE:gotrace>
+                   -DMAN=${CMAKE_BINARY_DIR}/man/gotrace.1 -DGROFF=${GTR_GROFF}
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/man_check.cmake)
+elseif(TARGET gotrace_man)
+  message(STATUS "groff not found: cli_man_page_has_every_mode is not run (bash ci/setup.sh)")
+endif()
+
+# stats: Go's gotraceeventstats table, every one of the 256 rows (zero rows included, the
+# empty name of an unused type number, "<unknown (N)>" past the version's table), rows of
+# equal bytes in the order of Go's slices.SortFunc; the duration as Go's time.Duration prints
+# it.
+set(_ann_real ${CMAKE_SOURCE_DIR}/corpus/real/testprog-annotations.trace.gz)
+# tests/data/gotraceeventstats-*.txt are Go's own output: gotraceeventstats' last main.go
+# (golang/go, src/internal/trace/testdata/cmd/gotraceeventstats, "size" mode) built against
+# Go 1.27.3's internal/trace/raw (its package renamed tracev2), run on the gunzipped trace.
+foreach(_t testprog-annotations go1.22-testprog-gc-stress)
+  gtr_cli_test(cli_stats_table_is_gotraceeventstats_${_t}
+               ARGS stats ${CMAKE_SOURCE_DIR}/corpus/real/${_t}.trace.gz RC 0
+               OUT_STARTS_WITH ${CMAKE_CURRENT_SOURCE_DIR}/data/gotraceeventstats-${_t}.txt
+               OUT "0\\.00%\n\nbytes: [0-9]+\n")
+endforeach()
+gtr_cli_test(cli_stats_duration_has_units ARGS stats ${_ann_real} RC 0
+             OUT "\nduration: 317\\.185µs\n$")
+gtr_cli_test(cli_stats_help_says_tie_order ARGS stats -h RC 0
+             OUT "zero rows included.*not stable.*a port of it, so the table is Go's line for line")
+
+# Progress on stderr (cli/progress.c): shown by default only when stderr is a terminal (under
+# ctest it is a pipe: nothing); --progress forces it (the last line, with the totals, ends in
+# ", done", or ", stopped" before the error); --quiet silences it; the last flag wins. The
+# percentage of a gzip file comes from its trailer's size (100% at the end).
+set(_stress ${CMAKE_SOURCE_DIR}/corpus/real/testprog-gc-stress.trace.gz)
+gtr_cli_test(cli_validate_progress_forced_to_a_pipe ARGS validate --progress ${_stress} RC 0
+             ERR "gotrace validate: [0-9.]+ [kMG]?B read \\(100%\\), [0-9.]+[kMG]? events, [0-9.]+[kMG]? events/s, done\n$")
+gtr_cli_test(cli_validate_no_progress_when_stderr_is_not_a_terminal ARGS validate ${_stress}
+             RC 0 ERR "^$")
+gtr_cli_test(cli_validate_quiet_silences_progress ARGS validate --progress --quiet ${_stress}
+             RC 0 ERR "^$")
+gtr_cli_test(cli_validate_progress_after_quiet_wins ARGS validate -quiet -progress ${_stress}
+             RC 0 ERR ", done\n$")
+gtr_cli_test(cli_validate_progress_false_is_off ARGS validate --progress=false ${_stress}
+             RC 0 ERR "^$")
+gtr_cli_test(cli_validate_progress_bad_value_is_usage_error ARGS validate --progress=maybe
+             RC 2 ERR "^gotrace: validate: invalid boolean value \"maybe\" for --progress: parse error\n")
+gtr_cli_test(cli_validate_progress_stops_before_the_error
+             ARGS validate --progress ${_up}/go122-fail-first-gen-first.test RC 1
+             ERR "^gotrace validate: [^\n]*, stopped\ngotrace: expected a proc but didn't have one\n$")
+gtr_cli_test(cli_stats_progress_shows_both_passes ARGS stats --progress ${_stress} RC 0
+             ERR "gotrace stats \\(raw events\\): [^\n]* read \\(100%\\), [^\n]*, done\n(gotrace stats \\(reader\\): [^\n]*\n)*gotrace stats \\(reader\\): [^\n]* read \\(100%\\), [^\n]*, done\n$")
+gtr_cli_test(cli_stats_quiet_silences_progress ARGS stats --quiet ${_stress} RC 0 ERR "^$")
+gtr_cli_test(cli_raw_text2bytes_progress_has_percentage
+             ARGS raw text2bytes --progress prog.txt prog.bin RC 0
+             PRE_ARGS raw bytes2text ${_stress} prog.txt
+             ERR "gotrace raw text2bytes: [^\n]* read \\(100%\\), [^\n]*, done\n$")
+gtr_cli_test(cli_raw_bytes2text_progress_to_stdout_pipe ARGS raw bytes2text ${_stress} --progress
+             RC 0 ERR "gotrace raw bytes2text: [^\n]*, done\n$")
+gtr_cli_test(cli_raw_quiet_silences_progress ARGS raw bytes2text --quiet ${_stress} RC 0
+             ERR "^$")
+# On a terminal (script(1) gives gotrace a pseudo-terminal), without flags: the line is drawn
+# in place ("\r...\e[K") and erased at the end ("\r\e[K"); --quiet draws nothing there.
+find_program(GTR_SCRIPT script)
+if(GTR_SCRIPT)
+  set(_big ${CMAKE_SOURCE_DIR}/corpus/real/testprog-stress.trace.gz)
+  foreach(_t IN ITEMS "on_a_terminal_draws_in_place|validate|\rgotrace validate: [^\n]* events/s.\\[K.*\r.\\[K$"
+                      "quiet_on_a_terminal_draws_nothing|validate --quiet|^$")
+    string(REPLACE "|" ";" _t "${_t}")
+    list(GET _t 0 _name)
+    list(GET _t 1 _cmd)
+    list(GET _t 2 _want)
+    add_test(NAME cli_progress_${_name}
+             COMMAND ${CMAKE_COMMAND} -DCMD=${GTR_SCRIPT}
+                     "-DARGS=-qec|$<TARGET_FILE:gotrace> ${_cmd} ${_big}|/dev/null"
+                     -DWANT_RC=0 "-DWANT_OUT=${_want}" -DWORKDIR=${_cli_dir}
+                     -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_run.cmake)
+  endforeach()
+endif()
+# raw -h (and so gotrace(1)) points to the text format's grammar, which exists.
+gtr_cli_test(cli_raw_help_points_to_text_format_grammar ARGS raw -h RC 0
+             OUT "grammar, with the error of\nevery rule, is doc/text-format\\.md")
+if(NOT EXISTS ${CMAKE_SOURCE_DIR}/doc/text-format.md)
+  message(FATAL_ERROR "doc/text-format.md, which gotrace raw -h names, is missing")
+endif()

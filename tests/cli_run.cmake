@@ -6,6 +6,7 @@
 #         [-DSTDIN=<path> | -DSTDIN_PIPE=<path>]
 #         [-DSAME_AS=<a|b> [-DSAME_STDIN=<path>]] [-DSAME_FILES=<path|path>]
 #         [-DREMOVE=<path>] [-DMKDIRS=<dir|dir>] [-DCWD=<dir>] [-DSTDOUT_TO=<path>]
+#         [-DOUT_STARTS_WITH=<file>]
 #         -P cli_run.cmake
 # ARGS separates arguments with '|' (an empty ARGS runs CMD alone). WANT_OUT/WANT_ERR are CMake
 # regexes, matched by a backtracking engine: nested repetitions like `(.*\n)*` over a long output
@@ -22,7 +23,8 @@
 # The command's stdin is the file STDIN, or a pipe fed with the file STDIN_PIPE. It runs in
 # the directory CWD (default WORKDIR; created if missing). Its stdout goes to the file
 # STDOUT_TO (e.g. /dev/full) instead of being captured (WANT_OUT then sees nothing).
-# Checks after it: SAME_AS runs CMD again with those arguments (stdin: the file SAME_STDIN)
+# Checks after it: OUT_STARTS_WITH names a file whose bytes stdout must begin with (a golden
+# prefix, e.g. Go's own output); SAME_AS runs CMD again with those arguments (stdin: the file SAME_STDIN)
 # and wants the same exit status, stdout and stderr; SAME_FILES names two files that must be
 # byte-identical.
 if(NOT DEFINED WORKDIR)
@@ -122,6 +124,14 @@ if(DEFINED WANT_OUT AND NOT out MATCHES "${WANT_OUT}")
 endif()
 if(DEFINED WANT_ERR AND NOT err MATCHES "${WANT_ERR}")
   message(FATAL_ERROR "stderr does not match: ${WANT_ERR}")
+endif()
+if(DEFINED OUT_STARTS_WITH)
+  file(READ "${OUT_STARTS_WITH}" _golden)
+  string(LENGTH "${_golden}" _glen)
+  string(SUBSTRING "${out}" 0 ${_glen} _head)
+  if(NOT _head STREQUAL _golden)
+    message(FATAL_ERROR "stdout does not start with the contents of ${OUT_STARTS_WITH}")
+  endif()
 endif()
 
 if(DEFINED SAME_AS)

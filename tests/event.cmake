@@ -54,4 +54,4 @@ event_cli_test(cli_stats_real_trace_prints_table ARGS stats ${_annot} RC 0
 event_cli_test(cli_stats_real_trace_prints_figures ARGS stats ${_annot} RC 0
                OUT "\n\nbytes: [0-9]+\ngenerations: 1\nbatches: [0-9]+\nwire events: [0-9]+\nevents: [0-9]+\n")
 event_cli_test(cli_stats_real_trace_prints_resources ARGS stats ${_annot} RC 0
-               OUT "\nMs: 2\nPs: 2\nGs: 10\nfirst timestamp: 2726735962688\nlast timestamp: 2726736279873\nduration: 317185\n$")
+               OUT "\nMs: 2\nPs: 2\nGs: 10\nfirst timestamp: 2726735962688\nlast timestamp: 2726736279873\nduration: 317\\.185µs\n$")

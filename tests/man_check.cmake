@@ -1,0 +1,55 @@
+# man_check.cmake: the generated man page gotrace(1) is clean roff and holds every mode.
+#   cmake -DGOTRACE=<gotrace> -DMAN=<gotrace.1> -DGROFF=<groff> -P man_check.cmake
+# 1. `groff -k -man -Tutf8 -ww -z` (-k: preconv; the page says it is UTF-8) reads it with
+#    every warning on and prints nothing;
+# 2. every mode `gotrace help` lists (but help and version) has its .SS section, and every line
+#    of `gotrace help MODE` appears, as printed, in the page groff renders (plain text):
+#    the page says what the CLI says.
+cmake_minimum_required(VERSION 3.20)
+execute_process(COMMAND "${GROFF}" -k -man -Tutf8 -ww -z "${MAN}"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc STREQUAL "0" OR NOT err STREQUAL "")
+  message(FATAL_ERROR "groff -ww: exit ${rc}:\n${err}")
+endif()
+execute_process(COMMAND "${GROFF}" -k -man -Tutf8 -P-cbou "${MAN}"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE page ERROR_VARIABLE err)
+if(NOT rc STREQUAL "0")
+  message(FATAL_ERROR "groff: exit ${rc}:\n${err}")
+endif()
+file(READ "${MAN}" roff)
+
+execute_process(COMMAND "${GOTRACE}" help RESULT_VARIABLE rc OUTPUT_VARIABLE top)
+string(REGEX REPLACE ".*\nmodes:\n" "" top "${top}")
+string(REGEX REPLACE "\n\n.*" "\n" top "${top}")
+string(REGEX MATCHALL "\n  [a-z0-9-]+ " names "\n${top}")
+set(n 0)
+foreach(m IN LISTS names)
+  string(STRIP "${m}" m)
+  if(m STREQUAL "help" OR m STREQUAL "version")
+    continue()
+  endif()
+  math(EXPR n "${n} + 1")
+  if(NOT roff MATCHES "\n\\.SS ${m}\n")
+    message(FATAL_ERROR "gotrace(1) has no section for mode ${m}")
+  endif()
+  execute_process(COMMAND "${GOTRACE}" help ${m} RESULT_VARIABLE rc OUTPUT_VARIABLE mode_help)
+  if(NOT rc STREQUAL "0")
+    message(FATAL_ERROR "gotrace help ${m} exited ${rc}")
+  endif()
+  string(REPLACE ";" "\\;" mode_help "${mode_help}")
+  string(REPLACE "\n" ";" lines "${mode_help}")
+  foreach(line IN LISTS lines)
+    string(STRIP "${line}" line)
+    if(line STREQUAL "")
+      continue()
+    endif()
+    string(FIND "${page}" "${line}" at)
+    if(at LESS 0)
+      message(FATAL_ERROR "gotrace(1), section ${m}: no line \"${line}\"")
+    endif()
+  endforeach()
+endforeach()
+if(n LESS 6)
+  message(FATAL_ERROR "only ${n} modes found in gotrace help")
+endif()
+message("gotrace(1): groff -ww clean, ${n} modes, every help line present")
