@@ -13,6 +13,7 @@
 # trace section is first turned into wire bytes by Go's text2bytes; when Go rejects the text,
 # our `gotrace raw text2bytes` must reject it with the same message. The oracle exits 3 when
 # its validator (not the reader) failed; gotrace exits 1 for both, so 3 is compared as 1.
+# Where Go panics (exit 2, "panic: MSG"), gotrace must fail with exit 1 and MSG.
 # Prints `ok   NAME (N dump lines)` or `FAIL NAME: <what differs>` with the first differing event
 # and its context, then `N passed, N failed`. Exit status 1 on any difference, 2 when the
 # tools cannot be had.
@@ -32,7 +33,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=${JOBS:-2}
 
 if [ $# -eq 0 ] || [ "$1" = -h ] || [ "$1" = --help ]; then
-    sed -n '2,32p' "$0"
+    sed -n '2,33p' "$0"
     [ $# -eq 0 ] && exit 2 || exit 0
 fi
 
@@ -158,7 +159,7 @@ for t in "$@"; do
             # Stock Go: the same verdict and event count, in its own (varying) order.
             "$oracle" validate <"$input" >"$tmp/stock.out" 2>"$tmp/stock.err"
             stock_rc=$?
-            if [ "$stock_rc" -ne "$go_rc" ] || ! cmp -s "$tmp/stock.err" "$tmp/go.err" \
+            if [ "$stock_rc" -ne "$go_rc" ] || [ "$(head -n1 "$tmp/stock.err")" != "$(head -n1 "$tmp/go.err")" ] \
                     || [ "$(grep -c '^M=' "$tmp/stock.out")" != "$(grep -c '^M=' "$tmp/go.out")" ]; then
                 fail_case "$t" "stock Go disagrees with the fixed-order oracle (exit $stock_rc vs $go_rc, $(grep -c '^M=' "$tmp/stock.out") vs $(grep -c '^M=' "$tmp/go.out") events): $(head -c 300 "$tmp/stock.err")"
                 continue
@@ -175,6 +176,14 @@ for t in "$@"; do
     fi
     go_cmp_rc=$go_rc   # the oracle's validator failure (3) is gotrace's 1
     [ "$go_rc" -eq 3 ] && go_cmp_rc=1
+    # Where Go panics (exit 2, "panic: MSG": Event.String on some cut old traces), gotrace
+    # must fail with exit 1 and MSG.
+    if [ "$go_rc" -eq 2 ] && head -n1 "$tmp/go.err" | grep -q '^panic: '; then
+        go_cmp_rc=1
+        head -n1 "$tmp/go.err" | sed 's/^panic: /error: /; s/ \[recovered\]$//' >"$tmp/go.err1"
+        mv "$tmp/go.err1" "$tmp/go.err"
+        note="$note, Go panics"
+    fi
     events=$(wc -l <"$tmp/go.out")
     why=""
     if ! cmp -s "$tmp/our.out" "$tmp/go.out"; then
