@@ -13,8 +13,8 @@
 # only when tests/oldgo/progs/ changed).
 #   --out DIR    also copy the small traces, gzip -9n, to DIR/go1.N-PROG.trace.gz
 #                (the committed ones in corpus/old/ were written with --out corpus/old)
-#   --big DIR    also write the stress program's trace with -scale N (default 60: about
-#                15-20 MB with either toolchain) to DIR/go1.N-stress-big.trace (cached too)
+#   --big DIR    also write the stress program's trace with -scale N (default 120: about
+#                17 MB with go 1.19, 24 MB with go 1.21) to DIR/go1.N-stress-big.trace (cached too)
 #   --cache DIR  default $GTR_OLDGO_CACHE or ~/.cache/gotrace-oldgo
 # Prints the directory of the small traces on stdout. Exits 1 with a message on stderr when a
 # package cannot be had (no network, suite gone, ...) or a program fails to build or run.
@@ -23,7 +23,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 cache=${GTR_OLDGO_CACHE:-$HOME/.cache/gotrace-oldgo}
-out="" big="" scale=60
+out="" big="" scale=120
 while [ $# -gt 0 ]; do
     case "$1" in
     --out) out=${2:?--out needs a directory}; shift 2 ;;
