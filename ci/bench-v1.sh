@@ -6,8 +6,10 @@
 #
 #   ci/bench-v1.sh [--short] [--runs N] [TRACE]
 #
-# Default TRACE: the largest trace `ci/oldgo-fetch.sh --big` writes (go 1.21 stress, about
-# 24 MB; fetched and made on first use, then cached). --short (CI): Go's
+# Default TRACE: the largest trace `ci/oldgo-fetch.sh --big` writes that Go reads and
+# validates to the end (go1.21-stress-nosys-big, 20-30 MB; fetched and made on first use,
+# then cached; its go1.*-stress-big twins, with blocking syscalls, stop at Go's validator
+# flaw). --short (CI): Go's
 # tracev1-stress_1_21_good (350 KB) and 3 runs. Prints, for each tool, the median of N runs
 # (default 5) of each figure, then the ratios: Go's time over ours (how many times faster) and
 # our peak RSS over Go's, and each RSS over the trace's size. Both tools must reach the same
@@ -40,7 +42,7 @@ if [ -z "$trace" ]; then
     else
         bash "$root/ci/oldgo-fetch.sh" --big "$oldcache/big" >/dev/null \
             || { echo "bench-v1: ci/oldgo-fetch.sh --big failed" >&2; exit 2; }
-        trace=$(ls -S "$oldcache"/big/*.trace | head -n1)
+        trace=$(ls -S "$oldcache"/big/*-nosys-big.trace | head -n1)
     fi
 fi
 [ -n "$runs" ] || { [ "$short" -eq 1 ] && runs=3 || runs=5; }

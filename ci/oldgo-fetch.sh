@@ -13,8 +13,11 @@
 # only when tests/oldgo/progs/ changed).
 #   --out DIR    also copy the small traces, gzip -9n, to DIR/go1.N-PROG.trace.gz
 #                (the committed ones in corpus/old/ were written with --out corpus/old)
-#   --big DIR    also write the stress program's trace with -scale N (default 120: about
-#                17 MB with go 1.19, 24 MB with go 1.21) to DIR/go1.N-stress-big.trace (cached too)
+#   --big DIR    also write the stress program's traces with -scale N (default 120: about
+#                20-30 MB each) to DIR/go1.N-stress-big.trace, and
+#                without blocking syscalls (-nosyscall) to DIR/go1.N-stress-nosys-big.trace:
+#                Go's validator rejects the first kind ("tried to run goroutine N when one was
+#                already executing") and reads the second to the end (cached too)
 #   --cache DIR  default $GTR_OLDGO_CACHE or ~/.cache/gotrace-oldgo
 # Prints the directory of the small traces on stdout. Exits 1 with a message on stderr when a
 # package cannot be had (no network, suite gone, ...) or a program fails to build or run.
@@ -104,13 +107,17 @@ for v in $versions; do
     done
     if [ -n "$big" ]; then
         mkdir -p "$big"
-        t=$big/go$v-stress-big.trace
-        if [ ! -s "$t" ] || [ "$(cat "$t.stamp" 2>/dev/null)" != "$src_stamp $scale" ]; then
-            "$bindir/stress" -o "$t.new.$$" -scale "$scale" >&2 \
-                || { rm -f "$t.new.$$"; echo "oldgo-fetch: go $v stress -scale $scale failed" >&2; exit 1; }
-            mv -f "$t.new.$$" "$t"
-            echo "$src_stamp $scale" >"$t.stamp"
-        fi
+        for kind in stress stress-nosys; do
+            t=$big/go$v-$kind-big.trace
+            flags=(-scale "$scale")
+            [ "$kind" = stress-nosys ] && flags+=(-nosyscall)
+            if [ ! -s "$t" ] || [ "$(cat "$t.stamp" 2>/dev/null)" != "$src_stamp $scale" ]; then
+                "$bindir/stress" -o "$t.new.$$" "${flags[@]}" >&2 \
+                    || { rm -f "$t.new.$$"; echo "oldgo-fetch: go $v stress ${flags[*]} failed" >&2; exit 1; }
+                mv -f "$t.new.$$" "$t"
+                echo "$src_stamp $scale" >"$t.stamp"
+            fi
+        done
     fi
 done
 
