@@ -76,10 +76,10 @@ fi
 
 # measure NAME CMD...: RUNS runs; appends "wall cpu rss_kb rc" lines to $tmp/NAME.
 measure() {
-    local name=$1 i rc
+    local name=$1 rc _
     shift
     : >"$tmp/$name"
-    for i in $(seq "$runs"); do
+    for _ in $(seq "$runs"); do
         rc=0
         /usr/bin/time -o "$tmp/time" -f '%e %U %S %M' "$@" >/dev/null 2>"$tmp/$name.err" || rc=$?
         awk -v rc="$rc" '{ printf "%s %.2f %s %s\n", $1, $2 + $3, $4, rc }' "$tmp/time" >>"$tmp/$name"
