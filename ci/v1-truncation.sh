@@ -8,13 +8,15 @@
 # stack tables that start a trace) and 100 more spread evenly over the rest, for each TRACE
 # (default: corpus/old/tracev1-user_task_region_1_21_good.trace.gz); about 5 s per trace.
 # --long: every offset 0..size-1 of each TRACE (default: the three user_task_region traces of
-# go 1.11, 1.19 and 1.21 and tracev1-stress_start_stop_1_21_good: 11,330 offsets).
+# go 1.11, 1.19 and 1.21 and tracev1-stress_start_stop_1_21_good: 11,328 offsets; 20 min with
+# an ASan build of gotrace on 2 cores at a load average of 20).
 # The oracle is the fixed-order one (tests/oldgo/oracle/build.sh), whose verdict is stock Go's.
 # Where Go panics (exit 2, "panic: MSG"), gotrace must fail with exit 1 and MSG.
 # A crash is any exit status other than 0 and 1 (sanitizer reports, signals), reported with its
 # stderr; run it with a sanitizer build (GOTRACE=build-ci-asan/bin/gotrace) to catch more.
-# Prints `ok   TRACE: N offsets` or `FAIL TRACE +OFFSET: <what differs>` (at most 10 per trace),
-# then the totals; exit 1 on any difference, 2 when the tools cannot be had.
+# Prints `ok   TRACE: N offsets` or `FAIL TRACE +OFFSET: <what differs>` (at most 10 per trace,
+# then the count of each kind of difference), then the totals; exit 1 on any difference, 2
+# when the tools cannot be had.
 #
 # Environment: GOTRACE (default build-ci/bin/gotrace), GTR_ORACLE_V1 (default: built by
 # tests/oldgo/oracle/build.sh), JOBS (parallel offsets, default 2).
@@ -22,7 +24,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 long=0
 if [ "${1:-}" = --long ]; then long=1; shift; fi
-case "${1:-}" in -h|--help) sed -n '2,20p' "$0"; exit 0 ;; esac
+case "${1:-}" in -h|--help) sed -n '2,21p' "$0"; exit 0 ;; esac
 if [ $# -eq 0 ]; then
     if [ "$long" -eq 1 ]; then
         set -- "$root"/corpus/old/tracev1-user_task_region_1_{11,19,21}_good.trace.gz \
@@ -96,7 +98,11 @@ for t in "$@"; do
         bad=$(wc -l <"$tmp/diffs")
         failed=$((failed + bad))
         sort -t+ -k2 -n "$tmp/diffs" | head -n 10 | sed "s|^|FAIL $t |"
-        [ "$bad" -gt 10 ] && echo "FAIL $t: ... $bad offsets differ in all"
+        if [ "$bad" -gt 10 ]; then
+            echo "FAIL $t: $bad offsets differ in all; by kind (numbers as N):"
+            sed 's/^+[0-9]*: //; s/[0-9][0-9]*/N/g' "$tmp/diffs" | cut -c1-160 | sort | uniq -c \
+                | sort -rn | sed 's/^/    /'
+        fi
     else
         echo "ok   $t: $n offsets"
     fi
