@@ -22,7 +22,8 @@
 # stock Go's dump of these varies from run to run with its map order, so they are compared
 # with the oracle whose order is fixed (tests/oldgo/oracle/build.sh; GTR_V1_PROCS and
 # GTR_V1_PREINIT choose the orders, default file/insert), and stock Go must then give the same
-# exit status, error and event count (a FAIL says "stock Go disagrees" otherwise).
+# exit status, error and event count (in one of up to 8 runs: on some inputs its verdict varies
+# too).
 #
 # Environment: GOTRACE (default: build-ci/bin/gotrace, built when missing), GTR_ORACLE
 # (default: built or found by ci/oracle-fetch.sh), GTR_ORACLE_V1 (default: built by
@@ -33,7 +34,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=${JOBS:-2}
 
 if [ $# -eq 0 ] || [ "$1" = -h ] || [ "$1" = --help ]; then
-    sed -n '2,33p' "$0"
+    sed -n '2,31p' "$0"
     [ $# -eq 0 ] && exit 2 || exit 0
 fi
 
@@ -156,15 +157,22 @@ for t in "$@"; do
         if [ -n "$oracle_v1" ]; then
             "$oracle_v1" validate <"$input" >"$tmp/go.out" 2>"$tmp/go.err"
             go_rc=$?
-            # Stock Go: the same verdict and event count, in its own (varying) order.
-            "$oracle" validate <"$input" >"$tmp/stock.out" 2>"$tmp/stock.err"
-            stock_rc=$?
-            if [ "$stock_rc" -ne "$go_rc" ] || [ "$(head -n1 "$tmp/stock.err")" != "$(head -n1 "$tmp/go.err")" ] \
-                    || [ "$(grep -c '^M=' "$tmp/stock.out")" != "$(grep -c '^M=' "$tmp/go.out")" ]; then
-                fail_case "$t" "stock Go disagrees with the fixed-order oracle (exit $stock_rc vs $go_rc, $(grep -c '^M=' "$tmp/stock.out") vs $(grep -c '^M=' "$tmp/go.out") events): $(head -c 300 "$tmp/stock.err")"
+            # Stock Go: the same verdict and event count, in its own (varying) order. On some
+            # inputs its verdict varies too: then one of up to 8 runs must give this one.
+            want="$go_rc $(grep -c '^M=' "$tmp/go.out") $(head -n1 "$tmp/go.err")"
+            note=", Go's map order fixed"
+            for run in 1 2 3 4 5 6 7 8; do
+                "$oracle" validate <"$input" >"$tmp/stock.out" 2>"$tmp/stock.err"
+                stock_rc=$?
+                got="$stock_rc $(grep -c '^M=' "$tmp/stock.out") $(head -n1 "$tmp/stock.err")"
+                [ "$got" = "$want" ] && break
+                [ "$run" -eq 1 ] && first=$got
+                note=", Go's map order fixed; stock Go's verdict varies"
+            done
+            if [ "$got" != "$want" ]; then
+                fail_case "$t" "stock Go never agreed with the fixed-order oracle in 8 runs (exit, events, error: $first / $want)"
                 continue
             fi
-            note=", Go's map order fixed"
         else
             "$oracle" validate <"$input" >"$tmp/go.out" 2>"$tmp/go.err"
             go_rc=$?
