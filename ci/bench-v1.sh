@@ -82,7 +82,8 @@ measure() {
     for _ in $(seq "$runs"); do
         rc=0
         /usr/bin/time -o "$tmp/time" -f '%e %U %S %M' "$@" >/dev/null 2>"$tmp/$name.err" || rc=$?
-        awk -v rc="$rc" '{ printf "%s %.2f %s %s\n", $1, $2 + $3, $4, rc }' "$tmp/time" >>"$tmp/$name"
+        # The last line: /usr/bin/time puts "Command exited with non-zero status N" first.
+        tail -n1 "$tmp/time" | awk -v rc="$rc" '{ printf "%s %.2f %s %s\n", $1, $2 + $3, $4, rc }' >>"$tmp/$name"
     done
 }
 # median NAME COLUMN
