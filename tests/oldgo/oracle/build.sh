@@ -17,7 +17,7 @@
 #   GTR_V1_PREINIT=insert (default) goroutines in the order they were created
 #   GTR_V1_PREINIT=gid             goroutines by ascending ID
 # Nothing else changes. Go's tree is not touched: the patched copies and the program are given
-# to `go build -overlay`. Cached in $GTR_OLDGO_CACHE (~/.cache/gotrace-oldgo) and rebuilt when
+# to `go build -overlay` (ci/go-internal-build.sh). Cached in $GTR_OLDGO_CACHE (~/.cache/gotrace-oldgo) and rebuilt when
 # the patch or oracle.go changes. Exit 1 (message on stderr) when it cannot be built.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,22 +42,11 @@ cp "$goroot/src/internal/trace/tracev1.go" "$work/src/internal/trace/"
 cp "$goroot/src/internal/trace/internal/tracev1/parser.go" "$work/src/internal/trace/internal/tracev1/"
 (cd "$work/src" && patch -s -p1 <"$here/v1-order.patch") \
     || { echo "oracle-v1order: v1-order.patch does not apply to $goroot" >&2; exit 1; }
-t=$goroot/src/internal/trace
-cat >"$work/overlay.json" <<JSON
-{"Replace": {
-  "$t/tracev1.go": "$work/src/internal/trace/tracev1.go",
-  "$t/internal/tracev1/parser.go": "$work/src/internal/trace/internal/tracev1/parser.go",
-  "$t/testdata/cmd/gtroraclev1order/main.go": "$root/ci/difftest/oracle.go"
-}}
-JSON
-if ! (cd "$t" && GOROOT="$goroot" GOCACHE="$cache/gocache-1.27" GOTOOLCHAIN=local GOFLAGS='' \
-        GO111MODULE='' GOPATH="$cache/gopath" GOENV=off \
-        "$goroot/bin/go" build -overlay "$work/overlay.json" -o "$out.new.$$" \
-        ./testdata/cmd/gtroraclev1order >&2); then
-    rm -f "$out.new.$$"
-    echo "oracle-v1order: build failed" >&2
-    exit 1
-fi
-mv -f "$out.new.$$" "$out"
+# shellcheck source=ci/go-internal-build.sh
+. "$root/ci/go-internal-build.sh"
+go_internal_build "$goroot" "$cache" gtroraclev1order "$out" "$root/ci/difftest/oracle.go" \
+    "tracev1.go=$work/src/internal/trace/tracev1.go" \
+    "internal/tracev1/parser.go=$work/src/internal/trace/internal/tracev1/parser.go" \
+    || { echo "oracle-v1order: build failed" >&2; exit 1; }
 echo "$stamp" >"$out.stamp"
 echo "$out"
