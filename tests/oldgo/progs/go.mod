@@ -1,0 +1,3 @@
+module gotrace.test/oldgo
+
+go 1.19
