@@ -92,6 +92,18 @@ static uint64_t pick(gsim *s, uint64_t n)
     return n <= 1 ? 0 : s->ch.next(s->ch.ctx, n);
 }
 
+void gsim_config_choose(gsim_config *c, gsim_choice ch, uint64_t max_events)
+{
+    static const gtr_go_version versions[] = {GTR_GO122, GTR_GO123, GTR_GO125, GTR_GO126};
+    gsim_config_default(c);
+    c->version = versions[ch.next(ch.ctx, 4)];
+    c->procs = 1 + (unsigned)ch.next(ch.ctx, 8);
+    if (ch.next(ch.ctx, 8) == 7)
+        c->procs = 1 + (unsigned)ch.next(ch.ctx, 64);
+    c->gens = 1 + ch.next(ch.ctx, 4);
+    c->events = max_events != UINT64_MAX ? ch.next(ch.ctx, max_events + 1) : max_events;
+}
+
 gtr_status gsim_new(const gsim_config *c, gsim_choice ch, const gtr_alloc *alc, gsim **out,
                     gtr_err *err)
 {

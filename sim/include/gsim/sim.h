@@ -82,6 +82,10 @@ typedef struct gsim_config {
 /* gsim_config_default: go1.26, 1000 events, 3 generations, 4 procs, wire format. */
 void gsim_config_default(gsim_config *c);
 
+/* gsim_config_choose draws a configuration from ch (the fuzz target's first choices): any
+ * version, 1..8 procs (now and then up to 64), 1..4 generations, 0..max_events events. */
+void gsim_config_choose(gsim_config *c, gsim_choice ch, uint64_t max_events);
+
 /* ---- the record ---- */
 
 typedef struct gsim_record {
