@@ -96,6 +96,17 @@ static gtr_status compare(const gtr_event *ev, const gsim_record *r, uint64_t i,
             from = (uint8_t)pf, to = (uint8_t)pt;
         same = same && rk == r->res_kind && rid == r->res_id && from == r->from && to == r->to;
     }
+    if (kind == GTR_EVENT_SYNC) {
+        gtr_sync sy;
+        if ((st = gtr_event_sync(ev, &sy, err)) < 0)
+            return st;
+        size_t nexp = gtr_sync_experimental_batch_count(&sy, GTR_EXP_ALLOC_FREE);
+        if (nexp != r->exp_batches)
+            return gtr_err_setf(err, GTR_E_INVALID,
+                                "event %" PRIu64 " differs from the record: Sync with %zu "
+                                "AllocFree batches; the model says %u", i, nexp,
+                                (unsigned)r->exp_batches);
+    }
     if (same)
         return GTR_OK;
     gtr_buf b = {0};

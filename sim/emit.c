@@ -215,6 +215,12 @@ gtr_status emit_gen_begin(emitter *e, uint64_t gen, uint64_t t0, int64_t wall_se
     return st;
 }
 
+gtr_status emit_exp_batch(emitter *e, uint64_t m, const uint8_t *data, size_t len)
+{
+    uint64_t a[4] = {GTR_EXP_ALLOC_FREE, e->gen, m, e->t0};
+    return put(e, GTR_EV_EXPERIMENTAL_BATCH, a, 4, data, len);
+}
+
 /* flush_m writes thread mi's open batch. */
 static gtr_status flush_m(emitter *e, size_t mi)
 {

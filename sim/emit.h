@@ -42,6 +42,9 @@ gtr_time emit_ns(const emitter *e, uint64_t ts);
 /* emit_gen_begin starts generation gen whose batches all start at t0 (> 0); writes the sync
  * batch for go1.25+ (ClockSnapshot at t0+1, wall time wall_sec). */
 gtr_status emit_gen_begin(emitter *e, uint64_t gen, uint64_t t0, int64_t wall_sec);
+/* emit_exp_batch writes an ExperimentalBatch of the AllocFree experiment for thread m
+ * (go1.23+) holding data[0..len). */
+gtr_status emit_exp_batch(emitter *e, uint64_t m, const uint8_t *data, size_t len);
 /* emit_event appends a timed event (args after dt) at time ts to thread mi's batch. */
 gtr_status emit_event(emitter *e, size_t mi, uint8_t type, uint64_t ts, const uint64_t *args,
                       size_t nargs);

@@ -20,7 +20,7 @@
 #include "emit.h"
 
 enum { G_FREE = 0, G_RUNNABLE, G_RUNNING, G_SYSCALL, G_WAITING };
-enum { P_IDLE = 0, P_RUNNING, P_SYSCALL };
+enum { P_IDLE = 0, P_RUNNING, P_SYSCALL, P_ABANDONED };   /* ABANDONED: its M dropped it */
 #define MAX_REGIONS 4
 #define MAX_TASKS 8
 #define NONE_U64 UINT64_MAX   /* NoThread/NoProc/NoGoroutine on the wire */
@@ -74,6 +74,7 @@ struct gsim {
     uint64_t tasks[MAX_TASKS];
     unsigned ntasks;
     gsim_stats stats;
+    unsigned sync_exp;   /* experimental batches of the Sync being recorded */
 };
 
 /* ---- configuration ---- */
@@ -234,8 +235,10 @@ static void record_full(gsim *s, uint8_t type, gtr_time t, ctx c, uint8_t res_ki
         return;
     memset(&r, 0, sizeof r);
     r.type = type;
-    r.kind = type == GTR_EV_SYNC_EVENT ? GTR_EVENT_SYNC
-                                        : (type < GTR_EV_NUM ? type_kind[type] : GTR_EVENT_BAD);
+    r.kind = type == GTR_EV_SYNC_EVENT         ? GTR_EVENT_SYNC
+             : gtr_event_type_experimental(type) ? GTR_EVENT_EXPERIMENTAL
+             : type < GTR_EV_NUM                 ? type_kind[type]
+                                                 : GTR_EVENT_BAD;
     r.time = t;
     r.g = c.g;
     r.p = c.p;
@@ -244,6 +247,8 @@ static void record_full(gsim *s, uint8_t type, gtr_time t, ctx c, uint8_t res_ki
     r.res_id = res_id;
     r.from = from;
     r.to = to;
+    if (type == GTR_EV_SYNC_EVENT)
+        r.exp_batches = s->sync_exp;
     s->rec(s->rec_ctx, &r);
 }
 
@@ -491,9 +496,49 @@ static bool a_proc_stop(gsim *s)
     return true;
 }
 
+static int pick_abandoned_p(gsim *s)
+{
+    size_t n = 0;
+    for (unsigned i = 0; i < s->nps; i++)
+        n += s->ps[i].st == P_ABANDONED;
+    if (n == 0)
+        return -1;
+    size_t k = (size_t)pick(s, n);
+    for (unsigned i = 0; i < s->nps; i++)
+        if (s->ps[i].st == P_ABANDONED && k-- == 0)
+            return (int)i;
+    return -1;
+}
+
+static bool m_may_take_abandoned(const gsim *s, size_t mi)
+{
+    return m_idle(s, mi) || m_p_no_g(s, mi);
+}
+
+/* steal_abandoned: a P whose M left it in a syscall for good (GoDestroySyscall with a P) is
+ * stolen by a thread that is idle or holds another P; the reader no longer checks the M it
+ * names (the one that dropped it), and reports Idle -> Idle. */
+static bool steal_abandoned(gsim *s)
+{
+    int p = pick_abandoned_p(s);
+    long mi = p >= 0 ? pick_m(s, m_may_take_abandoned) : -1;
+    if (mi < 0)
+        return false;
+    ctx c = ctx_of(s, (size_t)mi);
+    uint64_t a[3] = {(uint64_t)p, ++s->ps[p].seq, (uint64_t)s->ps[p].m};
+    gtr_time t = ev(s, (size_t)mi, GTR_EV_PROC_STEAL, a, 3);
+    record_p(s, GTR_EV_PROC_STEAL, t, c, (unsigned)p, GTR_PROC_IDLE, GTR_PROC_IDLE);
+    s->ps[p].st = P_IDLE;
+    s->ps[p].m = -1;
+    return true;
+}
+
 static bool a_proc_steal(gsim *s)
 {
-    long victim = pick_m(s, m_syscall_with_p), mi;
+    long victim, mi;
+    if (pick(s, 3) == 0 && steal_abandoned(s))
+        return true;
+    victim = pick_m(s, m_syscall_with_p);
     if (victim < 0)
         return false;
     mi = pick(s, 4) == 0 ? victim : pick_m(s, m_idle);   /* self-steal now and then */
@@ -643,10 +688,40 @@ static bool m_bare_syscall(const gsim *s, size_t mi)
     return m_syscall(s, mi) && s->ms[mi].p < 0 && !s->gs[s->ms[mi].g].assist;
 }
 
+static bool m_syscall_p_no_assist(const gsim *s, size_t mi)
+{
+    return m_syscall_with_p(s, mi) && !s->gs[s->ms[mi].g].assist &&
+           !s->ps[s->ms[mi].p].sweep;
+}
+
+/* destroy_syscall_with_p: a cgo callback's goroutine goes away while its M still holds the
+ * P in a syscall. The reader drops the P (SyscallAbandoned) and queues a self-ProcSteal
+ * before the GoDestroySyscall (go122-create-syscall-reuse-thread-id); the M, its thread ID
+ * free for reuse, is idle. */
+static bool destroy_syscall_with_p(gsim *s)
+{
+    long mi = pick_m(s, m_syscall_p_no_assist);
+    if (mi < 0)
+        return false;
+    int g = s->ms[mi].g, p = s->ms[mi].p;
+    ctx c = ctx_of(s, (size_t)mi);
+    gtr_time t = ev(s, (size_t)mi, GTR_EV_GO_DESTROY_SYSCALL, NULL, 0);
+    record_p(s, GTR_EV_PROC_STEAL, t, c, (unsigned)p, GTR_PROC_RUNNING, GTR_PROC_IDLE);
+    record_g(s, GTR_EV_GO_DESTROY_SYSCALL, t, c, s->gs[g].id, GTR_GO_SYSCALL, GTR_GO_NOT_EXIST);
+    drop_g(s, g);
+    s->ps[p].st = P_ABANDONED;
+    s->ps[p].m = (int)mi;   /* the thread it names in a later ProcSteal */
+    s->ms[mi].g = -1;
+    s->ms[mi].p = -1;
+    return true;
+}
+
 /* cgo callbacks: GoCreateSyscall on a bare M, GoDestroySyscall on a bare M in a syscall. */
 static bool a_cgo(gsim *s)
 {
     long mi;
+    if (pick(s, 4) == 0 && destroy_syscall_with_p(s))
+        return true;
     if (pick(s, 2) == 0 && (mi = pick_m(s, m_bare_syscall)) >= 0) {
         int g = s->ms[mi].g;
         ctx c = ctx_of(s, (size_t)mi);
@@ -872,6 +947,26 @@ static bool a_sample(gsim *s)
     return true;
 }
 
+/* The AllocFree experiment (go1.26): span, heap object and goroutine stack events on any
+ * thread. */
+static bool a_allocfree(gsim *s)
+{
+    static const uint8_t types[] = {
+        GTR_EV_SPAN, GTR_EV_SPAN_ALLOC, GTR_EV_SPAN_FREE,
+        GTR_EV_HEAP_OBJECT, GTR_EV_HEAP_OBJECT_ALLOC, GTR_EV_HEAP_OBJECT_FREE,
+        GTR_EV_GOROUTINE_STACK, GTR_EV_GOROUTINE_STACK_ALLOC, GTR_EV_GOROUTINE_STACK_FREE,
+    };
+    if (s->cfg.version < GTR_GO126)
+        return false;
+    size_t mi = (size_t)pick(s, s->nms);
+    uint8_t type = types[pick(s, sizeof types)];
+    uint64_t a[3] = {0x7f0000000000u + pick(s, 1u << 20) * 8192u, 1 + pick(s, 64), pick(s, 136)};
+    ctx c = ctx_of(s, mi);
+    size_t nargs = gtr_spec(type)->nargs - 1u;
+    record(s, type, ev(s, mi, type, a, nargs), c);
+    return true;
+}
+
 typedef bool (*action_fn)(gsim *s);
 static const struct {
     action_fn fn;
@@ -882,6 +977,7 @@ static const struct {
     {a_syscall_end, 3}, {a_syscall_end_blocked, 3}, {a_cgo, 1}, {a_gc, 1},
     {a_stw, 1},        {a_assist, 2},      {a_sweep, 2},      {a_heap, 2},
     {a_procs_change, 1}, {a_annotate, 5},  {a_switch, 2},     {a_sample, 2},
+    {a_allocfree, 2},
 };
 enum { NACTIONS = sizeof actions / sizeof actions[0] };
 
@@ -950,9 +1046,11 @@ static void status_g(gsim *s, size_t mi, int g, ctx c)
 static void status_p(gsim *s, size_t mi, unsigned p, ctx c)
 {
     sim_p *sp = &s->ps[p];
-    uint8_t status = sp->st == P_RUNNING ? GTR_PSTATUS_RUNNING
-                     : sp->st == P_SYSCALL ? GTR_PSTATUS_SYSCALL : GTR_PSTATUS_IDLE;
-    uint8_t state = sp->st == P_IDLE ? GTR_PROC_IDLE : GTR_PROC_RUNNING;
+    uint8_t status = sp->st == P_RUNNING     ? GTR_PSTATUS_RUNNING
+                     : sp->st == P_SYSCALL   ? GTR_PSTATUS_SYSCALL
+                     : sp->st == P_ABANDONED ? GTR_PSTATUS_SYSCALL_ABANDONED
+                                             : GTR_PSTATUS_IDLE;
+    uint8_t state = sp->st == P_RUNNING || sp->st == P_SYSCALL ? GTR_PROC_RUNNING : GTR_PROC_IDLE;
     uint64_t a[2] = {p, status};
     gtr_time t = ev(s, mi, GTR_EV_PROC_STATUS, a, 2);
     record_p(s, GTR_EV_PROC_STATUS, t, c, p, s->gen == 1 ? GTR_PROC_UNDETERMINED : state, state);
@@ -1004,10 +1102,21 @@ static void gen_begin(gsim *s)
     const size_t idle_m = s->nms - 1;
     bool first = s->gen == 1;
     s->gen_events = 0;
+    unsigned nexp = s->cfg.version >= GTR_GO123 ? (unsigned)pick(s, 3) : 0;
     if (s->st >= 0)
         s->st = emit_gen_begin(s->em, s->gen, s->now, INT64_C(1700000000) + (int64_t)s->gen);
+    /* Experimental batches (AllocFree, opaque to the reader: they ride on the Sync). */
+    for (unsigned i = 0; i < nexp && s->st >= 0; i++) {
+        uint8_t data[64];
+        size_t len = (size_t)pick(s, sizeof data + 1);
+        for (size_t j = 0; j < len; j++)
+            data[j] = (uint8_t)pick(s, 256);
+        s->st = emit_exp_batch(s->em, pick(s, s->nms), data, len);
+    }
+    s->sync_exp = nexp;
     record(s, GTR_EV_SYNC_EVENT, emit_ns(s->em, s->now),
            (ctx){GTR_NO_GOROUTINE, GTR_NO_PROC, GTR_NO_THREAD});
+    s->sync_exp = 0;
     s->now += 2;
     /* Executing resources on their own M: the P first, then the goroutine. In the first
      * generation the reader learns the binding from these very events. */
@@ -1026,7 +1135,7 @@ static void gen_begin(gsim *s)
     /* The rest from an M: the idle one in the first generation, any later. */
     size_t sm = first ? idle_m : (size_t)pick(s, s->nms);
     for (unsigned p = 0; p < s->nps; p++)
-        if (s->ps[p].st == P_IDLE)
+        if (s->ps[p].st == P_IDLE || s->ps[p].st == P_ABANDONED)
             status_p(s, sm, p, ctx_of(s, sm));
     for (int g = 0; g < GSIM_MAX_GOROUTINES; g++)
         if (s->gs[g].st == G_RUNNABLE || s->gs[g].st == G_WAITING)

@@ -100,7 +100,7 @@ static void test_sim_record_is_what_the_reader_returns(void **state)
     gtr_err err;
     gtr_input *in;
     gtr_reader *r;
-    size_t i = 0, syncs = 0, deep = 0;
+    size_t i = 0, syncs = 0, deep = 0, exp = 0, experimental = 0;
 
     gsim_config_default(&c);
     c.events = 2000;
@@ -127,12 +127,22 @@ static void test_sim_record_is_what_the_reader_returns(void **state)
         assert_int_equal(gtr_event_thread(&ev), rs.v[i].m);
         assert_int_equal(gtr_event_proc(&ev), rs.v[i].p);
         assert_int_equal(gtr_event_goroutine(&ev), rs.v[i].g);
-        syncs += rs.v[i].kind == GTR_EVENT_SYNC;
+        if (rs.v[i].kind == GTR_EVENT_SYNC) {
+            gtr_sync sy;
+            syncs++;
+            assert_int_equal(gtr_event_sync(&ev, &sy, &err), GTR_OK);
+            assert_int_equal(gtr_sync_experimental_batch_count(&sy, GTR_EXP_ALLOC_FREE),
+                             rs.v[i].exp_batches);
+            exp += rs.v[i].exp_batches;
+        }
+        experimental += rs.v[i].kind == GTR_EVENT_EXPERIMENTAL;
         deep += gtr_stack_len(gtr_event_stack(&ev)) > 32;
     }
     assert_int_equal(i, rs.n);
     assert_int_equal(syncs, 5);   /* one per generation, and the final one */
     assert_true(deep > 0);        /* stacks beyond testgen's 32 frames */
+    assert_true(exp > 0);         /* experimental batches on the Syncs */
+    assert_true(experimental > 0);   /* AllocFree events */
     gtr_reader_free(r);
     gtr_input_free(in);
     gtr_buf_free(&trace);

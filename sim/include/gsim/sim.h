@@ -99,6 +99,8 @@ typedef struct gsim_record {
     uint8_t res_kind;    /* gtr_resource_kind */
     int64_t res_id;
     uint8_t from, to;    /* gtr_go_state or gtr_proc_state */
+    /* Sync only: the generation's AllocFree experimental batches (go1.23+). */
+    uint32_t exp_batches;
 } gsim_record;
 
 typedef void (*gsim_record_fn)(void *ctx, const gsim_record *r);
