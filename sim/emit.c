@@ -95,8 +95,8 @@ static gtr_status count_write(void *ctx, const void *data, size_t n, gtr_err *er
     return e->sink.write(e->sink.ctx, data, n, err);
 }
 
-static gtr_status put(emitter *e, uint8_t type, const uint64_t *args, size_t nargs,
-                      const void *data, size_t len)
+static gtr_raw_event raw_event(const emitter *e, uint8_t type, const uint64_t *args,
+                               size_t nargs, const void *data, size_t len)
 {
     gtr_raw_event ev;
     memset(&ev, 0, sizeof ev);
@@ -107,6 +107,13 @@ static gtr_status put(emitter *e, uint8_t type, const uint64_t *args, size_t nar
     ev.data = data;
     ev.data_len = len;
     ev.has_data_field = gtr_spec(type)->has_data;
+    return ev;
+}
+
+static gtr_status put(emitter *e, uint8_t type, const uint64_t *args, size_t nargs,
+                      const void *data, size_t len)
+{
+    gtr_raw_event ev = raw_event(e, type, args, nargs, data, len);
     return e->text ? gtr_text_writer_write(e->tw, &ev, e->err)
                    : gtr_raw_writer_write(e->rw, &ev, e->err);
 }
@@ -114,14 +121,7 @@ static gtr_status put(emitter *e, uint8_t type, const uint64_t *args, size_t nar
 static uint64_t encoded_size(const emitter *e, uint8_t type, const uint64_t *args, size_t nargs,
                              size_t len)
 {
-    gtr_raw_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.version = (uint8_t)e->ver;
-    ev.type = type;
-    ev.args = args;
-    ev.nargs = nargs;
-    ev.data_len = len;
-    ev.has_data_field = gtr_spec(type)->has_data;
+    gtr_raw_event ev = raw_event(e, type, args, nargs, NULL, len);
     return gtr_raw_event_encoded_size(&ev);
 }
 

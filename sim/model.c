@@ -271,6 +271,16 @@ static void record_p(gsim *s, uint8_t type, gtr_time t, ctx c, unsigned p, uint8
 
 /* ---- emitting ---- */
 
+static gtr_time ev(gsim *s, size_t mi, uint8_t type, const uint64_t *args, size_t nargs);
+
+/* plain writes an event that changes no goroutine or proc state on thread mi and records it
+ * with the thread's context. */
+static void plain(gsim *s, size_t mi, uint8_t type, const uint64_t *args, size_t nargs)
+{
+    ctx c = ctx_of(s, mi);
+    record(s, type, ev(s, mi, type, args, nargs), c);
+}
+
 static void tick(gsim *s)
 {
     /* Steps of at least 3: the reader may fix derived events up to t+2. */
@@ -449,16 +459,17 @@ static bool m_may_stop_p(const gsim *s, size_t mi)
     return (m_p_no_g(s, mi) || m_syscall_with_p(s, mi)) && !s->ps[m->p].sweep;
 }
 
-static int pick_idle_p(gsim *s)
+/* pick_p returns a random P among the first n in state st, or -1. */
+static int pick_p(gsim *s, uint8_t st, unsigned n)
 {
-    size_t n = 0;
-    for (unsigned i = 0; i < s->gomaxprocs; i++)
-        n += s->ps[i].st == P_IDLE;
-    if (n == 0)
+    size_t count = 0;
+    for (unsigned i = 0; i < n; i++)
+        count += s->ps[i].st == st;
+    if (count == 0)
         return -1;
-    size_t k = (size_t)pick(s, n);
-    for (unsigned i = 0; i < s->gomaxprocs; i++)
-        if (s->ps[i].st == P_IDLE && k-- == 0)
+    size_t k = (size_t)pick(s, count);
+    for (unsigned i = 0; i < n; i++)
+        if (s->ps[i].st == st && k-- == 0)
             return (int)i;
     return -1;
 }
@@ -468,7 +479,7 @@ static int pick_idle_p(gsim *s)
 static bool a_proc_start(gsim *s)
 {
     long mi = pick_m(s, m_may_start_p);
-    int p = pick_idle_p(s);
+    int p = pick_p(s, P_IDLE, s->gomaxprocs);
     if (mi < 0 || p < 0)
         return false;
     ctx c = ctx_of(s, (size_t)mi);
@@ -496,20 +507,6 @@ static bool a_proc_stop(gsim *s)
     return true;
 }
 
-static int pick_abandoned_p(gsim *s)
-{
-    size_t n = 0;
-    for (unsigned i = 0; i < s->nps; i++)
-        n += s->ps[i].st == P_ABANDONED;
-    if (n == 0)
-        return -1;
-    size_t k = (size_t)pick(s, n);
-    for (unsigned i = 0; i < s->nps; i++)
-        if (s->ps[i].st == P_ABANDONED && k-- == 0)
-            return (int)i;
-    return -1;
-}
-
 static bool m_may_take_abandoned(const gsim *s, size_t mi)
 {
     return m_idle(s, mi) || m_p_no_g(s, mi);
@@ -520,7 +517,7 @@ static bool m_may_take_abandoned(const gsim *s, size_t mi)
  * names (the one that dropped it), and reports Idle -> Idle. */
 static bool steal_abandoned(gsim *s)
 {
-    int p = pick_abandoned_p(s);
+    int p = pick_p(s, P_ABANDONED, s->nps);
     long mi = p >= 0 ? pick_m(s, m_may_take_abandoned) : -1;
     if (mi < 0)
         return false;
@@ -748,13 +745,12 @@ static bool a_gc(gsim *s)
     long mi = pick_m(s, m_user);
     if (mi < 0)
         return false;
-    ctx c = ctx_of(s, (size_t)mi);
     if (!s->gc_active) {
         uint64_t a[2] = {++s->gc_seq, stack(s)};
-        record(s, GTR_EV_GC_BEGIN, ev(s, (size_t)mi, GTR_EV_GC_BEGIN, a, 2), c);
+        plain(s, (size_t)mi, GTR_EV_GC_BEGIN, a, 2);
     } else {
         uint64_t a[1] = {++s->gc_seq};
-        record(s, GTR_EV_GC_END, ev(s, (size_t)mi, GTR_EV_GC_END, a, 1), c);
+        plain(s, (size_t)mi, GTR_EV_GC_END, a, 1);
     }
     s->gc_active = !s->gc_active;
     return true;
@@ -766,12 +762,11 @@ static bool a_stw(gsim *s)
     if (mi < 0)
         return false;
     sim_g *g = &s->gs[s->ms[mi].g];
-    ctx c = ctx_of(s, (size_t)mi);
     if (!g->stw) {
         uint64_t a[2] = {str(s, VOC_STW, VOC_NSTW), stack(s)};
-        record(s, GTR_EV_STW_BEGIN, ev(s, (size_t)mi, GTR_EV_STW_BEGIN, a, 2), c);
+        plain(s, (size_t)mi, GTR_EV_STW_BEGIN, a, 2);
     } else {
-        record(s, GTR_EV_STW_END, ev(s, (size_t)mi, GTR_EV_STW_END, NULL, 0), c);
+        plain(s, (size_t)mi, GTR_EV_STW_END, NULL, 0);
     }
     g->stw = !g->stw;
     return true;
@@ -783,16 +778,13 @@ static bool a_assist(gsim *s)
     if (mi < 0)
         return false;
     sim_g *g = &s->gs[s->ms[mi].g];
-    ctx c = ctx_of(s, (size_t)mi);
     if (!g->assist) {
         uint64_t a[1] = {stack(s)};
         if (!s->gc_active)
             return false;
-        record(s, GTR_EV_GC_MARK_ASSIST_BEGIN,
-               ev(s, (size_t)mi, GTR_EV_GC_MARK_ASSIST_BEGIN, a, 1), c);
+        plain(s, (size_t)mi, GTR_EV_GC_MARK_ASSIST_BEGIN, a, 1);
     } else {
-        record(s, GTR_EV_GC_MARK_ASSIST_END,
-               ev(s, (size_t)mi, GTR_EV_GC_MARK_ASSIST_END, NULL, 0), c);
+        plain(s, (size_t)mi, GTR_EV_GC_MARK_ASSIST_END, NULL, 0);
     }
     g->assist = !g->assist;
     return true;
@@ -802,17 +794,15 @@ static bool a_sweep(gsim *s)
 {
     long mi;
     if (pick(s, 2) == 0 && (mi = pick_m(s, m_sweeping)) >= 0) {
-        ctx c = ctx_of(s, (size_t)mi);
         uint64_t a[2] = {pick(s, 1000), pick(s, 1u << 20)};
-        record(s, GTR_EV_GC_SWEEP_END, ev(s, (size_t)mi, GTR_EV_GC_SWEEP_END, a, 2), c);
+        plain(s, (size_t)mi, GTR_EV_GC_SWEEP_END, a, 2);
         s->ps[s->ms[mi].p].sweep = false;
         return true;
     }
     if ((mi = pick_m(s, m_may_sweep)) < 0)
         return false;
-    ctx c = ctx_of(s, (size_t)mi);
     uint64_t a[1] = {stack(s)};
-    record(s, GTR_EV_GC_SWEEP_BEGIN, ev(s, (size_t)mi, GTR_EV_GC_SWEEP_BEGIN, a, 1), c);
+    plain(s, (size_t)mi, GTR_EV_GC_SWEEP_BEGIN, a, 1);
     s->ps[s->ms[mi].p].sweep = true;
     return true;
 }
@@ -834,10 +824,9 @@ static bool a_procs_change(gsim *s)
     long mi = pick_m(s, m_user);
     if (mi < 0)
         return false;
-    ctx c = ctx_of(s, (size_t)mi);
     s->gomaxprocs = 1 + (unsigned)pick(s, s->nps);
     uint64_t a[2] = {s->gomaxprocs, stack(s)};
-    record(s, GTR_EV_PROCS_CHANGE, ev(s, (size_t)mi, GTR_EV_PROCS_CHANGE, a, 2), c);
+    plain(s, (size_t)mi, GTR_EV_PROCS_CHANGE, a, 2);
     return true;
 }
 
@@ -855,24 +844,23 @@ static bool a_annotate(gsim *s)
     if (mi < 0)
         return false;
     sim_g *g = &s->gs[s->ms[mi].g];
-    ctx c = ctx_of(s, (size_t)mi);
     unsigned what = (unsigned)pick(s, 6);
     if (what == 0) {
         uint64_t a[1] = {str(s, VOC_LABEL, VOC_NLABEL)};
-        record(s, GTR_EV_GO_LABEL, ev(s, (size_t)mi, GTR_EV_GO_LABEL, a, 1), c);
+        plain(s, (size_t)mi, GTR_EV_GO_LABEL, a, 1);
         return true;
     }
     if (what == 1 && s->ntasks < MAX_TASKS) {
         uint64_t a[4] = {s->next_task, some_task(s), str(s, VOC_TASK, VOC_NTASK), stack(s)};
         s->tasks[s->ntasks++] = s->next_task++;
-        record(s, GTR_EV_USER_TASK_BEGIN, ev(s, (size_t)mi, GTR_EV_USER_TASK_BEGIN, a, 4), c);
+        plain(s, (size_t)mi, GTR_EV_USER_TASK_BEGIN, a, 4);
         return true;
     }
     if (what <= 2 && s->ntasks != 0) {
         unsigned k = (unsigned)pick(s, s->ntasks);
         uint64_t a[2] = {s->tasks[k], stack(s)};
         s->tasks[k] = s->tasks[--s->ntasks];
-        record(s, GTR_EV_USER_TASK_END, ev(s, (size_t)mi, GTR_EV_USER_TASK_END, a, 2), c);
+        plain(s, (size_t)mi, GTR_EV_USER_TASK_END, a, 2);
         return true;
     }
     if (what == 3 && g->nreg < MAX_REGIONS) {
@@ -881,20 +869,19 @@ static bool a_annotate(gsim *s)
         uint64_t a[3] = {task, emit_string(s->em, VOC_REGION + name), stack(s)};
         g->reg_task[g->nreg] = task;
         g->reg_name[g->nreg++] = name;
-        record(s, GTR_EV_USER_REGION_BEGIN, ev(s, (size_t)mi, GTR_EV_USER_REGION_BEGIN, a, 3),
-               c);
+        plain(s, (size_t)mi, GTR_EV_USER_REGION_BEGIN, a, 3);
         return true;
     }
     if (what <= 4 && g->nreg != 0) {
         g->nreg--;
         uint64_t a[3] = {g->reg_task[g->nreg],
                          emit_string(s->em, VOC_REGION + g->reg_name[g->nreg]), stack(s)};
-        record(s, GTR_EV_USER_REGION_END, ev(s, (size_t)mi, GTR_EV_USER_REGION_END, a, 3), c);
+        plain(s, (size_t)mi, GTR_EV_USER_REGION_END, a, 3);
         return true;
     }
     uint64_t a[4] = {some_task(s), str(s, VOC_KEY, VOC_NKEY), str(s, VOC_VALUE, VOC_NVALUE),
                      stack(s)};
-    record(s, GTR_EV_USER_LOG, ev(s, (size_t)mi, GTR_EV_USER_LOG, a, 4), c);
+    plain(s, (size_t)mi, GTR_EV_USER_LOG, a, 4);
     return true;
 }
 
@@ -1145,21 +1132,18 @@ static void gen_begin(gsim *s)
         long mi = first ? (long)sm : pick_m(s, m_user);
         if (mi >= 0) {
             uint64_t a[1] = {++s->gc_seq};
-            ctx c = ctx_of(s, (size_t)mi);
-            record(s, GTR_EV_GC_ACTIVE, ev(s, (size_t)mi, GTR_EV_GC_ACTIVE, a, 1), c);
+            plain(s, (size_t)mi, GTR_EV_GC_ACTIVE, a, 1);
         }
     }
     for (unsigned p = 0; p < s->nps; p++)
         if (s->ps[p].sweep) {
             uint64_t a[1] = {p};
-            record(s, GTR_EV_GC_SWEEP_ACTIVE, ev(s, sm, GTR_EV_GC_SWEEP_ACTIVE, a, 1),
-                   ctx_of(s, sm));
+            plain(s, sm, GTR_EV_GC_SWEEP_ACTIVE, a, 1);
         }
     for (int g = 0; g < GSIM_MAX_GOROUTINES; g++)
         if (s->gs[g].st != G_FREE && s->gs[g].assist) {
             uint64_t a[1] = {s->gs[g].id};
-            record(s, GTR_EV_GC_MARK_ASSIST_ACTIVE,
-                   ev(s, sm, GTR_EV_GC_MARK_ASSIST_ACTIVE, a, 1), ctx_of(s, sm));
+            plain(s, sm, GTR_EV_GC_MARK_ASSIST_ACTIVE, a, 1);
         }
 }
 
@@ -1170,8 +1154,7 @@ static void gen_end(gsim *s)
     for (size_t mi = 0; mi < s->nms; mi++) {
         int g = s->ms[mi].g;
         if (g >= 0 && s->gs[g].stw) {
-            ctx c = ctx_of(s, mi);
-            record(s, GTR_EV_STW_END, ev(s, mi, GTR_EV_STW_END, NULL, 0), c);
+            plain(s, mi, GTR_EV_STW_END, NULL, 0);
             s->gs[g].stw = false;
         }
     }
