@@ -46,6 +46,7 @@ typedef struct sim_p {
 typedef struct sim_m {
     int p;             /* -1: none */
     int g;             /* slot in gs, -1: none */
+    bool remote;       /* this generation, its G's status comes from another M */
 } sim_m;
 
 struct gsim {
@@ -1116,11 +1117,30 @@ static void gen_begin(gsim *s)
             status_p(s, mi, (unsigned)m->p, c);
             c.p = m->p;
         }
-        if (m->g >= 0)
+        /* A goroutine sitting in a syscall on a bare M may have its status written by
+         * another M (go122-syscall-steal-proc-sitting-in-syscall), below. */
+        m->remote = m->p < 0 && m->g >= 0 && s->gs[m->g].st == G_SYSCALL && pick(s, 2) == 0;
+        if (m->g >= 0 && !m->remote)
             status_g(s, mi, m->g, c);
     }
     /* The rest from an M: the idle one in the first generation, any later. */
     size_t sm = first ? idle_m : (size_t)pick(s, s->nms);
+    for (size_t mi = 0; mi < s->nms; mi++) {
+        if (!s->ms[mi].remote)
+            continue;
+        s->ms[mi].remote = false;
+        ctx c = ctx_of(s, sm);
+        if (sm != mi) {
+            /* The event is the named M's: its goroutine (already bound to it after the
+             * first generation), the writer's P. */
+            c.m = (gtr_threadid)mi;
+            if (!first)
+                c.g = (gtr_goid)s->gs[s->ms[mi].g].id;
+        } else if (first) {
+            c.g = GTR_NO_GOROUTINE;
+        }
+        status_g(s, sm, s->ms[mi].g, c);
+    }
     for (unsigned p = 0; p < s->nps; p++)
         if (s->ps[p].st == P_IDLE || s->ps[p].st == P_ABANDONED)
             status_p(s, sm, p, ctx_of(s, sm));
