@@ -22,6 +22,7 @@ int cmd_stats(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
 
 /* Exit statuses. */
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };

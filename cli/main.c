@@ -18,6 +18,7 @@ static const struct {
     {"check", cmd_check, "golden runner: check .test fixtures against their expectation"},
     {"gen", cmd_gen, "run the testgen generators, writing .test fixtures"},
     {"reduce", cmd_reduce, "shrink a crashing or failing trace to a minimal .test fixture"},
+    {"sim", cmd_sim, "write a legal trace made by a model of the Go scheduler (gsim)"},
 };
 
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };

@@ -69,4 +69,6 @@ for head in 0 1 2 3 4 5 6 7; do
   printf 'gotrace-testgen-seed-%d' "$head" | sha256sum | cut -c1-64 | xxd -r -p >> "$out/testgen/prog-$head"
   printf 'gotrace-testgen-seed-%d-b' "$head" | sha256sum | cut -c1-64 | xxd -r -p >> "$out/testgen/prog-$head"
 done
+# sim, and model traces for reader and raw_roundtrip: the scheduler model's own script.
+bash "$root/fuzz/tools/make_sim_seeds.sh" "$gotrace"
 echo "seeds: $(find "$out" -type f | wc -l) files, $(du -sh "$out" | cut -f1)"
