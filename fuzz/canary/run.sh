@@ -11,11 +11,12 @@
 # crash counts only when its report names the canary's function ("other" otherwise).
 #
 # usage: fuzz/canary/run.sh [-r RUNS] [-t CAP_SECONDS] [-a] [-m MODES] [-o OUT_DIR] [CANARY...]
-#   MODES: a quoted list among plain, mutator, afl, afl+mutator (default: all built).
+#   MODES: a quoted list among plain, mutator, sim, afl, afl+mutator (default: all built).
+#   sim: fuzz/fuzz_sim.c, the scheduler model's choice strings (seeds corpus/fuzz/sim).
 #   defaults: 5 runs, 120 s cap, every canary, libFuzzer only, OUT_DIR=build-canary.
 # Each canary's runs start from the seeds minus every seed that already crashes its build
 # (hold_out; column "held"). One fuzzer runs at a time (one core); the full default suite
-# takes up to 14 canaries x 2 modes x 5 runs x 120 s = 4.7 hours, far less when bugs are found.
+# takes up to 14 canaries x 3 modes x 5 runs x 120 s = 7 hours, far less when bugs are found.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -84,11 +85,12 @@ cat "$src"/libtrace/src/*.c |
 
 build_canary() {
   local c=$1 d="$out/$c"
-  [ -x "$d/mutator" ] && [ -x "$d/plain" ] && { [ $afl = 0 ] || [ -x "$d/afl" ]; } && return 0
+  [ -x "$d/mutator" ] && [ -x "$d/plain" ] && [ -x "$d/sim" ] &&
+    { [ $afl = 0 ] || [ -x "$d/afl" ]; } && return 0
   # gtr_fs_afl is built here, with plain clang: the mutator .so must not carry AFL++'s
   # instrumentation (afl-fuzz cannot load it: "undefined symbol: __afl_area_ptr").
   configure_build "$d.build" "$c" clang "address;undefined;fuzzer-no-link" gtr gtr_fs_libfuzzer \
-    $([ $afl = 1 ] && echo gtr_fs_afl)
+    gtr_sim $([ $afl = 1 ] && echo gtr_fs_afl)
   local common=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
     -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -I"$src/fuzz" -I"$src/libtrace/include"
     -I"$src/fuzz/structure/include")
@@ -98,6 +100,10 @@ build_canary() {
   clang "${common[@]}" "$src/fuzz/fuzz_reader.c" -Wl,-u,LLVMFuzzerCustomMutator \
     -Wl,-u,LLVMFuzzerCustomCrossOver "$d.build/lib/libgtr_fs_libfuzzer.a" \
     "$d.build/lib/libgtr.a" -lz -lm -o "$d/mutator" || die "link $d/mutator"
+  # The scheduler model's target (fuzz/fuzz_sim.c): choice strings become legal traces, read
+  # by the canary's reader (mode "sim").
+  clang "${common[@]}" -I"$src/sim/include" "$src/fuzz/fuzz_sim.c" "$d.build/lib/libgtr_sim.a" \
+    "$d.build/lib/libgtr.a" -lz -lm -o "$d/sim" || die "link $d/sim"
   if [ $afl = 1 ]; then
     command -v afl-clang-fast >/dev/null || die "afl-clang-fast not found"
     configure_build "$d.afl" "$c" afl-clang-fast "address;undefined" gtr
@@ -115,12 +121,12 @@ where() { "$here/tree.sh" --site "$1"; }
 # run_libfuzzer BIN SEED LOG: prints the seconds to the crash, "miss", or "other" (a crash
 # that is not the canary's).
 run_libfuzzer() {
-  local bin=$1 seed=$2 log=$3 work
+  local bin=$1 seed=$2 log=$3 seeddir=${4:-$out/$c.seeds} work
   work=$(mktemp -d "$out/run.XXXXXX")
   local t0 t1 rc
   t0=$(date +%s.%N)
   timeout $((cap + 30)) "$bin" -seed="$seed" -max_total_time="$cap" -rss_limit_mb=2048 \
-    -timeout=10 -artifact_prefix="$work/" -print_final_stats=1 "$work" "$out/$c.seeds" >"$log" 2>&1
+    -timeout=10 -artifact_prefix="$work/" -print_final_stats=1 "$work" "$seeddir" >"$log" 2>&1
   rc=$?
   t1=$(date +%s.%N)
   if [ $rc -ne 0 ] && compgen -G "$work/crash-*" >/dev/null; then
@@ -166,17 +172,17 @@ median() {   # values (numbers, "miss" or "other"); a miss or another crash sort
       if (m == 999999) printf "> %s s", cap; else printf "%.1f s", m }'
 }
 
-# hold_out CANARY: the seeds for CANARY's runs ($out/CANARY.seeds) are the corpus without
-# every seed that already crashes its build: a seed that pins the bug (the generator fixture
-# a historical canary comes from, and any other) would make the benchmark measure nothing.
+# hold_out CANARY BIN SEEDS DEST: the seeds for CANARY's runs (DEST) are SEEDS without every
+# seed that already crashes BIN, its build: a seed that pins the bug (the generator fixture a
+# historical canary comes from, and any other) would make the benchmark measure nothing.
 # Prints how many were held out.
 hold_out() {
-  local c=$1 f n=0
-  rm -rf "$out/$c.seeds"
-  mkdir -p "$out/$c.seeds"
-  for f in "$seeds"/*; do
-    if timeout 20 "$out/$c/plain" "$f" >/dev/null 2>&1; then
-      ln "$f" "$out/$c.seeds/" 2>/dev/null || cp "$f" "$out/$c.seeds/"
+  local c=$1 bin=$2 from=$3 dest=$4 f n=0
+  rm -rf "$dest"
+  mkdir -p "$dest"
+  for f in "$from"/*; do
+    if timeout 20 "$bin" "$f" >/dev/null 2>&1; then
+      ln "$f" "$dest/" 2>/dev/null || cp "$f" "$dest/"
     else
       n=$((n + 1))
     fi
@@ -187,8 +193,9 @@ hold_out() {
 printf '%-24s %-12s %-7s %-10s %-5s %s\n' canary mode found median held "times (s)"
 for c in $canaries; do
   build_canary "$c"
-  held=$(hold_out "$c")
-  modes="plain mutator"
+  held=$(hold_out "$c" "$out/$c/plain" "$seeds" "$out/$c.seeds")
+  held_sim=$(hold_out "$c" "$out/$c/sim" "$src/corpus/fuzz/sim" "$out/$c.simseeds")
+  modes="plain mutator sim"
   [ $afl = 1 ] && modes="$modes afl afl+mutator"
   [ -n "$only" ] && modes=$only
   for mode in $modes; do
@@ -198,6 +205,7 @@ for c in $canaries; do
       case $mode in
         plain) t=$(run_libfuzzer "$out/$c/plain" "$r" "$log") ;;
         mutator) t=$(GTR_FS_VALUES="$values" run_libfuzzer "$out/$c/mutator" "$r" "$log") ;;
+        sim) t=$(run_libfuzzer "$out/$c/sim" "$r" "$log" "$out/$c.simseeds") ;;
         afl) t=$(run_afl "$out/$c/afl" "$r" "$log") ;;
         afl+mutator) t=$(GTR_FS_VALUES="$values" run_afl "$out/$c/afl" "$r" "$log" \
                            "$out/$c/libgtr_fs_afl.so") ;;
@@ -205,7 +213,9 @@ for c in $canaries; do
       times+=("$t")
     done
     found=$(printf '%s\n' "${times[@]}" | grep -cvE '^(miss|other)$')
+    h=$held
+    [ "$mode" = sim ] && h=$held_sim
     printf '%-24s %-12s %-7s %-10s %-5s %s\n' "$c" "$mode" "$found/$runs" \
-      "$(median "${times[@]}")" "$held" "${times[*]}"
+      "$(median "${times[@]}")" "$h" "${times[*]}"
   done
 done
