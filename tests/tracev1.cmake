@@ -7,3 +7,6 @@ set(GTR_GO_TRACEV1_TESTDATA
 gtr_unit_test(NAME test_tracev1_parser SOURCES test_tracev1_parser.c LIBS gtr)
 target_compile_definitions(test_tracev1_parser PRIVATE
   GTR_GO_TRACEV1_TESTDATA="${GTR_GO_TRACEV1_TESTDATA}")
+gtr_unit_test(NAME test_tracev1_reader SOURCES test_tracev1_reader.c sha256.c LIBS gtr)
+target_compile_definitions(test_tracev1_reader PRIVATE
+  GTR_GO_TRACEV1_TESTDATA="${GTR_GO_TRACEV1_TESTDATA}" _GNU_SOURCE)
