@@ -139,7 +139,8 @@ static void test_tracev1_canned_traces_parse(void **state)
             fail_msg("failed to parse good trace %s: %s", canned[i], err.msg);
         assert_true(t.nevents > 0);
         for (size_t k = 0; k < t.nevents; k++) {
-            const gtr__v1_event *ev = &t.events[k];
+            gtr__v1_event full, *ev = &full;
+            gtr__v1_unpack(&t, &t.events[k], &full);
             if (k > 0)
                 assert_true(ev->ts >= t.events[k - 1].ts);
             const char *s;
@@ -150,6 +151,33 @@ static void test_tracev1_canned_traces_parse(void **state)
         }
         gtr__v1_trace_free(&t);
     }
+}
+
+/* Packing keeps every value: narrow ones in 32 bits, others in the wide table. */
+static void test_tracev1_pack_round_trips(void **state)
+{
+    (void)state;
+    gtr__v1_trace t;
+    memset(&t, 0, sizeof t);
+    t.alc = gtr__alloc_or_libc(NULL);
+    const gtr__v1_event evs[] = {
+        {-5, 7, {1, 2, 0, 0}, 9, -1, GTR_V1_GO_START, 0},
+        {INT64_MAX, UINT64_MAX, {0, 0, 0, 0}, 0, GTR_V1_SYSCALL_P, GTR_V1_GO_END, 0},
+        {0, 1, {(uint64_t)UINT32_MAX + 1, 0, 0, 0}, 0, 0, GTR_V1_HEAP_ALLOC, 0},
+        {0, 1, {0, 0, 0, 5}, 0, 0, GTR_V1_USER_LOG, 0},
+        {0, 1, {0, 0, 0, 0}, 3, 0, GTR_V1_GO_SYSCALL, 1},
+    };
+    for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++) {
+        gtr__v1_packed pk;
+        gtr__v1_event back;
+        assert_int_equal(gtr__v1_pack(&t, &evs[i], &pk), GTR_OK);
+        gtr__v1_unpack(&t, &pk, &back);
+        assert_memory_equal(&back, &evs[i], offsetof(gtr__v1_event, sys_blocked) + 1);
+        assert_int_equal(gtr__v1_packed_g(&t, &pk), evs[i].g);
+    }
+    assert_int_equal(t.nwide, 3);
+    assert_int_equal(sizeof(gtr__v1_packed), 32);
+    gtr__v1_trace_free(&t);
 }
 
 /* Crafted traces (the bytes after a "go 1.21 trace" header) and Go's error for each. */
@@ -326,18 +354,24 @@ static void test_tracev1_sys_exits_move_to_their_real_time_stably(void **state)
     assert_int_equal(t.nevents, sizeof want);
     for (size_t i = 0; i < t.nevents; i++)
         assert_int_equal(t.events[i].type, want[i]);
-    assert_int_equal(t.events[11].g, 6);
-    assert_int_equal(t.events[12].g, 5);
+    gtr__v1_event e11, e12;
+    gtr__v1_unpack(&t, &t.events[11], &e11);
+    gtr__v1_unpack(&t, &t.events[12], &e12);
+    assert_int_equal(e11.g, 6);
+    assert_int_equal(e12.g, 5);
+    /* A GoSysExit's real time does not fit the packed form: it is stored wide. */
+    assert_true(t.events[11].flags & GTR_V1_F_WIDE);
+    assert_false(t.events[10].flags & GTR_V1_F_WIDE);
     /* Ticks (1 GHz: 1 ns each) since the first event, tick 101. */
     assert_int_equal(t.events[10].ts, 10);
     assert_int_equal(t.events[11].ts, 10);
     assert_int_equal(t.events[11].p, GTR_V1_SYSCALL_P);
     /* Both syscalls blocked: the converter's look-ahead is marked. */
-    assert_int_equal(t.events[5].sys_blocked, 1);
-    assert_int_equal(t.events[8].sys_blocked, 1);
+    assert_true(t.events[5].flags & GTR_V1_F_SYS_BLOCKED);
+    assert_true(t.events[8].flags & GTR_V1_F_SYS_BLOCKED);
     gtr_buf b;
     gtr_buf_init(&b, NULL);
-    gtr__v1_event_string(&t.events[11], &b);
+    gtr__v1_event_string(&e11, &b);
     assert_string_equal(b.data, "10 GoSysExit p=1000003 g=6 stk=0 g=6 seq=2 ts=111");
     gtr_buf_free(&b);
     gtr__v1_trace_free(&t);
@@ -362,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_tracev1_every_cut_is_handled),
         cmocka_unit_test(test_tracev1_sys_exits_move_to_their_real_time_stably),
         cmocka_unit_test(test_tracev1_stw_reasons_follow_the_version),
+        cmocka_unit_test(test_tracev1_pack_round_trips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

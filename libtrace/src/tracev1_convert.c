@@ -661,9 +661,10 @@ gtr_status gtr__v1_converter_next(gtr__v1_converter *c, gtr_event *ev, gtr_err *
         } else {
             if (c->next >= c->tr.nevents)
                 return gtr_err_setf(err, GTR_EOF, "EOF");
-            const gtr__v1_event *oev = &c->tr.events[c->next++];
+            gtr__v1_event oev;
+            gtr__v1_unpack(&c->tr, &c->tr.events[c->next++], &oev);
             int res;
-            gtr_status st = convert_event(c, oev, ev, &res, err);
+            gtr_status st = convert_event(c, &oev, ev, &res, err);
             if (st != GTR_OK)
                 return st;
             if (res == SKIPPED)

@@ -109,6 +109,55 @@ uint64_t gtr__v1_stw_reason(gtr_go_version ver, uint64_t kind)
     return 0;
 }
 
+void gtr__v1_unpack(const gtr__v1_trace *t, const gtr__v1_packed *e, gtr__v1_event *out)
+{
+    out->ts = e->ts;
+    out->stk = e->stk;
+    out->p = e->p;
+    out->type = e->type;
+    out->sys_blocked = (e->flags & GTR_V1_F_SYS_BLOCKED) != 0;
+    if (e->flags & GTR_V1_F_WIDE) {
+        const gtr__v1_wide *w = &t->wide[e->a0];
+        out->g = w->g;
+        memcpy(out->args, w->args, sizeof out->args);
+    } else {
+        out->g = e->g;
+        out->args[0] = e->a0;
+        out->args[1] = e->a1;
+        out->args[2] = out->args[3] = 0;
+    }
+}
+
+uint64_t gtr__v1_packed_g(const gtr__v1_trace *t, const gtr__v1_packed *e)
+{
+    return (e->flags & GTR_V1_F_WIDE) ? t->wide[e->a0].g : e->g;
+}
+
+gtr_status gtr__v1_pack(gtr__v1_trace *t, const gtr__v1_event *e, gtr__v1_packed *out)
+{
+    memset(out, 0, sizeof *out);
+    out->ts = e->ts;
+    out->stk = e->stk;
+    out->p = e->p;
+    out->type = e->type;
+    out->flags = e->sys_blocked ? GTR_V1_F_SYS_BLOCKED : 0;
+    if (e->g <= UINT32_MAX && e->args[0] <= UINT32_MAX && e->args[1] <= UINT32_MAX &&
+        e->args[2] == 0 && e->args[3] == 0) {
+        out->g = (uint32_t)e->g;
+        out->a0 = (uint32_t)e->args[0];
+        out->a1 = (uint32_t)e->args[1];
+        return GTR_OK;
+    }
+    if (t->nwide >= UINT32_MAX || !GTR__GROW(t->alc, t->wide, t->wide_cap, t->nwide + 1))
+        return GTR_E_NOMEM;
+    gtr__v1_wide *w = &t->wide[t->nwide];
+    w->g = e->g;
+    memcpy(w->args, e->args, sizeof w->args);
+    out->flags |= GTR_V1_F_WIDE;
+    out->a0 = (uint32_t)t->nwide++;
+    return GTR_OK;
+}
+
 /* --------------------------------------------------------------------------------------
  * Parser state.
  * -------------------------------------------------------------------------------------- */
@@ -129,9 +178,9 @@ typedef struct plist {
 
 typedef struct proc {
     int32_t pid;
-    gtr__v1_event *ev;   /* the remaining events of the current batch */
+    gtr__v1_packed *ev;   /* the remaining events of the current batch */
     size_t nev;
-    gtr__v1_event *buf;  /* buffer for reading batches into */
+    gtr__v1_packed *buf;  /* buffer for reading batches into */
     size_t cap;
     bool done;
 } proc;
@@ -177,6 +226,7 @@ typedef struct parser {
 
     gtr__v1_event *cpu;
     size_t ncpu, cpu_cap;
+    gtr__v1_packed *cpu_packed;   /* the samples, sorted, for the profile P */
 
     uint64_t args[MAX_RAW_ARGS + 8];
 
@@ -811,9 +861,10 @@ static gtr_status load_batch(parser *p, proc *pr)
         if ((st = parse_event(p, &raw, &ev)) != GTR_OK)
             return st;
         if (ev.type != GTR_V1_NONE) {
-            if (!GTR__GROW(p->alc, pr->buf, pr->cap, n + 1))
+            if (!GTR__GROW(p->alc, pr->buf, pr->cap, n + 1) ||
+                gtr__v1_pack(p->t, &ev, &pr->buf[n]) != GTR_OK)
                 return nomem(p);
-            pr->buf[n++] = ev;
+            n++;
         }
     }
     pr->ev = pr->buf;
@@ -862,7 +913,7 @@ static gtr_status gs_set(parser *p, gs_table *gs, uint64_t g, gtr__v1_gstate s)
 
 /* A GoSysExit moved to its real time, for the final stable sort. */
 typedef struct moved_event {
-    gtr__v1_event ev;
+    gtr__v1_packed ev;
     size_t orig;   /* index before sorting */
     size_t rank;   /* events not moved before it */
 } moved_event;
@@ -886,13 +937,13 @@ static gtr_status fix_sys_exits(parser *p)
     size_t nblk = 0, blk_cap = 0, nmoved = 0;
     gtr_status st = GTR_OK;
     for (size_t i = 0; i < t->nevents && st == GTR_OK; i++) {
-        gtr__v1_event *ev = &t->events[i];
+        gtr__v1_packed *ev = &t->events[i];
         size_t idx;
         bool found;
         switch (ev->type) {
         case GTR_V1_GO_SYS_BLOCK:
         case GTR_V1_GO_IN_SYSCALL:
-            if ((st = slot_put(p, &blk, ev->g, nblk, &idx, &found)) != GTR_OK)
+            if ((st = slot_put(p, &blk, gtr__v1_packed_g(t, ev), nblk, &idx, &found)) != GTR_OK)
                 break;
             if (!found) {
                 if (!GTR__GROW(p->alc, blk_ts, blk_cap, nblk + 1)) {
@@ -904,10 +955,12 @@ static gtr_status fix_sys_exits(parser *p)
             blk_ts[idx] = ev->ts;
             break;
         case GTR_V1_GO_SYS_EXIT: {
-            int64_t ts = (int64_t)ev->args[2];
+            gtr__v1_event full;
+            gtr__v1_unpack(t, ev, &full);
+            int64_t ts = (int64_t)full.args[2];
             if (ts == 0)
                 break;
-            int64_t block = slot_get(&blk, ev->g, &idx) ? blk_ts[idx] : 0;
+            int64_t block = slot_get(&blk, full.g, &idx) ? blk_ts[idx] : 0;
             if (block == 0) {
                 st = gtr_err_setf(p->err, GTR_E_FORMAT, "stray syscall exit");
                 break;
@@ -917,7 +970,7 @@ static gtr_status fix_sys_exits(parser *p)
                 break;
             }
             ev->ts = ts;
-            ev->sys_blocked = 2; /* mark: moved (cleared below) */
+            ev->flags |= GTR_V1_F_MOVED;
             nmoved++;
             break;
         }
@@ -935,9 +988,9 @@ static gtr_status fix_sys_exits(parser *p)
         return nomem(p);
     size_t k = 0, w = 0;
     for (size_t i = 0; i < t->nevents; i++) {
-        gtr__v1_event *ev = &t->events[i];
-        if (ev->sys_blocked == 2) {
-            ev->sys_blocked = 0;
+        gtr__v1_packed *ev = &t->events[i];
+        if (ev->flags & GTR_V1_F_MOVED) {
+            ev->flags &= (uint8_t)~GTR_V1_F_MOVED;
             mv[k].ev = *ev;
             mv[k].orig = i;
             mv[k].rank = w;
@@ -971,6 +1024,16 @@ static gtr_status merge_batches(parser *p)
     gtr_status st = GTR_OK;
     /* CPU samples: re-sort them by the time the signal handler captured. */
     gtr__sort_func(p->cpu, p->ncpu, sizeof *p->cpu, cmp_ts);
+    if (p->ncpu > 0) {
+        p->cpu_packed = gtr__realloc_array(p->alc, NULL, p->ncpu, sizeof *p->cpu_packed);
+        if (p->cpu_packed == NULL)
+            return nomem(p);
+        for (size_t i = 0; i < p->ncpu; i++)
+            if (gtr__v1_pack(t, &p->cpu[i], &p->cpu_packed[i]) != GTR_OK)
+                return nomem(p);
+        gtr__free(p->alc, p->cpu);
+        p->cpu = NULL;
+    }
 
     size_t nprocs = p->nplists + 1;
     proc *procs = gtr__calloc(p->alc, nprocs, sizeof *procs);
@@ -985,7 +1048,7 @@ static gtr_status merge_batches(parser *p)
     for (size_t i = 0; i < p->nplists; i++)
         procs[i].pid = p->plists[i].pid;
     procs[nprocs - 1].pid = GTR_V1_PROFILE_P;
-    procs[nprocs - 1].ev = p->cpu;
+    procs[nprocs - 1].ev = p->cpu_packed;
     procs[nprocs - 1].nev = p->ncpu;
     size_t navail = nprocs, nfrontier = 0;
     for (size_t i = 0; i < nprocs; i++)
@@ -1018,12 +1081,13 @@ static gtr_status merge_batches(parser *p)
                 i--; /* look at index i again (wraps to SIZE_MAX and back with i++) */
                 continue;
             }
-            const gtr__v1_event *ev = &pr->ev[0];
+            gtr__v1_event ev;
+            gtr__v1_unpack(t, &pr->ev[0], &ev);
             gtr__v1_gstate init, next;
-            uint64_t g = gtr__v1_state_transition(ev, &init, &next);
+            uint64_t g = gtr__v1_state_transition(&ev, &init, &next);
             if (!gtr__v1_transition_ready(g, gs_get(&gs, g), init))
                 continue;
-            gtr__v1_order_event oe = {*ev, avail[i]};
+            gtr__v1_order_event oe = {pr->ev[0], avail[i]};
             pr->ev++;
             pr->nev--;
             avail[i] = avail[navail - 1];
@@ -1043,8 +1107,10 @@ static gtr_status merge_batches(parser *p)
             break;
         }
         gtr__v1_order_event f = gtr__v1_heap_pop(frontier, &nfrontier);
+        gtr__v1_event full;
+        gtr__v1_unpack(t, &f.ev, &full);
         gtr__v1_gstate init, next;
-        uint64_t g = gtr__v1_state_transition(&f.ev, &init, &next);
+        uint64_t g = gtr__v1_state_transition(&full, &init, &next);
         /* "Local" events are only there for ordering. */
         switch (f.ev.type) {
         case GTR_V1_GO_START_LOCAL:
@@ -1277,11 +1343,12 @@ static bool has_stack(const parser *p, uint32_t id)
     return slot_get(&p->stackids, id, &idx);
 }
 
-static gtr_status post_event(post *s, size_t idx)
+/* post_event checks ev, the unpacked events[idx] (the caller stores back its P and stack). */
+static gtr_status post_event(post *s, size_t idx, gtr__v1_event *ev)
 {
     parser *p = s->p;
     gtr__v1_trace *t = p->t;
-    gtr__v1_event *ev = &t->events[idx];
+    gtr__v1_event other_ev;
     gtr_status st = GTR_OK;
     gdesc g;
     pdesc pd;
@@ -1384,7 +1451,8 @@ static gtr_status post_event(post *s, size_t idx)
         g.ev_start = idx;
         pd.g = ev->g;
         if (g.ev_create != NONE) {
-            ev->stk = (uint32_t)t->events[g.ev_create].args[1];
+            gtr__v1_unpack(t, &t->events[g.ev_create], &other_ev);
+            ev->stk = (uint32_t)other_ev.args[1];
             g.ev_create = NONE;
         }
         g.ev = NONE;
@@ -1504,7 +1572,8 @@ static gtr_status post_event(post *s, size_t idx)
         if (s->tasks[ti] != NONE) {
             char prefix[96];
             snprintf(prefix, sizeof prefix, "task id conflicts (id:%" PRIu64 "), ", taskid);
-            return fail_quoted(p, prefix, ev, " vs ", &t->events[s->tasks[ti]]);
+            gtr__v1_unpack(t, &t->events[s->tasks[ti]], &other_ev);
+            return fail_quoted(p, prefix, ev, " vs ", &other_ev);
         }
         s->tasks[ti] = idx;
         return GTR_OK;
@@ -1526,7 +1595,8 @@ static gtr_status post_event(post *s, size_t idx)
             rs->v[rs->n++] = idx;
         } else if (mode == 1) { /* region end */
             if (rs->n > 0) { /* the matching start is in the trace */
-                const gtr__v1_event *sev = &t->events[rs->v[rs->n - 1]];
+                gtr__v1_unpack(t, &t->events[rs->v[rs->n - 1]], &other_ev);
+                const gtr__v1_event *sev = &other_ev;
                 if (sev->args[0] != ev->args[0] || sev->args[2] != ev->args[2]) {
                     /* task id, region name mismatch */
                     char prefix[96];
@@ -1558,7 +1628,8 @@ static gtr_status post_process(parser *p)
     g0.state = GTR_V1_G_RUNNING;
     gtr_status st = g_set(&s, 0, g0);
     for (size_t i = 0; i < t->nevents && st == GTR_OK; i++) {
-        gtr__v1_event *ev = &t->events[i];
+        gtr__v1_event full, *ev = &full;
+        gtr__v1_unpack(t, &t->events[i], &full);
         switch (ev->type) {
         case GTR_V1_GC_START:
             if (ev_gc != NONE) {
@@ -1596,12 +1667,14 @@ static gtr_status post_process(parser *p)
             ev_stw = NONE;
             break;
         default:
-            st = post_event(&s, i);
+            st = post_event(&s, i, ev);
             break;
         }
         /* Events must not refer to stacks that don't exist or have no frames. */
         if (st == GTR_OK && ev->stk != 0 && !has_stack(p, ev->stk))
             ev->stk = 0;
+        t->events[i].p = ev->p;
+        t->events[i].stk = ev->stk;
     }
     gtr__u64map_free(p->alc, &s.gmap);
     gtr__u64map_free(p->alc, &s.pmap);
@@ -1626,10 +1699,10 @@ static gtr_status mark_blocking_syscalls(parser *p)
     size_t n = 0, cap = 0;
     gtr_status st = GTR_OK;
     for (size_t i = t->nevents; i-- > 0;) {
-        gtr__v1_event *ev = &t->events[i];
+        gtr__v1_packed *ev = &t->events[i];
         size_t idx;
         bool found;
-        if ((st = slot_put(p, &m, ev->g, n, &idx, &found)) != GTR_OK)
+        if ((st = slot_put(p, &m, gtr__v1_packed_g(t, ev), n, &idx, &found)) != GTR_OK)
             break;
         if (!found) {
             if (!GTR__GROW(p->alc, next_type, cap, n + 1)) {
@@ -1637,8 +1710,8 @@ static gtr_status mark_blocking_syscalls(parser *p)
                 break;
             }
             n++;
-        } else if (ev->type == GTR_V1_GO_SYSCALL) {
-            ev->sys_blocked = next_type[idx] == GTR_V1_GO_SYS_BLOCK;
+        } else if (ev->type == GTR_V1_GO_SYSCALL && next_type[idx] == GTR_V1_GO_SYS_BLOCK) {
+            ev->flags |= GTR_V1_F_SYS_BLOCKED;
         }
         next_type[idx] = ev->type;
     }
@@ -1659,6 +1732,7 @@ static void parser_free(parser *p)
     gtr__u64map_free(p->alc, &p->pcids);
     gtr__u64map_free(p->alc, &p->timer_goids);
     gtr__free(p->alc, p->cpu);
+    gtr__free(p->alc, p->cpu_packed);
     gtr__u64map_free(p->alc, &p->last_gs_map);
     gtr__free(p->alc, p->last_gs);
 }
@@ -1703,10 +1777,11 @@ gtr_status gtr__v1_parse(uint8_t *data, size_t len, gtr_go_version ver, const gt
         int64_t min_ts = out->events[0].ts;
         double freq = 1e9 / (double)p->ticks_per_sec;
         for (size_t i = 0; i < out->nevents; i++) {
-            gtr__v1_event *ev = &out->events[i];
+            gtr__v1_packed *ev = &out->events[i];
             ev->ts = conv_time(ev->ts, min_ts, freq);
             uint32_t v;
-            if (ev->type == GTR_V1_GO_UNBLOCK && gtr__u64map_get(&p->timer_goids, ev->g, &v))
+            if (ev->type == GTR_V1_GO_UNBLOCK &&
+                gtr__u64map_get(&p->timer_goids, gtr__v1_packed_g(out, ev), &v))
                 ev->p = GTR_V1_TIMER_P;
             if (ev->type == GTR_V1_GO_SYS_EXIT)
                 ev->p = GTR_V1_SYSCALL_P;
@@ -1747,6 +1822,8 @@ void gtr__v1_trace_free(gtr__v1_trace *t)
         return;
     gtr__v1_trace_release_tables(t);
     gtr__free(t->alc, t->events);
+    gtr__free(t->alc, t->wide);
     t->events = NULL;
-    t->nevents = 0;
+    t->wide = NULL;
+    t->nevents = t->nwide = t->wide_cap = 0;
 }

@@ -95,9 +95,10 @@ typedef struct gtr__v1_desc {
 /* gtr__v1_describe: the row of type t (t < GTR_V1_COUNT). */
 const gtr__v1_desc *gtr__v1_describe(uint8_t t);
 
-/* Go's tracev1.Event, 64 bytes: no pointers, no per-event allocation. sys_blocked is
- * gotrace's: set on GoSysCall when the next event of the same G is GoSysBlock (the
- * converter's look-ahead, computed in one backward pass instead of a scan per syscall). */
+/* Go's tracev1.Event, unpacked (64 bytes): the form the parser and the converter work on.
+ * sys_blocked is gotrace's: set on GoSysCall when the next event of the same G is GoSysBlock
+ * (the converter's look-ahead, computed in one backward pass instead of a scan per
+ * syscall). */
 typedef struct gtr__v1_event {
     int64_t ts;
     uint64_t g;
@@ -107,6 +108,27 @@ typedef struct gtr__v1_event {
     uint8_t type;
     uint8_t sys_blocked;
 } gtr__v1_event;
+
+/* The stored form of an event: 32 bytes. G and the first two arguments are kept in 32 bits
+ * when they fit and the last two are zero (nearly always); otherwise the event is WIDE and
+ * a0 indexes the trace's wide table, which holds them all. */
+typedef struct gtr__v1_packed {
+    int64_t ts;
+    uint32_t g, a0, a1;
+    uint32_t stk;
+    int32_t p;
+    uint8_t type;
+    uint8_t flags;   /* GTR_V1_F_* */
+    uint16_t pad_;
+} gtr__v1_packed;
+#define GTR_V1_F_WIDE 1u
+#define GTR_V1_F_SYS_BLOCKED 2u
+#define GTR_V1_F_MOVED 4u    /* parser-internal: a GoSysExit given its real time */
+
+typedef struct gtr__v1_wide {
+    uint64_t g;
+    uint64_t args[4];
+} gtr__v1_wide;
 
 /* A string of the trace: bytes data[off, off+len) of the trace's input copy. */
 typedef struct gtr__v1_str {
@@ -136,8 +158,10 @@ typedef struct gtr__v1_trace {
     gtr_go_version ver;
     uint8_t *data;            /* the input after the header (owned); strings point here */
     size_t len;
-    gtr__v1_event *events;    /* sorted */
+    gtr__v1_packed *events;   /* sorted */
     size_t nevents;
+    gtr__v1_wide *wide;       /* the values of WIDE events */
+    size_t nwide, wide_cap;
     gtr__v1_str *strings;     /* the string dictionary (Go's Strings map), unique IDs */
     size_t nstrings;
     gtr__v1_str *inline_strings; /* UserLog messages in first-seen order (id = index) */
@@ -161,6 +185,11 @@ void gtr__v1_trace_free(gtr__v1_trace *t);
 /* gtr__v1_trace_release_tables frees the dictionaries and the input copy, once the
  * converter has copied them: the events alone stay. */
 void gtr__v1_trace_release_tables(gtr__v1_trace *t);
+/* gtr__v1_unpack expands a stored event; gtr__v1_pack stores one (GTR_E_NOMEM when the
+ * wide table cannot grow). gtr__v1_packed_g is the event's G. */
+void gtr__v1_unpack(const gtr__v1_trace *t, const gtr__v1_packed *e, gtr__v1_event *out);
+gtr_status gtr__v1_pack(gtr__v1_trace *t, const gtr__v1_event *e, gtr__v1_packed *out);
+uint64_t gtr__v1_packed_g(const gtr__v1_trace *t, const gtr__v1_packed *e);
 /* gtr__v1_event_string appends Go's (*tracev1.Event).String() to b. */
 void gtr__v1_event_string(const gtr__v1_event *ev, gtr_buf *b);
 /* gtr__v1_stw_reason is Go's (*Trace).STWReason: 0..16 (STWUnknown = 0). */
@@ -186,7 +215,7 @@ bool gtr__v1_transition_ready(uint64_t g, gtr__v1_gstate curr, gtr__v1_gstate in
 
 /* orderEvent and orderEventList. */
 typedef struct gtr__v1_order_event {
-    gtr__v1_event ev;
+    gtr__v1_packed ev;
     size_t proc;
 } gtr__v1_order_event;
 /* gtr__v1_heap_push / _pop: orderEventList.Push and Pop over h[0..*n) (room for one more
