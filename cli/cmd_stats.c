@@ -27,6 +27,9 @@ static const char usage_text[] =
     "     <name> <encoded bytes> <% of the decompressed input> <count> <% of wire events>\n"
     "   (each % with two decimals, as 12.34%).\n"
     "   <name> is the event's spec name, or \"<unknown (N)>\" for a type the version lacks.\n"
+    "   A go 1.11/1.19/1.21 trace has no table (Go's raw reader does not read that format):\n"
+    "   one line says so, and part 2 has \"generations: 1\" (Go reads it as one), \"-\" for\n"
+    "   batches and wire events.\n"
     "2. After a blank line, one \"key: value\" line each (high-level reader):\n"
     "     bytes: <decompressed input size, header included>\n"
     "     generations: <distinct generation numbers of the EventBatch headers>\n"
@@ -164,6 +167,7 @@ static void print_table(const row *rows, size_t n)
 
 typedef struct raw_figures {
     uint64_t events, batches, generations;
+    bool v1;   /* an old-format trace: no raw figures */
 } raw_figures;
 
 static int size_table(const char *data, size_t len, bool plain, raw_figures *fig, gtr_err *err)
@@ -184,6 +188,13 @@ static int size_table(const char *data, size_t len, bool plain, raw_figures *fig
     if (open_data(data, len, plain, &in, err) < 0 ||
         gtr_raw_reader_new(in, NULL, &r, err) < 0)
         goto end;
+    if (gtr_raw_reader_version(r) < GTR_GO122) {
+        fig->v1 = true;
+        printf("(no size table: Go's raw reader does not read the go 1.%d format)\n",
+               (int)gtr_raw_reader_version(r));
+        rc = CLI_OK;
+        goto end;
+    }
     while ((st = gtr_raw_reader_next(r, &ev, err)) == GTR_OK) {
         stats[ev.type].count++;
         stats[ev.type].bytes += gtr_raw_event_encoded_size(&ev);
@@ -270,9 +281,13 @@ static int high_level(const char *data, size_t len, bool plain, const raw_figure
     if (st < 0)
         goto end;
     printf("\nbytes: %zu\n", len);
-    printf("generations: %" PRIu64 "\n", fig->generations);
-    printf("batches: %" PRIu64 "\n", fig->batches);
-    printf("wire events: %" PRIu64 "\n", fig->events);
+    if (fig->v1) {
+        printf("generations: 1\nbatches: -\nwire events: -\n");
+    } else {
+        printf("generations: %" PRIu64 "\n", fig->generations);
+        printf("batches: %" PRIu64 "\n", fig->batches);
+        printf("wire events: %" PRIu64 "\n", fig->events);
+    }
     printf("events: %" PRIu64 "\n", events);
     for (int k = 0; k <= GTR_EVENT_EXPERIMENTAL; k++)
         if (kinds[k] != 0)
@@ -300,7 +315,7 @@ int cmd_stats(int argc, char **argv)
     cli_input ci = {0};
     char *data = NULL;
     size_t len = 0;
-    raw_figures fig = {0, 0, 0};
+    raw_figures fig = {0, 0, 0, false};
     gtr_err err;
     int rc = CLI_FAIL;
 
