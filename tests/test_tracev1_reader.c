@@ -350,6 +350,74 @@ static void test_tracev1_reader_trace_without_events_is_one_sync(void **state)
     gtr_buf_free(&d.text);
 }
 
+/* An allocator that fails from the Nth allocation on, and counts what is live. */
+typedef struct failing {
+    size_t n, calls;
+    long live;
+} failing;
+
+static void *f_malloc(void *ctx, size_t size)
+{
+    failing *f = ctx;
+    if (f->calls++ >= f->n)
+        return NULL;
+    void *p = malloc(size);
+    if (p != NULL)
+        f->live++;
+    return p;
+}
+
+static void *f_realloc(void *ctx, void *ptr, size_t size)
+{
+    failing *f = ctx;
+    if (f->calls++ >= f->n)
+        return NULL;
+    void *p = realloc(ptr, size);
+    if (p != NULL && ptr == NULL)
+        f->live++;
+    return p;
+}
+
+static void f_free(void *ctx, void *ptr)
+{
+    failing *f = ctx;
+    if (ptr != NULL)
+        f->live--;
+    free(ptr);
+}
+
+/* Every allocation of the v1 path may fail: the reader then fails with "out of memory"
+ * (in gtr_reader_new or a later gtr_reader_next), frees everything, and never crashes. */
+static void test_tracev1_reader_every_allocation_failure_is_clean(void **state)
+{
+    (void)state;
+    bool completed = false;
+    for (size_t n = 0; n < 10000 && !completed; n++) {
+        failing f = {n, 0, 0};
+        gtr_alloc a = {f_malloc, f_realloc, f_free, &f};
+        gtr_input *in;
+        gtr_err err;
+        assert_int_equal(gtr_input_open_memory(ok_small, sizeof ok_small - 1, NULL, &in, &err),
+                         GTR_OK);
+        gtr_reader *r = NULL;
+        gtr_status st = gtr_reader_new(in, &a, &r, &err);
+        if (st == GTR_OK) {
+            gtr_event ev;
+            while ((st = gtr_reader_next(r, &ev, &err)) == GTR_OK)
+                ;
+            completed = st == GTR_EOF;
+        }
+        if (!completed) {
+            assert_int_equal(st, GTR_E_NOMEM);
+            assert_string_equal(err.msg, "out of memory");
+        }
+        gtr_reader_free(r);
+        gtr_input_free(in);
+        assert_int_equal(f.live, 0);
+    }
+    assert_true(completed);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -359,6 +427,7 @@ int main(void)
         cmocka_unit_test(test_tracev1_reader_blocking_syscall_fails_validation_like_go),
         cmocka_unit_test(test_tracev1_reader_other_versions_fail_with_gos_message),
         cmocka_unit_test(test_tracev1_reader_trace_without_events_is_one_sync),
+        cmocka_unit_test(test_tracev1_reader_every_allocation_failure_is_clean),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -165,7 +165,7 @@ static gtr_status init(gtr__v1_converter *c, gtr_err *err)
         w[s->len] = '\0';
         if ((st = gtr__evt_add_string_borrowed(c->evt, c->inline_base + i, w, s->len, err)) !=
             GTR_OK)
-            return gtr_err_wrapf(err, "couldn't add strings");
+            return st == GTR_E_NOMEM ? st : gtr_err_wrapf(err, "couldn't add strings");
         w += s->len + 1;
     }
     max += tr->ninline;
@@ -177,7 +177,7 @@ static gtr_status init(gtr__v1_converter *c, gtr_err *err)
         const char *s = builtin_strings[k];
         if ((st = gtr__evt_add_string_borrowed(c->evt, c->builtin_base + k, s, strlen(s),
                                                err)) != GTR_OK)
-            return gtr_err_wrapf(err, "couldn't add strings");
+            return st == GTR_E_NOMEM ? st : gtr_err_wrapf(err, "couldn't add strings");
     }
 
     /* Stacks and frames. */
