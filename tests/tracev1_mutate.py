@@ -5,7 +5,7 @@ Makes N mutants of the given old-format traces (1-3 of: bit flip, byte set, rang
 bytes inserted, after the 16-byte header), runs `GOTRACE validate --log-events` and
 `ORACLE validate` on each and compares exit status (the oracle's 3, a validator failure, is
 gotrace's 1), message and events (tracev1_compare.py). Go picks the order of its Ps by map
-iteration, so on a mismatch the oracle is run up to 8 more times and any agreeing run
+iteration, so on a mismatch the oracle is run up to 16 more times and any agreeing run
 passes. Where Go panics, gotrace must fail with exit status 1. Mismatching mutants are
 kept as mismatch-SEED-I in the current directory. Exit 1 on any mismatch."""
 import os
@@ -46,7 +46,7 @@ def main():
         c = subprocess.run([gotrace, "validate", "--log-events", path], capture_output=True)
         cerr = c.stderr.decode(errors="replace").replace("gotrace: ", "", 1)
         ok = False
-        for attempt in range(9):
+        for attempt in range(17):
             orc, oerr, oout = go_run(oracle, data)
             if orc == 2 and b"panic: " in oerr:
                 panics += 1

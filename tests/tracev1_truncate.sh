@@ -16,7 +16,7 @@ n=0 bad=0 off=0 panics=0
 while [ "$off" -le "$size" ]; do
   head -c "$off" "$trace" > "$tmp/cut"
   "$gotrace" validate --log-events "$tmp/cut" > "$tmp/c.out" 2> "$tmp/c.err"; crc=$?
-  # Go orders its Ps by map iteration: on a mismatch its reader gets up to 8 more runs.
+  # Go orders its Ps by map iteration: on a mismatch its reader gets up to 16 more runs.
   try=0
   while :; do
     "$oracle" validate < "$tmp/cut" > "$tmp/o.out" 2> "$tmp/o.err"; orc=$?
@@ -34,7 +34,7 @@ while [ "$off" -le "$size" ]; do
     elif ! python3 "$here/tracev1_compare.py" "$tmp/c.out" "$tmp/o.out" > "$tmp/cmp"; then why="events: $(head -c 300 "$tmp/cmp")"
     fi
     try=$((try + 1))
-    { [ -z "$why" ] || [ "$try" -gt 8 ]; } && break
+    { [ -z "$why" ] || [ "$try" -gt 16 ]; } && break
   done
   if [ -n "$why" ]; then
     bad=$((bad + 1))
