@@ -180,10 +180,11 @@ gtr_status gtr_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_reader **out,
     case GTR_GO123:
     case GTR_GO125:
     case GTR_GO126:
-        break;
+        break;   /* the generational path (v2): below */
     case GTR_GO111:
     case GTR_GO119:
     case GTR_GO121:
+        /* The v1 path: parse the whole trace now, convert its events as they are read. */
         return new_v1_reader(in, alc, v, out, err);
     default:
         /* Go: "unknown or unsupported version go 1.%d" */
