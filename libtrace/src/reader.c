@@ -78,6 +78,22 @@ struct gtr_reader {
 
 static void sync_event(gtr_event *ev, const gtr__ev_table *table, gtr_time ts, uint64_t n);
 
+/* reader_alloc allocates a reader for in and version v with nothing else set up. */
+static gtr_reader *reader_alloc(gtr_input *in, const gtr_alloc *alc, gtr_go_version v)
+{
+    gtr_reader *r = gtr__malloc(alc, sizeof *r);
+    if (r == NULL)
+        return NULL;
+    memset(r, 0, offsetof(gtr_reader, deferred_err));
+    gtr_err_clear(&r->deferred_err);
+    gtr_err_clear(&r->sticky);
+    gtr_err_clear(&r->scratch_err);
+    r->alc = alc;
+    r->in = in;
+    r->ver = v;
+    return r;
+}
+
 /* read_rest reads the rest of the input into one buffer allocated with alc (Go's
  * io.ReadAll in tracev1.Parse). The input's limit, if set, caps it. */
 static gtr_status read_rest(gtr_input *in, const gtr_alloc *alc, uint8_t **data, size_t *len,
@@ -117,18 +133,11 @@ static gtr_status new_v1_reader(gtr_input *in, const gtr_alloc *alc, gtr_go_vers
     gtr__v1_trace tr;
     if ((st = gtr__v1_parse(data, len, v, alc, &tr, err)) != GTR_OK)
         return st;
-    gtr_reader *r = gtr__malloc(alc, sizeof *r);
+    gtr_reader *r = reader_alloc(in, alc, v);
     if (r == NULL) {
         gtr__v1_trace_free(&tr);
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
     }
-    memset(r, 0, offsetof(gtr_reader, deferred_err));
-    gtr_err_clear(&r->deferred_err);
-    gtr_err_clear(&r->sticky);
-    gtr_err_clear(&r->scratch_err);
-    r->alc = alc;
-    r->in = in;
-    r->ver = v;
     if ((st = gtr__v1_converter_new(alc, &tr, &r->v1, err)) != GTR_OK) {
         gtr_reader_free(r);
         return st;
@@ -192,16 +201,9 @@ gtr_status gtr_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_reader **out,
                             (int)v);
     }
 
-    gtr_reader *r = gtr__malloc(alc, sizeof *r);
+    gtr_reader *r = reader_alloc(in, alc, v);
     if (r == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
-    memset(r, 0, offsetof(gtr_reader, deferred_err));
-    gtr_err_clear(&r->deferred_err);
-    gtr_err_clear(&r->sticky);
-    gtr_err_clear(&r->scratch_err);
-    r->alc = alc;
-    r->in = in;
-    r->ver = v;
     st = gtr__generation_new(alc, v, &r->gen, err);
     if (st == GTR_OK)
         st = gtr__ordering_new(alc, &r->order, err);

@@ -29,6 +29,7 @@
 
 #include "gtr/raw.h"
 
+#include "../batch.h"
 #include "../mem.h"
 #include "tracev1.h"
 
@@ -285,32 +286,10 @@ static gtr_status slot_put(parser *p, gtr__u64map *m, uint64_t key, size_t next,
     return GTR_OK;
 }
 
-/* uvarint is binary.Uvarint on data[off..len): bytes used, 0 when the input ends inside
- * it, -1 on overflow. */
-static int uvarint(const uint8_t *buf, size_t n, uint64_t *v)
-{
-    uint64_t x = 0;
-    unsigned s = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (i == 10)
-            return -1;
-        uint8_t b = buf[i];
-        if (b < 0x80) {
-            if (i == 9 && b > 1)
-                return -1;
-            *v = x | (uint64_t)b << s;
-            return (int)i + 1;
-        }
-        x |= (uint64_t)(b & 0x7f) << s;
-        s += 7;
-    }
-    return 0;
-}
-
 /* read_val is readVal. */
 static gtr_status read_val(parser *p, uint64_t *v)
 {
-    int n = uvarint(p->data + p->off, p->len - p->off, v);
+    int n = gtr__uvarint(p->data + p->off, p->len - p->off, v);
     if (n <= 0)
         return malformed(p);
     p->off += (size_t)n;
@@ -482,7 +461,7 @@ static gtr_status read_raw_event(parser *p, unsigned flags, raw_event *ev)
         size_t end = start + (size_t)v;
         while (start < end) {
             uint64_t a;
-            int n = uvarint(p->data + start, end - start, &a);
+            int n = gtr__uvarint(p->data + start, end - start, &a);
             if (n <= 0)
                 return malformed(p);
             start += (size_t)n;
