@@ -2,8 +2,8 @@
 """tracev1_crafted.py [ORACLE]: the crafted old-format traces of test_tracev1_parser.c and
 test_tracev1_reader.c, written to ./crafted-NAME.trace (header "go 1.21 trace", or
 crafted-paths-1.N.trace for the converter-path traces), with Go's verdict for each when
-ORACLE (gtroracle) is given: its exit status and first error line. Regenerates the tables
-of those tests (their byte strings are these traces after the 16-byte header)."""
+ORACLE (gtroracle) is given: its exit status and first error line. The tests' byte strings
+are these files (test_tracev1_parser.c's without the 16-byte header)."""
 import subprocess
 import sys
 def uv(x):
