@@ -124,7 +124,7 @@ static void test_tracev1_canned_traces_parse(void **state)
     for (size_t i = 0; i < sizeof canned / sizeof canned[0]; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", GTR_GO_TRACEV1_TESTDATA, canned[i]);
-        size_t len;
+        size_t len = 0;
         uint8_t *data = read_file(path, &len);
         if (data == NULL)
             skip();

@@ -125,8 +125,8 @@ static gtr_status read_rest(gtr_input *in, const gtr_alloc *alc, uint8_t **data,
 static gtr_status new_v1_reader(gtr_input *in, const gtr_alloc *alc, gtr_go_version v,
                                 gtr_reader **out, gtr_err *err)
 {
-    uint8_t *data;
-    size_t len;
+    uint8_t *data = NULL;
+    size_t len = 0;
     gtr_status st = read_rest(in, alc, &data, &len, err);
     if (st != GTR_OK)
         return st;

@@ -115,6 +115,8 @@ static gtr_status nomem(gtr_err *err)
 static gtr_status slot(const gtr_alloc *alc, gtr__u64map *m, uint64_t key, size_t next,
                        size_t *idx, bool *found, gtr_err *err)
 {
+    *idx = 0;
+    *found = false;
     if (next >= UINT32_MAX)
         return nomem(err);
     uint32_t v = (uint32_t)next;

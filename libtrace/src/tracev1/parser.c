@@ -277,6 +277,8 @@ static bool slot_get(const gtr__u64map *m, uint64_t key, size_t *idx)
 static gtr_status slot_put(parser *p, gtr__u64map *m, uint64_t key, size_t next, size_t *idx,
                            bool *found)
 {
+    *idx = 0;
+    *found = false;
     if (next >= UINT32_MAX)
         return nomem(p);
     uint32_t v = (uint32_t)next;
@@ -603,6 +605,7 @@ static gtr_status collect_batches(parser *p)
 
 static gtr_status add_inline_string(parser *p, size_t off, size_t len, uint64_t *id)
 {
+    *id = 0;
     gtr__v1_trace *t = p->t;
     uint64_t h = 14695981039346656037ull;
     for (size_t i = 0; i < len; i++)
@@ -1243,6 +1246,7 @@ static gtr_status p_set(post *s, int32_t pid, pdesc d)
 /* region_of returns g's region stack, created empty when absent (nil slice in Go). */
 static gtr_status region_of(post *s, uint64_t g, region_stack **out)
 {
+    *out = NULL;
     size_t idx;
     bool found;
     gtr_status st = slot_put(s->p, &s->rmap, g, s->nregions, &idx, &found);
