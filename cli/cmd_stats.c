@@ -37,6 +37,9 @@ static const char usage_text[] =
     "   table. Go sorts with slices.SortFunc, which is not stable: rows of equal bytes (the\n"
     "   zero rows, at least) come in the order its pattern-defeating quicksort leaves them\n"
     "   in; gotrace sorts with a port of it, so the table is Go's line for line.\n"
+    "   A go 1.11/1.19/1.21 trace has no table (Go's raw reader does not read that format):\n"
+    "   one line says so, and part 2 has \"generations: 1\" (Go reads it as one), \"-\" for\n"
+    "   batches and wire events.\n"
     "2. After a blank line, one \"key: value\" line each (high-level reader):\n"
     "     bytes: <decompressed input size, header included>\n"
     "     generations: <distinct generation numbers of the EventBatch headers>\n"
@@ -181,6 +184,7 @@ static void print_table(const row *rows, size_t n)
 
 typedef struct raw_figures {
     uint64_t events, batches, generations;
+    bool v1;   /* an old-format trace: no raw figures */
 } raw_figures;
 
 static int size_table(const char *data, size_t len, bool plain, cli_progress_mode pmode,
@@ -203,6 +207,13 @@ static int size_table(const char *data, size_t len, bool plain, cli_progress_mod
     if (open_data(data, len, plain, &in, err) < 0 ||
         gtr_raw_reader_new(in, NULL, &r, err) < 0)
         goto end;
+    if (gtr_raw_reader_version(r) < GTR_GO122) {
+        fig->v1 = true;
+        printf("(no size table: Go's raw reader does not read the go 1.%d format)\n",
+               (int)gtr_raw_reader_version(r));
+        rc = CLI_OK;
+        goto end;
+    }
     cli_progress_start(&prog, pmode, "stats (raw events)", in, len, false);
     while ((st = gtr_raw_reader_next(r, &ev, err)) == GTR_OK) {
         cli_progress_event(&prog);
@@ -295,9 +306,13 @@ static int high_level(const char *data, size_t len, bool plain, cli_progress_mod
     if (st < 0)
         goto end;
     printf("\nbytes: %zu\n", len);
-    printf("generations: %" PRIu64 "\n", fig->generations);
-    printf("batches: %" PRIu64 "\n", fig->batches);
-    printf("wire events: %" PRIu64 "\n", fig->events);
+    if (fig->v1) {
+        printf("generations: 1\nbatches: -\nwire events: -\n");
+    } else {
+        printf("generations: %" PRIu64 "\n", fig->generations);
+        printf("batches: %" PRIu64 "\n", fig->batches);
+        printf("wire events: %" PRIu64 "\n", fig->events);
+    }
     printf("events: %" PRIu64 "\n", events);
     for (int k = 0; k <= GTR_EVENT_EXPERIMENTAL; k++)
         if (kinds[k] != 0)
@@ -330,7 +345,7 @@ int cmd_stats(int argc, char **argv)
     cli_input ci = {0};
     char *data = NULL;
     size_t len = 0;
-    raw_figures fig = {0, 0, 0};
+    raw_figures fig = {0, 0, 0, false};
     gtr_err err;
     int rc = CLI_FAIL;
 

@@ -461,6 +461,24 @@ static void append_stack_string(gtr_buf *b, const uint64_t *pcs, size_t n)
         gtr_buf_printf(b, "\t0x%llx\n", (unsigned long long)pcs[i]);
 }
 
+gtr_status gtr__evt_add_string_borrowed(gtr__ev_table *t, uint64_t id, const char *s,
+                                        size_t len, gtr_err *err)
+{
+    gtr_str existing;
+    if (gtr__evt_string(t, id, &existing))
+        return gtr_err_setf(err, GTR_E_FORMAT,
+                            "multiple strings with the same ID: id=%llu, new=%.*s, existing=%.*s",
+                            (unsigned long long)id, (int)len, s, (int)existing.len,
+                            existing.data);
+    size_t idx;
+    if (dtable_add(t->alc, &t->strings, id, &idx) != GTR_OK ||
+        !GTR__GROW(t->alc, t->str_vals, t->str_cap, idx + 1))
+        return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+    t->str_vals[idx].data = s;
+    t->str_vals[idx].len = len;
+    return GTR_OK;
+}
+
 gtr_status gtr__evt_add_stack(gtr__ev_table *t, uint64_t id, const uint64_t *pcs, size_t n,
                               gtr_err *err)
 {

@@ -85,6 +85,10 @@ void *gtr__evt_alloc(gtr__ev_table *t, size_t n);
  * id=%d, new=%v, existing=%v" (GTR_E_FORMAT). */
 gtr_status gtr__evt_add_string(gtr__ev_table *t, uint64_t id, const char *s, size_t len,
                                gtr_err *err);
+/* gtr__evt_add_string_borrowed is gtr__evt_add_string without the copy: s[0..len] (NUL at
+ * s[len]) must stay valid as long as the table (the v1 converter's string block). */
+gtr_status gtr__evt_add_string_borrowed(gtr__ev_table *t, uint64_t id, const char *s,
+                                        size_t len, gtr_err *err);
 /* gtr__evt_add_stack copies pcs[0..n) as stack id; duplicates fail with "multiple
  * trace.stacks with the same ID: id=%d, new=%v, existing=%v", each %v a "\t%#v\n" per pc. */
 gtr_status gtr__evt_add_stack(gtr__ev_table *t, uint64_t id, const uint64_t *pcs, size_t n,

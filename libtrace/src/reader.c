@@ -23,7 +23,13 @@
  * end-of-generation marker: the first batch of the next generation is "spilled" while
  * reading a generation, and an error reading it is reported only after the generation's
  * events (and a Sync). One generation object is reused for every generation, so the
- * previous generation's data ends where the next generation's Sync is returned. */
+ * previous generation's data ends where the next generation's Sync is returned.
+ *
+ * Version dispatch (Go's NewReader): "go 1.22" to "go 1.26" traces take the generational
+ * path above; "go 1.11", "go 1.19" and "go 1.21" traces take the v1 path: the whole trace is
+ * parsed at once by tracev1/ (Go's internal/tracev1) and its events are converted to v2
+ * events by tracev1_convert.c (Go's tracev1.go), between a first and a last Sync. Every
+ * other header fails in gtr_header_read ("unknown or unsupported trace version go 1.%d"). */
 #include <stddef.h>
 #include <string.h>
 
@@ -34,6 +40,7 @@
 #include "generation.h"
 #include "mem.h"
 #include "order.h"
+#include "tracev1_convert.h"
 
 struct gtr_reader {
     const gtr_alloc *alc;
@@ -51,6 +58,7 @@ struct gtr_reader {
     size_t cpu_next;         /* Go's r.cpuSamples is gen->cpu[cpu_next, ncpu) */
 
     gtr__ordering *order;
+    gtr__v1_converter *v1;   /* the v1 path (go 1.11, 1.19, 1.21): Go's r.v1Events */
     uint64_t syncs;
     bool done;
 
@@ -67,6 +75,99 @@ struct gtr_reader {
     gtr_err sticky;
     gtr_err scratch_err;     /* for callers passing a NULL err */
 };
+
+static void sync_event(gtr_event *ev, const gtr__ev_table *table, gtr_time ts, uint64_t n);
+
+/* reader_alloc allocates a reader for in and version v with nothing else set up. */
+static gtr_reader *reader_alloc(gtr_input *in, const gtr_alloc *alc, gtr_go_version v)
+{
+    gtr_reader *r = gtr__malloc(alc, sizeof *r);
+    if (r == NULL)
+        return NULL;
+    memset(r, 0, offsetof(gtr_reader, deferred_err));
+    gtr_err_clear(&r->deferred_err);
+    gtr_err_clear(&r->sticky);
+    gtr_err_clear(&r->scratch_err);
+    r->alc = alc;
+    r->in = in;
+    r->ver = v;
+    return r;
+}
+
+/* read_rest reads the rest of the input into one buffer allocated with alc (Go's
+ * io.ReadAll in tracev1.Parse). The input's limit, if set, caps it. */
+static gtr_status read_rest(gtr_input *in, const gtr_alloc *alc, uint8_t **data, size_t *len,
+                            gtr_err *err)
+{
+    uint8_t *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (cap - n < 4096 && !GTR__GROW(alc, buf, cap, n + 65536)) {
+            gtr__free(alc, buf);
+            return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+        }
+        size_t got;
+        gtr_status st = gtr_input_read(in, buf + n, cap - n, &got, err);
+        if (st != GTR_OK) {
+            gtr__free(alc, buf);
+            return st;
+        }
+        n += got;
+        if (got == 0)
+            break;
+    }
+    *data = buf;
+    *len = n;
+    return GTR_OK;
+}
+
+/* new_v1_reader is NewReader's v1 case: tracev1.Parse, then convertV1Trace. */
+static gtr_status new_v1_reader(gtr_input *in, const gtr_alloc *alc, gtr_go_version v,
+                                gtr_reader **out, gtr_err *err)
+{
+    uint8_t *data = NULL;
+    size_t len = 0;
+    gtr_status st = read_rest(in, alc, &data, &len, err);
+    if (st != GTR_OK)
+        return st;
+    gtr__v1_trace tr;
+    if ((st = gtr__v1_parse(data, len, v, alc, &tr, err)) != GTR_OK)
+        return st;
+    gtr_reader *r = reader_alloc(in, alc, v);
+    if (r == NULL) {
+        gtr__v1_trace_free(&tr);
+        return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+    }
+    if ((st = gtr__v1_converter_new(alc, &tr, &r->v1, err)) != GTR_OK) {
+        gtr_reader_free(r);
+        return st;
+    }
+    *out = r;
+    return GTR_OK;
+}
+
+/* read_v1_event is ReadEvent's v1 case. */
+static gtr_status read_v1_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
+{
+    gtr_time t;
+    if (r->syncs == 0 && gtr__v1_converter_peek_time(r->v1, &t)) {
+        /* Always emit a sync event first, if we have any events at all. */
+        r->syncs++;
+        sync_event(ev, gtr__v1_converter_table(r->v1), (gtr_time)((uint64_t)t - 1), r->syncs);
+        return GTR_OK;
+    }
+    gtr_status st = gtr__v1_converter_next(r->v1, ev, err);
+    if (st == GTR_EOF) {
+        /* Always emit a sync event at the end. */
+        gtr_err_clear(err);
+        r->done = true;
+        r->syncs++;
+        sync_event(ev, NULL,
+                   (gtr_time)((uint64_t)gtr__v1_converter_last_time(r->v1) + 1), r->syncs);
+        return GTR_OK;
+    }
+    return st;
+}
 
 gtr_status gtr_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_reader **out, gtr_err *err)
 {
@@ -88,31 +189,21 @@ gtr_status gtr_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_reader **out,
     case GTR_GO123:
     case GTR_GO125:
     case GTR_GO126:
-        break;
+        break;   /* the generational path (v2): below */
     case GTR_GO111:
     case GTR_GO119:
     case GTR_GO121:
-        /* Go converts v1 traces; gotrace does not read them. */
-        return gtr_err_setf(err, GTR_E_VERSION,
-                            "unsupported trace version go 1.%d: v1 traces (before Go 1.22) are "
-                            "not supported",
-                            (int)v);
+        /* The v1 path: parse the whole trace now, convert its events as they are read. */
+        return new_v1_reader(in, alc, v, out, err);
     default:
         /* Go: "unknown or unsupported version go 1.%d" */
         return gtr_err_setf(err, GTR_E_VERSION, "unknown or unsupported version go 1.%d",
                             (int)v);
     }
 
-    gtr_reader *r = gtr__malloc(alc, sizeof *r);
+    gtr_reader *r = reader_alloc(in, alc, v);
     if (r == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
-    memset(r, 0, offsetof(gtr_reader, deferred_err));
-    gtr_err_clear(&r->deferred_err);
-    gtr_err_clear(&r->sticky);
-    gtr_err_clear(&r->scratch_err);
-    r->alc = alc;
-    r->in = in;
-    r->ver = v;
     st = gtr__generation_new(alc, v, &r->gen, err);
     if (st == GTR_OK)
         st = gtr__ordering_new(alc, &r->order, err);
@@ -132,6 +223,7 @@ void gtr_reader_free(gtr_reader *r)
         return;
     gtr__generation_free(r->gen);
     gtr__ordering_free(r->order);
+    gtr__v1_converter_free(r->v1);
     gtr__free(r->alc, r->cursors);
     gtr__free(r->alc, r->frontier);
     gtr__free(r->alc, r);
@@ -441,6 +533,16 @@ gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
         return gtr_err_setf(err, GTR_EOF, "EOF");
     }
 
+    if (r->v1 != NULL) {
+        /* The v1 path: no table ID check and no time fix-up here (the converter has its
+         * own), as in Go. */
+        gtr_status st = read_v1_event(r, ev, err);
+        if (st != GTR_OK) {
+            r->failed = true;
+            gtr_err_copy(&r->sticky, err);
+        }
+        return st;
+    }
     gtr_status st = read_event(r, ev, err);
     if (st == GTR_OK)
         st = validate_table_ids(ev, err);

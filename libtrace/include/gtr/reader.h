@@ -24,8 +24,9 @@ typedef struct gtr_reader gtr_reader;   /* opaque; not thread-safe */
  * The reader borrows in (which must outlive it) and allocates through alc (NULL: libc).
  * On success *out owns the reader (gtr_reader_free). Errors: Go's header messages ("bad file
  * format: not a Go execution trace?", "unknown or unsupported trace version go 1.%d"),
- * GTR_E_VERSION "unsupported trace version go 1.%d: v1 traces (before Go 1.22) are not
- * supported" for Go 1.11-1.21 traces (Go converts those; gotrace does not), GTR_E_NOMEM. */
+ * GTR_E_NOMEM. A go 1.11, 1.19 or 1.21 trace is read whole here and converted as Go does
+ * (libtrace/src/tracev1/README.md), so its parse errors are returned here, with Go's
+ * messages; its events then come from gtr_reader_next like any other. */
 GTR_API gtr_status gtr_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_reader **out,
                                   gtr_err *err);
 

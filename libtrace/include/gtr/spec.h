@@ -147,7 +147,7 @@ GTR_API const char *gtr_experiment_name(unsigned exp);
 
 /* Trace format versions: the N of a "go 1.N trace" header (internal/trace/version). */
 typedef enum gtr_go_version {
-    GTR_GO111 = 11,   /* v1 format, not read by gotrace */
+    GTR_GO111 = 11,   /* v1 format (libtrace/src/tracev1/) */
     GTR_GO119 = 19,   /* v1 */
     GTR_GO121 = 21,   /* v1 */
     GTR_GO122 = 22,

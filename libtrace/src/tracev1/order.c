@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Port of src/internal/trace/internal/tracev1/order.go at go1.27.3: the goroutine state
+ * machine that decides when the head of a P's batch may be merged, and the frontier's
+ * min-heap (container/heap's up and down, with orderEventList's Less: Ts only). */
+#include "tracev1.h"
+
+static gtr__v1_gstate gst(uint64_t seq, int status)
+{
+    gtr__v1_gstate s = {seq, status};
+    return s;
+}
+
+uint64_t gtr__v1_state_transition(const gtr__v1_event *ev, gtr__v1_gstate *init,
+                                  gtr__v1_gstate *next)
+{
+    *init = gst(0, GTR_V1_G_DEAD);
+    *next = gst(0, GTR_V1_G_DEAD);
+    switch (ev->type) {
+    case GTR_V1_GO_CREATE:
+        *init = gst(0, GTR_V1_G_DEAD);
+        *next = gst(1, GTR_V1_G_RUNNABLE);
+        return ev->args[0];
+    case GTR_V1_GO_WAITING:
+    case GTR_V1_GO_IN_SYSCALL:
+        *init = gst(1, GTR_V1_G_RUNNABLE);
+        *next = gst(2, GTR_V1_G_WAITING);
+        return ev->g;
+    case GTR_V1_GO_START:
+    case GTR_V1_GO_START_LABEL:
+        *init = gst(ev->args[1], GTR_V1_G_RUNNABLE);
+        *next = gst(ev->args[1] + 1, GTR_V1_G_RUNNING);
+        return ev->g;
+    case GTR_V1_GO_START_LOCAL:
+        /* Ready as soon as the frontier reaches it (it is on the same P as the GoCreate or
+         * GoUnblock it follows); it increments a sequence number we do not know yet. */
+        *init = gst(GTR_V1_NOSEQ, GTR_V1_G_RUNNABLE);
+        *next = gst(GTR_V1_SEQINC, GTR_V1_G_RUNNING);
+        return ev->g;
+    case GTR_V1_GO_BLOCK:
+    case GTR_V1_GO_BLOCK_SEND:
+    case GTR_V1_GO_BLOCK_RECV:
+    case GTR_V1_GO_BLOCK_SELECT:
+    case GTR_V1_GO_BLOCK_SYNC:
+    case GTR_V1_GO_BLOCK_COND:
+    case GTR_V1_GO_BLOCK_NET:
+    case GTR_V1_GO_SLEEP:
+    case GTR_V1_GO_SYS_BLOCK:
+    case GTR_V1_GO_BLOCK_GC:
+        *init = gst(GTR_V1_NOSEQ, GTR_V1_G_RUNNING);
+        *next = gst(GTR_V1_NOSEQ, GTR_V1_G_WAITING);
+        return ev->g;
+    case GTR_V1_GO_SCHED:
+    case GTR_V1_GO_PREEMPT:
+        *init = gst(GTR_V1_NOSEQ, GTR_V1_G_RUNNING);
+        *next = gst(GTR_V1_NOSEQ, GTR_V1_G_RUNNABLE);
+        return ev->g;
+    case GTR_V1_GO_UNBLOCK:
+    case GTR_V1_GO_SYS_EXIT:
+        *init = gst(ev->args[1], GTR_V1_G_WAITING);
+        *next = gst(ev->args[1] + 1, GTR_V1_G_RUNNABLE);
+        return ev->args[0];
+    case GTR_V1_GO_UNBLOCK_LOCAL:
+    case GTR_V1_GO_SYS_EXIT_LOCAL:
+        *init = gst(GTR_V1_NOSEQ, GTR_V1_G_WAITING);
+        *next = gst(GTR_V1_SEQINC, GTR_V1_G_RUNNABLE);
+        return ev->args[0];
+    case GTR_V1_GC_START:
+        *init = gst(ev->args[0], GTR_V1_G_DEAD);
+        *next = gst(ev->args[0] + 1, GTR_V1_G_DEAD);
+        return GTR_V1_GARBAGE;
+    default:
+        return GTR_V1_UNORDERED;   /* no ordering requirements */
+    }
+}
+
+bool gtr__v1_transition_ready(uint64_t g, gtr__v1_gstate curr, gtr__v1_gstate init)
+{
+    return g == GTR_V1_UNORDERED ||
+           ((init.seq == GTR_V1_NOSEQ || init.seq == curr.seq) && init.status == curr.status);
+}
+
+static bool less(const gtr__v1_order_event *h, size_t i, size_t j)
+{
+    return h[i].ev.ts < h[j].ev.ts;
+}
+
+static void swap(gtr__v1_order_event *h, size_t i, size_t j)
+{
+    gtr__v1_order_event t = h[i];
+    h[i] = h[j];
+    h[j] = t;
+}
+
+static void heap_up(gtr__v1_order_event *h, size_t j)
+{
+    while (j > 0) {
+        size_t i = (j - 1) / 2; /* parent */
+        if (!less(h, j, i))
+            break;
+        swap(h, i, j);
+        j = i;
+    }
+}
+
+static void heap_down(gtr__v1_order_event *h, size_t i, size_t n)
+{
+    for (;;) {
+        size_t j1 = 2 * i + 1;
+        if (j1 >= n)
+            break;
+        size_t j = j1; /* left child */
+        if (j1 + 1 < n && less(h, j1 + 1, j1))
+            j = j1 + 1; /* right child */
+        if (!less(h, j, i))
+            break;
+        swap(h, i, j);
+        i = j;
+    }
+}
+
+void gtr__v1_heap_push(gtr__v1_order_event *h, size_t *n, const gtr__v1_order_event *x)
+{
+    h[*n] = *x;
+    (*n)++;
+    heap_up(h, *n - 1);
+}
+
+gtr__v1_order_event gtr__v1_heap_pop(gtr__v1_order_event *h, size_t *n)
+{
+    size_t last = *n - 1;
+    swap(h, 0, last);
+    heap_down(h, 0, last);
+    (*n)--;
+    return h[last];
+}

@@ -1,0 +1,1812 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Port of src/internal/trace/internal/tracev1/parser.go at go1.27.3: the parser of Go
+ * 1.11-1.21 execution traces.
+ *
+ * Go's steps, in order:
+ * 1. One pass over the whole input records where each P's batches start and how many
+ *    events each holds, and parses the CPU samples (collect_batches).
+ * 2. A second pass loads the batches P by P and merges them into one stream: the frontier
+ *    holds the first unmerged event of every P that is ready (its goroutine is in the state
+ *    the event needs); the one with the lowest timestamp is merged next (merge_batches).
+ *    GoSysExit events then get their real timestamps and the stream is sorted stably.
+ * 3. Timestamps become nanoseconds since the first event; timer unblocks and syscall exits
+ *    move to fake Ps.
+ * 4. post_process checks the stream (a P runs one G at a time, a G is blocked before it is
+ *    unblocked, ...) and restores GoStart stacks.
+ *
+ * Memory: the input is kept (strings point into it); events are 64-byte structs in one
+ * array reserved once with the event count of step 1 (untouched pages cost nothing); the
+ * per-P batch buffers are reused. Every length read from the input is checked against the
+ * bytes left before it is used, so truncation anywhere is an error, never a crash.
+ *
+ * Go iterates a map to order the Ps of step 2, so the order in which it merges events with
+ * equal timestamps varies from run to run; gotrace takes the Ps in the order their first
+ * batch appears (one of Go's possible outcomes, the same every time). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gtr/raw.h"
+
+#include "../batch.h"
+#include "../mem.h"
+#include "tracev1.h"
+
+/* EventDescriptions. */
+static const gtr__v1_desc descs[GTR_V1_COUNT] = {
+    [GTR_V1_NONE] = {"None", 5, false, 0, {0}},
+    [GTR_V1_BATCH] = {"Batch", 5, false, 2, {"p", "ticks"}},
+    [GTR_V1_FREQUENCY] = {"Frequency", 5, false, 1, {"freq"}},
+    [GTR_V1_STACK] = {"Stack", 5, false, 2, {"id", "siz"}},
+    [GTR_V1_GOMAXPROCS] = {"Gomaxprocs", 5, true, 1, {"procs"}},
+    [GTR_V1_PROC_START] = {"ProcStart", 5, false, 1, {"thread"}},
+    [GTR_V1_PROC_STOP] = {"ProcStop", 5, false, 0, {0}},
+    [GTR_V1_GC_START] = {"GCStart", 5, true, 1, {"seq"}},
+    [GTR_V1_GC_DONE] = {"GCDone", 5, false, 0, {0}},
+    [GTR_V1_STW_START] = {"GCSTWStart", 5, false, 1, {"kindid"}},
+    [GTR_V1_STW_DONE] = {"GCSTWDone", 5, false, 0, {0}},
+    [GTR_V1_GC_SWEEP_START] = {"GCSweepStart", 5, true, 0, {0}},
+    [GTR_V1_GC_SWEEP_DONE] = {"GCSweepDone", 5, false, 2, {"swept", "reclaimed"}},
+    [GTR_V1_GO_CREATE] = {"GoCreate", 5, true, 2, {"g", "stack"}},
+    [GTR_V1_GO_START] = {"GoStart", 5, false, 2, {"g", "seq"}},
+    [GTR_V1_GO_END] = {"GoEnd", 5, false, 0, {0}},
+    [GTR_V1_GO_STOP] = {"GoStop", 5, true, 0, {0}},
+    [GTR_V1_GO_SCHED] = {"GoSched", 5, true, 0, {0}},
+    [GTR_V1_GO_PREEMPT] = {"GoPreempt", 5, true, 0, {0}},
+    [GTR_V1_GO_SLEEP] = {"GoSleep", 5, true, 0, {0}},
+    [GTR_V1_GO_BLOCK] = {"GoBlock", 5, true, 0, {0}},
+    [GTR_V1_GO_UNBLOCK] = {"GoUnblock", 5, true, 2, {"g", "seq"}},
+    [GTR_V1_GO_BLOCK_SEND] = {"GoBlockSend", 5, true, 0, {0}},
+    [GTR_V1_GO_BLOCK_RECV] = {"GoBlockRecv", 5, true, 0, {0}},
+    [GTR_V1_GO_BLOCK_SELECT] = {"GoBlockSelect", 5, true, 0, {0}},
+    [GTR_V1_GO_BLOCK_SYNC] = {"GoBlockSync", 5, true, 0, {0}},
+    [GTR_V1_GO_BLOCK_COND] = {"GoBlockCond", 5, true, 0, {0}},
+    [GTR_V1_GO_BLOCK_NET] = {"GoBlockNet", 5, true, 0, {0}},
+    [GTR_V1_GO_SYSCALL] = {"GoSysCall", 5, true, 0, {0}},
+    [GTR_V1_GO_SYS_EXIT] = {"GoSysExit", 5, false, 3, {"g", "seq", "ts"}},
+    [GTR_V1_GO_SYS_BLOCK] = {"GoSysBlock", 5, false, 0, {0}},
+    [GTR_V1_GO_WAITING] = {"GoWaiting", 5, false, 1, {"g"}},
+    [GTR_V1_GO_IN_SYSCALL] = {"GoInSyscall", 5, false, 1, {"g"}},
+    [GTR_V1_HEAP_ALLOC] = {"HeapAlloc", 5, false, 1, {"mem"}},
+    [GTR_V1_HEAP_GOAL] = {"HeapGoal", 5, false, 1, {"mem"}},
+    [GTR_V1_TIMER_GOROUTINE] = {"TimerGoroutine", 5, false, 1, {"g"}},
+    [GTR_V1_FUTILE_WAKEUP] = {"FutileWakeup", 5, false, 0, {0}},
+    [GTR_V1_STRING] = {"String", 7, false, 0, {0}},
+    [GTR_V1_GO_START_LOCAL] = {"GoStartLocal", 7, false, 1, {"g"}},
+    [GTR_V1_GO_UNBLOCK_LOCAL] = {"GoUnblockLocal", 7, true, 1, {"g"}},
+    [GTR_V1_GO_SYS_EXIT_LOCAL] = {"GoSysExitLocal", 7, false, 2, {"g", "ts"}},
+    [GTR_V1_GO_START_LABEL] = {"GoStartLabel", 8, false, 3, {"g", "seq", "labelid"}},
+    [GTR_V1_GO_BLOCK_GC] = {"GoBlockGC", 8, true, 0, {0}},
+    [GTR_V1_GC_MARK_ASSIST_START] = {"GCMarkAssistStart", 9, true, 0, {0}},
+    [GTR_V1_GC_MARK_ASSIST_DONE] = {"GCMarkAssistDone", 9, false, 0, {0}},
+    [GTR_V1_USER_TASK_CREATE] = {"UserTaskCreate", 11, true, 3, {"taskid", "pid", "typeid"}},
+    [GTR_V1_USER_TASK_END] = {"UserTaskEnd", 11, true, 1, {"taskid"}},
+    [GTR_V1_USER_REGION] = {"UserRegion", 11, true, 3, {"taskid", "mode", "typeid"}},
+    [GTR_V1_USER_LOG] = {"UserLog", 11, true, 2, {"id", "keyid"}},
+    [GTR_V1_CPU_SAMPLE] = {"CPUSample", 19, true, 3, {"ts", "p", "g"}},
+};
+
+const gtr__v1_desc *gtr__v1_describe(uint8_t t)
+{
+    return &descs[t < GTR_V1_COUNT ? t : GTR_V1_NONE];
+}
+
+void gtr__v1_event_string(const gtr__v1_event *ev, gtr_buf *b)
+{
+    const gtr__v1_desc *d = gtr__v1_describe(ev->type);
+    gtr_buf_printf(b, "%" PRId64 " %s p=%" PRId32 " g=%" PRIu64 " stk=%" PRIu32, ev->ts,
+                   d->name, ev->p, ev->g, ev->stk);
+    for (unsigned i = 0; i < d->nargs; i++)
+        gtr_buf_printf(b, " %s=%" PRIu64, d->args[i], ev->args[i]);
+}
+
+uint64_t gtr__v1_stw_reason(gtr_go_version ver, uint64_t kind)
+{
+    if (ver < 21)
+        return kind == 0 || kind == 1 ? kind + 1 : 0;
+    if (ver == 21)
+        return kind < 17 ? kind : 0;
+    return 0;
+}
+
+void gtr__v1_unpack(const gtr__v1_trace *t, const gtr__v1_packed *e, gtr__v1_event *out)
+{
+    out->ts = e->ts;
+    out->stk = e->stk;
+    out->p = e->p;
+    out->type = e->type;
+    out->sys_blocked = (e->flags & GTR_V1_F_SYS_BLOCKED) != 0;
+    if (e->flags & GTR_V1_F_WIDE) {
+        const gtr__v1_wide *w = &t->wide[e->a0];
+        out->g = w->g;
+        memcpy(out->args, w->args, sizeof out->args);
+    } else {
+        out->g = e->g;
+        out->args[0] = e->a0;
+        out->args[1] = e->a1;
+        out->args[2] = out->args[3] = 0;
+    }
+}
+
+uint64_t gtr__v1_packed_g(const gtr__v1_trace *t, const gtr__v1_packed *e)
+{
+    return (e->flags & GTR_V1_F_WIDE) ? t->wide[e->a0].g : e->g;
+}
+
+gtr_status gtr__v1_pack(gtr__v1_trace *t, const gtr__v1_event *e, gtr__v1_packed *out)
+{
+    memset(out, 0, sizeof *out);
+    out->ts = e->ts;
+    out->stk = e->stk;
+    out->p = e->p;
+    out->type = e->type;
+    out->flags = e->sys_blocked ? GTR_V1_F_SYS_BLOCKED : 0;
+    if (e->g <= UINT32_MAX && e->args[0] <= UINT32_MAX && e->args[1] <= UINT32_MAX &&
+        e->args[2] == 0 && e->args[3] == 0) {
+        out->g = (uint32_t)e->g;
+        out->a0 = (uint32_t)e->args[0];
+        out->a1 = (uint32_t)e->args[1];
+        return GTR_OK;
+    }
+    if (t->nwide >= UINT32_MAX || !GTR__GROW(t->alc, t->wide, t->wide_cap, t->nwide + 1))
+        return GTR_E_NOMEM;
+    gtr__v1_wide *w = &t->wide[t->nwide];
+    w->g = e->g;
+    memcpy(w->args, e->args, sizeof w->args);
+    out->flags |= GTR_V1_F_WIDE;
+    out->a0 = (uint32_t)t->nwide++;
+    return GTR_OK;
+}
+
+/* --------------------------------------------------------------------------------------
+ * Parser state.
+ * -------------------------------------------------------------------------------------- */
+
+#define MAX_RAW_ARGS 2048   /* a length-prefixed argument list is at most 2048 bytes */
+
+typedef struct batch_off {
+    size_t off;
+    size_t nevents;
+} batch_off;
+
+/* One P's batches (Go's batchOffsets[pid]); head is how many loadBatch consumed. */
+typedef struct plist {
+    int32_t pid;
+    batch_off *b;
+    size_t n, cap, head;
+} plist;
+
+typedef struct proc {
+    int32_t pid;
+    gtr__v1_packed *ev;   /* the remaining events of the current batch */
+    size_t nev;
+    gtr__v1_packed *buf;  /* buffer for reading batches into */
+    size_t cap;
+    bool done;
+} proc;
+
+typedef struct raw_event {
+    uint8_t typ;
+    uint64_t *args;
+    size_t nargs;
+    bool has_sarg;
+    size_t sarg_off, sarg_len;   /* UserLog's value string, in data */
+    int32_t batch_pid;
+    size_t batch_off;
+} raw_event;
+
+/* A dense value table behind a u64map (ID -> slot). */
+typedef struct slots {
+    gtr__u64map map;
+    size_t n;
+} slots;
+
+typedef struct parser {
+    const gtr_alloc *alc;
+    gtr__v1_trace *t;
+    gtr_go_version ver;
+    const uint8_t *data;
+    size_t len, off;
+    gtr_err *err;
+
+    gtr__u64map pids;   /* pid -> index into plists */
+    plist *plists;
+    size_t nplists, plists_cap;
+
+    gtr__u64map strids;  /* string id -> index into t->strings */
+    size_t strings_cap;
+    uint32_t *inl_hash;  /* open addressing over t->inline_strings, UINT32_MAX empty */
+    size_t inl_hash_cap, inline_cap;
+    gtr__u64map stackids; /* stack id -> index into t->stacks */
+    size_t stacks_cap, pcs_cap;
+    gtr__u64map pcids;    /* pc -> index into t->frames */
+    size_t frames_cap;
+    gtr__u64map timer_goids;
+    int64_t ticks_per_sec;
+
+    gtr__v1_event *cpu;
+    size_t ncpu, cpu_cap;
+    gtr__v1_packed *cpu_packed;   /* the samples, sorted, for the profile P */
+
+    uint64_t args[MAX_RAW_ARGS + 8];
+
+    /* parseEvent's state */
+    int64_t last_ts;
+    uint64_t last_g;
+    gtr__u64map last_gs_map; /* P -> index into last_gs */
+    uint64_t *last_gs;
+    size_t nlast_gs, last_gs_cap;
+    int32_t last_p;
+
+    size_t total_events; /* sum of the batches' event counts (an upper bound) */
+} parser;
+
+static gtr_status nomem(parser *p)
+{
+    return gtr_err_setf(p->err, GTR_E_NOMEM, "out of memory");
+}
+
+static gtr_status eof(parser *p)
+{
+    return gtr_err_setf(p->err, GTR_EOF, "EOF");
+}
+
+/* Go: errors.New("malformatted base-128 varint") */
+static gtr_status malformed(parser *p)
+{
+    return gtr_err_setf(p->err, GTR_E_FORMAT, "malformatted base-128 varint");
+}
+
+/* Go's ErrTimeOrder. */
+static gtr_status time_order(parser *p)
+{
+    return gtr_err_setf(p->err, GTR_E_FORMAT, "time stamps out of order");
+}
+
+/* slot_get/slot_put: a map from key to a dense slot index. */
+static bool slot_get(const gtr__u64map *m, uint64_t key, size_t *idx)
+{
+    uint32_t v;
+    if (!gtr__u64map_get(m, key, &v))
+        return false;
+    *idx = v;
+    return true;
+}
+
+static gtr_status slot_put(parser *p, gtr__u64map *m, uint64_t key, size_t next, size_t *idx,
+                           bool *found)
+{
+    *idx = 0;
+    *found = false;
+    if (next >= UINT32_MAX)
+        return nomem(p);
+    uint32_t v = (uint32_t)next;
+    if (gtr__u64map_put(p->alc, m, key, &v, found) != GTR_OK)
+        return nomem(p);
+    *idx = v;
+    return GTR_OK;
+}
+
+/* read_val is readVal. */
+static gtr_status read_val(parser *p, uint64_t *v)
+{
+    int n = gtr__uvarint(p->data + p->off, p->len - p->off, v);
+    if (n <= 0)
+        return malformed(p);
+    p->off += (size_t)n;
+    return GTR_OK;
+}
+
+/* discard is discard(n). */
+static bool discard(parser *p, uint64_t n)
+{
+    if (n > (uint64_t)(p->len - p->off))
+        return false;
+    p->off += (size_t)n;
+    return true;
+}
+
+/* read_full is readFull(n): fails (io.ErrUnexpectedEOF) also for n == 0 at the end. */
+static bool read_full(parser *p, size_t n, size_t *start)
+{
+    if (p->off >= p->len || n > p->len - p->off)
+        return false;
+    *start = p->off;
+    p->off += n;
+    return true;
+}
+
+static gtr_status push_arg(parser *p, raw_event *ev, uint64_t v)
+{
+    if (ev->nargs >= MAX_RAW_ARGS + 8)
+        return gtr_err_setf(p->err, GTR_E_FORMAT, "too many arguments"); /* unreachable */
+    ev->args[ev->nargs++] = v;
+    return GTR_OK;
+}
+
+/* add_string stores string id (readRawEvent's EvString without skipStrings). */
+static gtr_status add_string(parser *p, uint64_t id, size_t off, size_t len)
+{
+    gtr__v1_trace *t = p->t;
+    size_t idx;
+    bool found;
+    gtr_status st = slot_put(p, &p->strids, id, t->nstrings, &idx, &found);
+    if (st != GTR_OK)
+        return st;
+    if (found)
+        /* Go: fmt.Errorf("string has duplicate id %d", id) */
+        return gtr_err_setf(p->err, GTR_E_FORMAT, "string has duplicate id %" PRIu64, id);
+    if (!GTR__GROW(p->alc, t->strings, p->strings_cap, t->nstrings + 1))
+        return nomem(p);
+    t->strings[t->nstrings++] = (gtr__v1_str){id, off, len};
+    return GTR_OK;
+}
+
+#define SKIP_ARGS 1u
+#define SKIP_STRINGS 2u
+
+/* read_raw_event is readRawEvent: GTR_EOF at the end of the input ("EOF"). */
+static gtr_status read_raw_event(parser *p, unsigned flags, raw_event *ev)
+{
+    gtr_status st;
+    /* Read event type and number of arguments (1 byte). */
+    if (p->off >= p->len)
+        return eof(p);
+    uint8_t b = p->data[p->off++];
+    uint8_t typ = (uint8_t)(b & 0x3f);
+    /* Most events have a timestamp before the arguments: add 1 and read it as the first
+     * argument. 3 on the wire (narg 4) means the arguments are length-prefixed. */
+    unsigned narg = (unsigned)(b >> 6) + 1;
+    if (typ == GTR_V1_NONE || typ >= GTR_V1_COUNT || descs[typ].min_version > p->ver)
+        /* Go: fmt.Errorf("unknown event type %d", typ) */
+        return gtr_err_setf(p->err, GTR_E_FORMAT, "unknown event type %u", (unsigned)typ);
+
+    memset(ev, 0, sizeof *ev);
+    ev->args = p->args;
+    switch (typ) {
+    case GTR_V1_STRING: {
+        /* String dictionary entry [ID, length, string]. */
+        uint64_t id, ln;
+        if (flags & SKIP_STRINGS) {
+            if (read_val(p, &id) != GTR_OK)
+                return malformed(p);
+            if ((st = read_val(p, &ln)) != GTR_OK)
+                return st;
+            if (!discard(p, ln))
+                return gtr_err_setf(p->err, GTR_E_FORMAT, "failed to read trace: EOF");
+        } else {
+            if ((st = read_val(p, &id)) != GTR_OK)
+                return st;
+            if (id == 0)
+                return gtr_err_setf(p->err, GTR_E_FORMAT, "string has invalid id 0");
+            size_t idx;
+            if (slot_get(&p->strids, id, &idx))
+                return gtr_err_setf(p->err, GTR_E_FORMAT, "string has duplicate id %" PRIu64,
+                                    id);
+            if ((st = read_val(p, &ln)) != GTR_OK)
+                return st;
+            if (ln == 0)
+                return gtr_err_setf(p->err, GTR_E_FORMAT, "string has invalid length 0");
+            if (ln > 1000000)
+                /* Go: fmt.Errorf("string has too large length %d", ln) */
+                return gtr_err_setf(p->err, GTR_E_FORMAT, "string has too large length %" PRIu64,
+                                    ln);
+            size_t start;
+            if (!read_full(p, (size_t)ln, &start))
+                return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                    "failed to read trace: unexpected EOF");
+            if ((st = add_string(p, id, start, (size_t)ln)) != GTR_OK)
+                return st;
+        }
+        ev->typ = GTR_V1_NONE;
+        return GTR_OK;
+    }
+    case GTR_V1_BATCH: {
+        if (narg != 2)
+            /* Go: fmt.Errorf("EvBatch has wrong number of arguments: got %d, want %d", ...) */
+            return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                "EvBatch has wrong number of arguments: got %u, want 2", narg);
+        size_t off = p->off - 1; /* the batch starts at its type byte */
+        uint64_t pid, v;
+        if ((st = read_val(p, &pid)) != GTR_OK)
+            return st;
+        if (pid != UINT64_MAX && pid > INT32_MAX)
+            /* Go formats uint64(math.MaxUint) as the maximum here. */
+            return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                "processor ID %" PRIu64 " is larger than maximum of %" PRIu64,
+                                pid, UINT64_MAX);
+        if ((st = read_val(p, &v)) != GTR_OK)
+            return st;
+        ev->typ = GTR_V1_BATCH;
+        ev->batch_pid = pid == UINT64_MAX ? -1 : (int32_t)pid;
+        ev->batch_off = off;
+        ev->args[0] = pid;
+        ev->args[1] = v;
+        ev->nargs = 2;
+        return GTR_OK;
+    }
+    default:
+        break;
+    }
+
+    ev->typ = typ;
+    if (narg <= 3) {
+        for (unsigned i = 0; i < narg; i++) {
+            uint64_t v;
+            if (read_val(p, &v) != GTR_OK)
+                /* Go: fmt.Errorf("failed to read event %d argument: %w", typ, err) */
+                return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                    "failed to read event %u argument: malformatted base-128 "
+                                    "varint",
+                                    (unsigned)typ);
+            if (!(flags & SKIP_ARGS) && (st = push_arg(p, ev, v)) != GTR_OK)
+                return st;
+        }
+        return GTR_OK;
+    }
+    /* More than 3 arguments: the first value is the length of the rest in bytes. */
+    uint64_t v;
+    if (read_val(p, &v) != GTR_OK)
+        return gtr_err_setf(p->err, GTR_E_FORMAT,
+                            "failed to read event %u argument: malformatted base-128 varint",
+                            (unsigned)typ);
+    if (v > 2048)
+        return gtr_err_setf(p->err, GTR_E_FORMAT,
+                            "failed to read event %u argument: length-prefixed argument too "
+                            "big: %" PRIu64 " bytes, limit is 2048",
+                            (unsigned)typ, v);
+    if (!(flags & SKIP_ARGS) || typ == GTR_V1_CPU_SAMPLE) {
+        size_t start;
+        if (!read_full(p, (size_t)v, &start))
+            return gtr_err_setf(p->err, GTR_E_FORMAT, "failed to read trace: unexpected EOF");
+        size_t end = start + (size_t)v;
+        while (start < end) {
+            uint64_t a;
+            int n = gtr__uvarint(p->data + start, end - start, &a);
+            if (n <= 0)
+                return malformed(p);
+            start += (size_t)n;
+            if ((st = push_arg(p, ev, a)) != GTR_OK)
+                return st;
+        }
+    } else if (!discard(p, v)) {
+        return gtr_err_setf(p->err, GTR_E_FORMAT, "failed to read trace: EOF");
+    }
+    if (typ == GTR_V1_USER_LOG) {
+        /* UserLog records are followed by a value string. */
+        uint64_t sz;
+        if (!(flags & SKIP_ARGS)) {
+            if ((st = read_val(p, &sz)) != GTR_OK)
+                return st;
+            ev->has_sarg = true;
+            if (sz == 0)
+                return GTR_OK;
+            if (sz > 1000000)
+                /* Go: fmt.Errorf("string is too large (len=%d)", sz) */
+                return gtr_err_setf(p->err, GTR_E_FORMAT, "string is too large (len=%" PRIu64 ")",
+                                    sz);
+            size_t start;
+            if (!read_full(p, (size_t)sz, &start))
+                return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                    "failed to read trace: unexpected EOF");
+            ev->sarg_off = start;
+            ev->sarg_len = (size_t)sz;
+        } else {
+            if ((st = read_val(p, &sz)) != GTR_OK)
+                return st;
+            if (!discard(p, sz))
+                return eof(p);   /* a bare io.EOF: the first pass just ends */
+        }
+    }
+    return GTR_OK;
+}
+
+/* arg_num is rawEvent.argNum. */
+static size_t arg_num(const raw_event *raw)
+{
+    const gtr__v1_desc *d = &descs[raw->typ];
+    if (raw->typ == GTR_V1_STACK)
+        return raw->nargs;
+    size_t narg = d->nargs + (d->stack ? 1 : 0);
+    if (raw->typ == GTR_V1_BATCH || raw->typ == GTR_V1_FREQUENCY ||
+        raw->typ == GTR_V1_TIMER_GOROUTINE)
+        return narg;
+    return narg + 1; /* timestamp */
+}
+
+/* --------------------------------------------------------------------------------------
+ * Step 1: collectBatchesAndCPUSamples.
+ * -------------------------------------------------------------------------------------- */
+
+static plist *plist_of(parser *p, int32_t pid)
+{
+    size_t idx;
+    if (!slot_get(&p->pids, (uint64_t)(int64_t)pid, &idx))
+        return NULL;
+    return &p->plists[idx];
+}
+
+static gtr_status collect_batches(parser *p)
+{
+    raw_event raw;
+    int32_t cur_p = 0;
+    gtr_status st;
+    for (;;) {
+        st = read_raw_event(p, SKIP_ARGS | SKIP_STRINGS, &raw);
+        if (st == GTR_EOF)
+            break;
+        if (st != GTR_OK)
+            return st;
+        if (raw.typ == GTR_V1_NONE)
+            continue;
+        if (raw.typ == GTR_V1_BATCH) {
+            size_t idx;
+            bool found;
+            if ((st = slot_put(p, &p->pids, (uint64_t)(int64_t)raw.batch_pid, p->nplists, &idx,
+                               &found)) != GTR_OK)
+                return st;
+            if (!found) {
+                if (!GTR__GROW(p->alc, p->plists, p->plists_cap, p->nplists + 1))
+                    return nomem(p);
+                memset(&p->plists[idx], 0, sizeof p->plists[idx]);
+                p->plists[idx].pid = raw.batch_pid;
+                p->nplists++;
+            }
+            plist *l = &p->plists[idx];
+            if (!GTR__GROW(p->alc, l->b, l->cap, l->n + 1))
+                return nomem(p);
+            l->b[l->n++] = (batch_off){raw.batch_off, 0};
+            cur_p = raw.batch_pid;
+        }
+        plist *l = plist_of(p, cur_p);
+        if (l == NULL || l->n == 0)
+            /* Go: fmt.Errorf("read event %d with current P of %d, but P has no batches
+             * yet", raw.typ, curP) */
+            return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                "read event %u with current P of %" PRId32
+                                ", but P has no batches yet",
+                                (unsigned)raw.typ, cur_p);
+        l->b[l->n - 1].nevents++;
+        p->total_events++;
+
+        if (raw.typ == GTR_V1_CPU_SAMPLE) {
+            size_t narg = arg_num(&raw);
+            if (raw.nargs != narg)
+                return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                    "CPU sample has wrong number of arguments: want %zu, got %zu",
+                                    narg, raw.nargs);
+            gtr__v1_event e;
+            memset(&e, 0, sizeof e);
+            e.type = raw.typ;
+            for (size_t i = 1; i < narg; i++) {
+                if (i == narg - 1)
+                    e.stk = (uint32_t)raw.args[i];
+                else
+                    e.args[i - 1] = raw.args[i];
+            }
+            e.ts = (int64_t)e.args[0];
+            e.p = (int32_t)e.args[1];
+            e.g = e.args[2];
+            e.args[0] = 0;
+            /* Samples are written after the fact by a separate goroutine: they stay in
+             * their own batch until the merge, sorted by the signal handler's time. */
+            if (!GTR__GROW(p->alc, p->cpu, p->cpu_cap, p->ncpu + 1))
+                return nomem(p);
+            p->cpu[p->ncpu++] = e;
+        }
+    }
+    return GTR_OK;
+}
+
+/* --------------------------------------------------------------------------------------
+ * parseEvent and loadBatch.
+ * -------------------------------------------------------------------------------------- */
+
+static gtr_status add_inline_string(parser *p, size_t off, size_t len, uint64_t *id)
+{
+    *id = 0;
+    gtr__v1_trace *t = p->t;
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ p->data[off + i]) * 1099511628211ull;
+    if ((t->ninline + 1) * 2 > p->inl_hash_cap) {
+        size_t ncap = p->inl_hash_cap ? p->inl_hash_cap * 2 : 64;
+        uint32_t *nh = gtr__realloc_array(p->alc, NULL, ncap, sizeof *nh);
+        if (nh == NULL)
+            return nomem(p);
+        memset(nh, 0xff, ncap * sizeof *nh);
+        for (size_t k = 0; k < t->ninline; k++) {
+            const gtr__v1_str *s = &t->inline_strings[k];
+            uint64_t hk = 14695981039346656037ull;
+            for (size_t i = 0; i < s->len; i++)
+                hk = (hk ^ p->data[s->off + i]) * 1099511628211ull;
+            size_t j = (size_t)hk & (ncap - 1);
+            while (nh[j] != UINT32_MAX)
+                j = (j + 1) & (ncap - 1);
+            nh[j] = (uint32_t)k;
+        }
+        gtr__free(p->alc, p->inl_hash);
+        p->inl_hash = nh;
+        p->inl_hash_cap = ncap;
+    }
+    size_t j = (size_t)h & (p->inl_hash_cap - 1);
+    for (; p->inl_hash[j] != UINT32_MAX; j = (j + 1) & (p->inl_hash_cap - 1)) {
+        const gtr__v1_str *s = &t->inline_strings[p->inl_hash[j]];
+        if (s->len == len && (len == 0 || memcmp(p->data + s->off, p->data + off, len) == 0)) {
+            *id = p->inl_hash[j];
+            return GTR_OK;
+        }
+    }
+    if (t->ninline >= UINT32_MAX - 1 ||
+        !GTR__GROW(p->alc, t->inline_strings, p->inline_cap, t->ninline + 1))
+        return nomem(p);
+    p->inl_hash[j] = (uint32_t)t->ninline;
+    t->inline_strings[t->ninline] = (gtr__v1_str){t->ninline, off, len};
+    *id = t->ninline++;
+    return GTR_OK;
+}
+
+static gtr_status add_stack(parser *p, const raw_event *raw, uint32_t id, size_t size)
+{
+    gtr__v1_trace *t = p->t;
+    gtr_status st;
+    if (!GTR__GROW(p->alc, t->pcs, p->pcs_cap, t->npcs + size))
+        return nomem(p);
+    size_t off = t->npcs;
+    for (size_t i = 0; i < size; i++) {
+        gtr__v1_frame f = {raw->args[2 + i * 4 + 0], raw->args[2 + i * 4 + 1],
+                           raw->args[2 + i * 4 + 2], raw->args[2 + i * 4 + 3]};
+        t->pcs[off + i] = f.pc;
+        size_t idx;
+        bool found;
+        if ((st = slot_put(p, &p->pcids, f.pc, t->nframes, &idx, &found)) != GTR_OK)
+            return st;
+        if (!found) {
+            if (!GTR__GROW(p->alc, t->frames, p->frames_cap, t->nframes + 1))
+                return nomem(p);
+            t->frames[t->nframes++] = f;
+        }
+    }
+    t->npcs += size;
+    size_t idx;
+    bool found;
+    if ((st = slot_put(p, &p->stackids, id, t->nstacks, &idx, &found)) != GTR_OK)
+        return st;
+    if (!found) {
+        if (!GTR__GROW(p->alc, t->stacks, p->stacks_cap, t->nstacks + 1))
+            return nomem(p);
+        t->nstacks++;
+    }
+    t->stacks[idx] = (gtr__v1_stack){id, off, size};   /* a redefinition replaces */
+    return GTR_OK;
+}
+
+/* parse_event is parseEvent: ev->type is GTR_V1_NONE when raw yields no event. */
+static gtr_status parse_event(parser *p, const raw_event *raw, gtr__v1_event *ev)
+{
+    const gtr__v1_desc *desc = &descs[raw->typ];
+    size_t narg = arg_num(raw);
+    gtr_status st;
+    if (raw->nargs != narg)
+        /* Go: fmt.Errorf("%s has wrong number of arguments: want %d, got %d", ...) */
+        return gtr_err_setf(p->err, GTR_E_FORMAT,
+                            "%s has wrong number of arguments: want %zu, got %zu", desc->name,
+                            narg, raw->nargs);
+    switch (raw->typ) {
+    case GTR_V1_BATCH: {
+        size_t idx;
+        bool found;
+        if ((st = slot_put(p, &p->last_gs_map, (uint64_t)(int64_t)p->last_p, p->nlast_gs, &idx,
+                           &found)) != GTR_OK)
+            return st;
+        if (!found) {
+            if (!GTR__GROW(p->alc, p->last_gs, p->last_gs_cap, p->nlast_gs + 1))
+                return nomem(p);
+            p->nlast_gs++;
+        }
+        p->last_gs[idx] = p->last_g;
+        if (raw->args[0] != UINT64_MAX && raw->args[0] > INT32_MAX)
+            return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                "processor ID %" PRIu64 " is larger than maximum of %d",
+                                raw->args[0], INT32_MAX);
+        p->last_p = raw->args[0] == UINT64_MAX ? -1 : (int32_t)raw->args[0];
+        p->last_g = slot_get(&p->last_gs_map, (uint64_t)(int64_t)p->last_p, &idx)
+                        ? p->last_gs[idx]
+                        : 0;
+        p->last_ts = (int64_t)raw->args[1];
+        break;
+    }
+    case GTR_V1_FREQUENCY:
+        p->ticks_per_sec = (int64_t)raw->args[0];
+        if (p->ticks_per_sec <= 0)
+            /* Most likely tick skew on different CPUs. */
+            return time_order(p);
+        break;
+    case GTR_V1_TIMER_GOROUTINE: {
+        uint32_t v = 0;
+        bool found;
+        if (gtr__u64map_put(p->alc, &p->timer_goids, raw->args[0], &v, &found) != GTR_OK)
+            return nomem(p);
+        break;
+    }
+    case GTR_V1_STACK: {
+        if (raw->nargs < 2)
+            return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                "EvStack has wrong number of arguments: want at least 2, got %zu",
+                                raw->nargs);
+        uint64_t size = raw->args[1];
+        if (size > 1000)
+            return gtr_err_setf(p->err, GTR_E_FORMAT, "EvStack has bad number of frames: %" PRIu64,
+                                size);
+        uint64_t want = 2 + 4 * size;
+        if ((uint64_t)raw->nargs != want)
+            return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                "EvStack has wrong number of arguments: want %" PRIu64
+                                ", got %zu",
+                                want, raw->nargs);
+        uint32_t id = (uint32_t)raw->args[0];
+        if (id != 0 && size > 0 && (st = add_stack(p, raw, id, (size_t)size)) != GTR_OK)
+            return st;
+        break;
+    }
+    case GTR_V1_CPU_SAMPLE:
+        /* Parsed while indexing; not part of the batch. */
+        break;
+    default:
+        memset(ev, 0, sizeof *ev);
+        ev->type = raw->typ;
+        ev->p = p->last_p;
+        ev->g = p->last_g;
+        ev->ts = (int64_t)((uint64_t)p->last_ts + raw->args[0]);
+        p->last_ts = ev->ts;
+        for (size_t i = 1; i < narg; i++) {
+            if (i == narg - 1 && desc->stack)
+                ev->stk = (uint32_t)raw->args[i];
+            else
+                ev->args[i - 1] = raw->args[i];
+        }
+        switch (raw->typ) {
+        case GTR_V1_GO_START:
+        case GTR_V1_GO_START_LOCAL:
+        case GTR_V1_GO_START_LABEL:
+            p->last_g = ev->args[0];
+            ev->g = p->last_g;
+            break;
+        case GTR_V1_GO_END:
+        case GTR_V1_GO_STOP:
+        case GTR_V1_GO_SCHED:
+        case GTR_V1_GO_PREEMPT:
+        case GTR_V1_GO_SLEEP:
+        case GTR_V1_GO_BLOCK:
+        case GTR_V1_GO_BLOCK_SEND:
+        case GTR_V1_GO_BLOCK_RECV:
+        case GTR_V1_GO_BLOCK_SELECT:
+        case GTR_V1_GO_BLOCK_SYNC:
+        case GTR_V1_GO_BLOCK_COND:
+        case GTR_V1_GO_BLOCK_NET:
+        case GTR_V1_GO_SYS_BLOCK:
+        case GTR_V1_GO_BLOCK_GC:
+            p->last_g = 0;
+            break;
+        case GTR_V1_GO_SYS_EXIT:
+        case GTR_V1_GO_WAITING:
+        case GTR_V1_GO_IN_SYSCALL:
+            ev->g = ev->args[0];
+            break;
+        case GTR_V1_USER_LOG: {
+            /* Args 0: task ID, 1: key ID, 3: the message's inline string ID. */
+            uint64_t id;
+            if ((st = add_inline_string(p, raw->sarg_off, raw->sarg_len, &id)) != GTR_OK)
+                return st;
+            ev->args[3] = id;
+            break;
+        }
+        default:
+            break;
+        }
+        return GTR_OK;
+    }
+    ev->type = GTR_V1_NONE;
+    return GTR_OK;
+}
+
+/* load_batch is loadBatch: the events of pid's next batch into pr's buffer; GTR_EOF when
+ * the P has no batch left. */
+static gtr_status load_batch(parser *p, proc *pr)
+{
+    plist *l = plist_of(p, pr->pid);
+    if (l == NULL || l->head == l->n)
+        return eof(p);
+    batch_off bo = l->b[l->head++];
+    p->off = bo.off;
+    if (!GTR__GROW(p->alc, pr->buf, pr->cap, bo.nevents))
+        return nomem(p);
+    size_t n = 0;
+    bool got_header = false;
+    raw_event raw;
+    gtr__v1_event ev;
+    memset(&ev, 0, sizeof ev);
+    for (;;) {
+        gtr_status st = read_raw_event(p, 0, &raw);
+        if (st == GTR_EOF)
+            break;
+        if (st != GTR_OK)
+            return st;
+        if (raw.typ == GTR_V1_NONE || raw.typ == GTR_V1_CPU_SAMPLE)
+            continue;
+        if (raw.typ == GTR_V1_BATCH) {
+            if (got_header)
+                break;
+            got_header = true;
+        }
+        if ((st = parse_event(p, &raw, &ev)) != GTR_OK)
+            return st;
+        if (ev.type != GTR_V1_NONE) {
+            if (!GTR__GROW(p->alc, pr->buf, pr->cap, n + 1) ||
+                gtr__v1_pack(p->t, &ev, &pr->buf[n]) != GTR_OK)
+                return nomem(p);
+            n++;
+        }
+    }
+    pr->ev = pr->buf;
+    pr->nev = n;
+    return GTR_OK;
+}
+
+/* --------------------------------------------------------------------------------------
+ * Step 2: parseEventBatches.
+ * -------------------------------------------------------------------------------------- */
+
+static int cmp_ts(const void *a, const void *b)
+{
+    const gtr__v1_event *x = a, *y = b;
+    return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+typedef struct gs_table {
+    gtr__u64map map;
+    gtr__v1_gstate *v;
+    size_t n, cap;
+} gs_table;
+
+static gtr__v1_gstate gs_get(const gs_table *gs, uint64_t g)
+{
+    size_t idx;
+    gtr__v1_gstate zero = {0, GTR_V1_G_DEAD};
+    return slot_get(&gs->map, g, &idx) ? gs->v[idx] : zero;
+}
+
+static gtr_status gs_set(parser *p, gs_table *gs, uint64_t g, gtr__v1_gstate s)
+{
+    size_t idx;
+    bool found;
+    gtr_status st = slot_put(p, &gs->map, g, gs->n, &idx, &found);
+    if (st != GTR_OK)
+        return st;
+    if (!found) {
+        if (!GTR__GROW(p->alc, gs->v, gs->cap, gs->n + 1))
+            return nomem(p);
+        gs->n++;
+    }
+    gs->v[idx] = s;
+    return GTR_OK;
+}
+
+/* A GoSysExit moved to its real time, for the final stable sort. */
+typedef struct moved_event {
+    gtr__v1_packed ev;
+    size_t orig;   /* index before sorting */
+    size_t rank;   /* events not moved before it */
+} moved_event;
+
+static int cmp_moved(const void *a, const void *b)
+{
+    const moved_event *x = a, *y = b;
+    if (x->ev.ts != y->ev.ts)
+        return x->ev.ts < y->ev.ts ? -1 : 1;
+    return (x->orig > y->orig) - (x->orig < y->orig);
+}
+
+/* fix_sys_exits gives GoSysExit events their real timestamps (Args[2]), then sorts the
+ * stream stably (sort.Stable). Only the moved events are out of place, so they are sorted
+ * on their own and merged back, ties going to whichever came first. */
+static gtr_status fix_sys_exits(parser *p)
+{
+    gtr__v1_trace *t = p->t;
+    gtr__u64map blk = {0};
+    int64_t *blk_ts = NULL;
+    size_t nblk = 0, blk_cap = 0, nmoved = 0;
+    gtr_status st = GTR_OK;
+    for (size_t i = 0; i < t->nevents && st == GTR_OK; i++) {
+        gtr__v1_packed *ev = &t->events[i];
+        size_t idx;
+        bool found;
+        switch (ev->type) {
+        case GTR_V1_GO_SYS_BLOCK:
+        case GTR_V1_GO_IN_SYSCALL:
+            if ((st = slot_put(p, &blk, gtr__v1_packed_g(t, ev), nblk, &idx, &found)) != GTR_OK)
+                break;
+            if (!found) {
+                if (!GTR__GROW(p->alc, blk_ts, blk_cap, nblk + 1)) {
+                    st = nomem(p);
+                    break;
+                }
+                nblk++;
+            }
+            blk_ts[idx] = ev->ts;
+            break;
+        case GTR_V1_GO_SYS_EXIT: {
+            gtr__v1_event full;
+            gtr__v1_unpack(t, ev, &full);
+            int64_t ts = (int64_t)full.args[2];
+            if (ts == 0)
+                break;
+            int64_t block = slot_get(&blk, full.g, &idx) ? blk_ts[idx] : 0;
+            if (block == 0) {
+                st = gtr_err_setf(p->err, GTR_E_FORMAT, "stray syscall exit");
+                break;
+            }
+            if (ts < block) {
+                st = time_order(p);
+                break;
+            }
+            ev->ts = ts;
+            ev->flags |= GTR_V1_F_MOVED;
+            nmoved++;
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    gtr__u64map_free(p->alc, &blk);
+    gtr__free(p->alc, blk_ts);
+    if (st != GTR_OK || nmoved == 0)
+        return st;
+
+    moved_event *mv = gtr__realloc_array(p->alc, NULL, nmoved, sizeof *mv);
+    if (mv == NULL)
+        return nomem(p);
+    size_t k = 0, w = 0;
+    for (size_t i = 0; i < t->nevents; i++) {
+        gtr__v1_packed *ev = &t->events[i];
+        if (ev->flags & GTR_V1_F_MOVED) {
+            ev->flags &= (uint8_t)~GTR_V1_F_MOVED;
+            mv[k].ev = *ev;
+            mv[k].orig = i;
+            mv[k].rank = w;
+            k++;
+        } else {
+            t->events[w++] = *ev;
+        }
+    }
+    qsort(mv, nmoved, sizeof *mv, cmp_moved);
+    /* Merge from the back: the not-moved event j goes before moved event m when its time is
+     * lower, or equal and j < m.rank (it came first). */
+    size_t out = t->nevents;
+    size_t j = w, m = nmoved;
+    while (m > 0) {
+        const moved_event *x = &mv[m - 1];
+        if (j > 0 && (t->events[j - 1].ts > x->ev.ts ||
+                      (t->events[j - 1].ts == x->ev.ts && j - 1 >= x->rank))) {
+            t->events[--out] = t->events[--j];
+        } else {
+            t->events[--out] = x->ev;
+            m--;
+        }
+    }
+    gtr__free(p->alc, mv);
+    return GTR_OK;
+}
+
+static gtr_status merge_batches(parser *p)
+{
+    gtr__v1_trace *t = p->t;
+    gtr_status st = GTR_OK;
+    /* CPU samples: re-sort them by the time the signal handler captured. */
+    gtr__sort_func(p->cpu, p->ncpu, sizeof *p->cpu, cmp_ts);
+    if (p->ncpu > 0) {
+        p->cpu_packed = gtr__realloc_array(p->alc, NULL, p->ncpu, sizeof *p->cpu_packed);
+        if (p->cpu_packed == NULL)
+            return nomem(p);
+        for (size_t i = 0; i < p->ncpu; i++)
+            if (gtr__v1_pack(t, &p->cpu[i], &p->cpu_packed[i]) != GTR_OK)
+                return nomem(p);
+        gtr__free(p->alc, p->cpu);
+        p->cpu = NULL;
+    }
+
+    size_t nprocs = p->nplists + 1;
+    proc *procs = gtr__calloc(p->alc, nprocs, sizeof *procs);
+    size_t *avail = gtr__calloc(p->alc, nprocs, sizeof *avail);
+    gtr__v1_order_event *frontier = gtr__calloc(p->alc, nprocs, sizeof *frontier);
+    gs_table gs = {{0}, NULL, 0, 0};
+    size_t events_cap = 0;
+    if (procs == NULL || avail == NULL || frontier == NULL) {
+        st = nomem(p);
+        goto out;
+    }
+    for (size_t i = 0; i < p->nplists; i++)
+        procs[i].pid = p->plists[i].pid;
+    procs[nprocs - 1].pid = GTR_V1_PROFILE_P;
+    procs[nprocs - 1].ev = p->cpu_packed;
+    procs[nprocs - 1].nev = p->ncpu;
+    size_t navail = nprocs, nfrontier = 0;
+    for (size_t i = 0; i < nprocs; i++)
+        avail[i] = i;
+    if (!GTR__GROW(p->alc, t->events, events_cap, p->total_events ? p->total_events : 1)) {
+        st = nomem(p);
+        goto out;
+    }
+
+    for (;;) {
+        for (size_t i = 0; i < navail; i++) {
+            proc *pr = &procs[avail[i]];
+            bool gone = false;
+            while (pr->nev == 0) {
+                /* Batches may be empty: load until one has events. */
+                st = load_batch(p, pr);
+                if (st == GTR_EOF) {
+                    st = GTR_OK;
+                    gtr_err_clear(p->err);
+                    pr->done = true;
+                    avail[i] = avail[navail - 1];
+                    navail--;
+                    gone = true;
+                    break;
+                }
+                if (st != GTR_OK)
+                    goto out;
+            }
+            if (gone) {
+                i--; /* look at index i again (wraps to SIZE_MAX and back with i++) */
+                continue;
+            }
+            gtr__v1_event ev;
+            gtr__v1_unpack(t, &pr->ev[0], &ev);
+            gtr__v1_gstate init, next;
+            uint64_t g = gtr__v1_state_transition(&ev, &init, &next);
+            if (!gtr__v1_transition_ready(g, gs_get(&gs, g), init))
+                continue;
+            gtr__v1_order_event oe = {pr->ev[0], avail[i]};
+            pr->ev++;
+            pr->nev--;
+            avail[i] = avail[navail - 1];
+            navail--;
+            gtr__v1_heap_push(frontier, &nfrontier, &oe);
+            i--;
+        }
+
+        if (nfrontier == 0) {
+            for (size_t i = 0; i < nprocs; i++) {
+                if (!procs[i].done) {
+                    st = gtr_err_setf(p->err, GTR_E_ORDER,
+                                      "no consistent ordering of events possible");
+                    goto out;
+                }
+            }
+            break;
+        }
+        gtr__v1_order_event f = gtr__v1_heap_pop(frontier, &nfrontier);
+        gtr__v1_event full;
+        gtr__v1_unpack(t, &f.ev, &full);
+        gtr__v1_gstate init, next;
+        uint64_t g = gtr__v1_state_transition(&full, &init, &next);
+        /* "Local" events are only there for ordering. */
+        switch (f.ev.type) {
+        case GTR_V1_GO_START_LOCAL:
+            f.ev.type = GTR_V1_GO_START;
+            break;
+        case GTR_V1_GO_UNBLOCK_LOCAL:
+            f.ev.type = GTR_V1_GO_UNBLOCK;
+            break;
+        case GTR_V1_GO_SYS_EXIT_LOCAL:
+            f.ev.type = GTR_V1_GO_SYS_EXIT;
+            break;
+        default:
+            break;
+        }
+        if (!GTR__GROW(p->alc, t->events, events_cap, t->nevents + 1)) {
+            st = nomem(p);
+            goto out;
+        }
+        t->events[t->nevents++] = f.ev;
+
+        if (g != GTR_V1_UNORDERED) {
+            gtr__v1_gstate curr = gs_get(&gs, g);
+            if (!gtr__v1_transition_ready(g, curr, init)) {
+                st = gtr_err_setf(p->err, GTR_E_ORDER,
+                                  "encountered impossible goroutine state transition");
+                goto out;
+            }
+            if (next.seq == GTR_V1_NOSEQ)
+                next.seq = curr.seq;
+            else if (next.seq == GTR_V1_SEQINC)
+                next.seq = curr.seq + 1;
+            if ((st = gs_set(p, &gs, g, next)) != GTR_OK)
+                goto out;
+        }
+        avail[navail++] = f.proc;
+    }
+
+    /* The stream is consistent; its timestamps must respect the order. */
+    for (size_t i = 1; i < t->nevents; i++) {
+        if (t->events[i].ts < t->events[i - 1].ts) {
+            st = time_order(p);
+            goto out;
+        }
+    }
+    st = fix_sys_exits(p);
+out:
+    for (size_t i = 0; procs != NULL && i < nprocs; i++)
+        gtr__free(p->alc, procs[i].buf);
+    gtr__free(p->alc, procs);
+    gtr__free(p->alc, avail);
+    gtr__free(p->alc, frontier);
+    gtr__u64map_free(p->alc, &gs.map);
+    gtr__free(p->alc, gs.v);
+    return st;
+}
+
+/* --------------------------------------------------------------------------------------
+ * Step 4: postProcessTrace.
+ * -------------------------------------------------------------------------------------- */
+
+#define NONE SIZE_MAX
+
+typedef struct gdesc {
+    int state;
+    size_t ev, ev_start, ev_create, ev_mark_assist;
+} gdesc;
+
+typedef struct pdesc {
+    bool running;
+    uint64_t g;
+    size_t ev_sweep;
+} pdesc;
+
+typedef struct region_stack {
+    size_t *v;
+    size_t n, cap;
+} region_stack;
+
+typedef struct post {
+    parser *p;
+    gtr__u64map gmap, pmap, tmap, rmap;
+    gdesc *gs;
+    size_t ngs, gs_cap;
+    pdesc *ps;
+    size_t nps, ps_cap;
+    size_t *tasks;    /* task event index, NONE when deleted */
+    size_t ntasks, tasks_cap;
+    region_stack *regions;
+    size_t nregions, regions_cap;
+} post;
+
+static const gdesc gzero = {GTR_V1_G_DEAD, NONE, NONE, NONE, NONE};
+static const pdesc pzero = {false, 0, NONE};
+
+static bool g_exists(const post *s, uint64_t g, gdesc *out)
+{
+    size_t idx;
+    if (!slot_get(&s->gmap, g, &idx)) {
+        *out = gzero;
+        return false;
+    }
+    *out = s->gs[idx];
+    return true;
+}
+
+static gdesc g_get(const post *s, uint64_t g)
+{
+    gdesc d;
+    g_exists(s, g, &d);
+    return d;
+}
+
+static gtr_status g_set(post *s, uint64_t g, gdesc d)
+{
+    size_t idx;
+    bool found;
+    gtr_status st = slot_put(s->p, &s->gmap, g, s->ngs, &idx, &found);
+    if (st != GTR_OK)
+        return st;
+    if (!found) {
+        if (!GTR__GROW(s->p->alc, s->gs, s->gs_cap, s->ngs + 1))
+            return nomem(s->p);
+        s->ngs++;
+    }
+    s->gs[idx] = d;
+    return GTR_OK;
+}
+
+static pdesc p_get(const post *s, int32_t pid)
+{
+    size_t idx;
+    return slot_get(&s->pmap, (uint64_t)(int64_t)pid, &idx) ? s->ps[idx] : pzero;
+}
+
+static gtr_status p_set(post *s, int32_t pid, pdesc d)
+{
+    size_t idx;
+    bool found;
+    gtr_status st = slot_put(s->p, &s->pmap, (uint64_t)(int64_t)pid, s->nps, &idx, &found);
+    if (st != GTR_OK)
+        return st;
+    if (!found) {
+        if (!GTR__GROW(s->p->alc, s->ps, s->ps_cap, s->nps + 1))
+            return nomem(s->p);
+        s->nps++;
+    }
+    s->ps[idx] = d;
+    return GTR_OK;
+}
+
+/* region_of returns g's region stack, created empty when absent (nil slice in Go). */
+static gtr_status region_of(post *s, uint64_t g, region_stack **out)
+{
+    *out = NULL;
+    size_t idx;
+    bool found;
+    gtr_status st = slot_put(s->p, &s->rmap, g, s->nregions, &idx, &found);
+    if (st != GTR_OK)
+        return st;
+    if (!found) {
+        if (!GTR__GROW(s->p->alc, s->regions, s->regions_cap, s->nregions + 1))
+            return nomem(s->p);
+        memset(&s->regions[idx], 0, sizeof s->regions[idx]);
+        s->nregions++;
+    }
+    *out = &s->regions[idx];
+    return GTR_OK;
+}
+
+static void regions_delete(post *s, uint64_t g)
+{
+    size_t idx;
+    if (slot_get(&s->rmap, g, &idx))
+        s->regions[idx].n = 0;
+}
+
+/* quoted_event appends %q of ev.String(). */
+static void quoted_event(const parser *p, const gtr__v1_event *ev, gtr_buf *b)
+{
+    gtr_buf tmp;
+    gtr_buf_init(&tmp, p->alc);
+    gtr__v1_event_string(ev, &tmp);
+    gtr_go_quote(b, tmp.data != NULL ? tmp.data : "", tmp.len);
+    gtr_buf_free(&tmp);
+}
+
+/* fail_events formats a message of the form prefix %q middle %q suffix. */
+static gtr_status fail_quoted(const parser *p, const char *prefix, const gtr__v1_event *a,
+                              const char *middle, const gtr__v1_event *b2)
+{
+    gtr_buf b;
+    gtr_buf_init(&b, p->alc);
+    gtr_buf_puts(&b, prefix);
+    quoted_event(p, a, &b);
+    if (middle != NULL) {
+        gtr_buf_puts(&b, middle);
+        quoted_event(p, b2, &b);
+    }
+    gtr_status st;
+    if (gtr_buf_status(&b) != GTR_OK)
+        st = gtr_err_setf(p->err, GTR_E_NOMEM, "out of memory");
+    else
+        st = gtr_err_setf(p->err, GTR_E_FORMAT, "%s", b.data);
+    gtr_buf_free(&b);
+    return st;
+}
+
+/* check_running is postProcessTrace's checkRunning. */
+static gtr_status check_running(const parser *p, pdesc pd, gdesc g, const gtr__v1_event *ev,
+                                bool allow_g0)
+{
+    const char *name = descs[ev->type].name;
+    if (g.state != GTR_V1_G_RUNNING)
+        return gtr_err_setf(p->err, GTR_E_FORMAT,
+                            "g %" PRIu64 " is not running while %s (time %" PRId64 ")", ev->g,
+                            name, ev->ts);
+    if (pd.g != ev->g)
+        return gtr_err_setf(p->err, GTR_E_FORMAT,
+                            "p %" PRId32 " is not running g %" PRIu64 " while %s (time %" PRId64
+                            ")",
+                            ev->p, ev->g, name, ev->ts);
+    if (!allow_g0 && ev->g == 0)
+        return gtr_err_setf(p->err, GTR_E_FORMAT, "g 0 did %s (time %" PRId64 ")", name,
+                            ev->ts);
+    return GTR_OK;
+}
+
+static bool has_stack(const parser *p, uint32_t id)
+{
+    size_t idx;
+    return slot_get(&p->stackids, id, &idx);
+}
+
+/* post_event checks ev, the unpacked events[idx] (the caller stores back its P and stack). */
+static gtr_status post_event(post *s, size_t idx, gtr__v1_event *ev)
+{
+    parser *p = s->p;
+    gtr__v1_trace *t = p->t;
+    gtr__v1_event other_ev;
+    gtr_status st = GTR_OK;
+    gdesc g;
+    pdesc pd;
+    switch (ev->type) {
+    case GTR_V1_PROC_START:
+        pd = p_get(s, ev->p);
+        if (pd.running)
+            return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                "p %" PRId32 " is running before start (time %" PRId64 ")",
+                                ev->p, ev->ts);
+        pd.running = true;
+        return p_set(s, ev->p, pd);
+    case GTR_V1_PROC_STOP:
+        pd = p_get(s, ev->p);
+        if (!pd.running)
+            return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                "p %" PRId32 " is not running before stop (time %" PRId64 ")",
+                                ev->p, ev->ts);
+        if (pd.g != 0)
+            return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                "p %" PRId32 " is running a goroutine %" PRIu64
+                                " during stop (time %" PRId64 ")",
+                                ev->p, pd.g, ev->ts);
+        pd.running = false;
+        return p_set(s, ev->p, pd);
+    case GTR_V1_GC_START:
+    case GTR_V1_GC_DONE:
+    case GTR_V1_STW_START:
+    case GTR_V1_STW_DONE:
+        return GTR_OK; /* global state: post_process */
+    case GTR_V1_GC_SWEEP_START:
+        pd = p_get(s, ev->p);
+        if (pd.ev_sweep != NONE)
+            return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                "previous sweeping is not ended before a new one (time %" PRId64
+                                ")",
+                                ev->ts);
+        pd.ev_sweep = idx;
+        return p_set(s, ev->p, pd);
+    case GTR_V1_GC_MARK_ASSIST_START:
+        g = g_get(s, ev->g);
+        if (g.ev_mark_assist != NONE)
+            return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                "previous mark assist is not ended before a new one (time %" PRId64
+                                ")",
+                                ev->ts);
+        g.ev_mark_assist = idx;
+        return g_set(s, ev->g, g);
+    case GTR_V1_GC_MARK_ASSIST_DONE:
+        /* Mark assists can be in progress when a goroutine starts tracing: no error. */
+        g = g_get(s, ev->g);
+        g.ev_mark_assist = NONE;
+        return g_set(s, ev->g, g);
+    case GTR_V1_GC_SWEEP_DONE:
+        pd = p_get(s, ev->p);
+        if (pd.ev_sweep == NONE)
+            return gtr_err_setf(p->err, GTR_E_FORMAT, "bogus sweeping end (time %" PRId64 ")",
+                                ev->ts);
+        pd.ev_sweep = NONE;
+        return p_set(s, ev->p, pd);
+    case GTR_V1_GO_WAITING:
+    case GTR_V1_GO_IN_SYSCALL:
+        g = g_get(s, ev->g);
+        if (g.state != GTR_V1_G_RUNNABLE)
+            return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                "g %" PRIu64 " is not runnable before %s (time %" PRId64 ")",
+                                ev->g,
+                                ev->type == GTR_V1_GO_WAITING ? "EvGoWaiting" : "EvGoInSyscall",
+                                ev->ts);
+        g.state = GTR_V1_G_WAITING;
+        g.ev = idx;
+        return g_set(s, ev->g, g);
+    case GTR_V1_GO_CREATE: {
+        g = g_get(s, ev->g);
+        pd = p_get(s, ev->p);
+        if ((st = check_running(p, pd, g, ev, true)) != GTR_OK)
+            return st;
+        gdesc other;
+        if (g_exists(s, ev->args[0], &other))
+            return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                "g %" PRIu64 " already exists (time %" PRId64 ")", ev->args[0],
+                                ev->ts);
+        gdesc n = {GTR_V1_G_RUNNABLE, idx, NONE, idx, NONE};
+        return g_set(s, ev->args[0], n);
+    }
+    case GTR_V1_GO_START:
+    case GTR_V1_GO_START_LABEL:
+        g = g_get(s, ev->g);
+        pd = p_get(s, ev->p);
+        if (g.state != GTR_V1_G_RUNNABLE)
+            return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                "g %" PRIu64 " is not runnable before start (time %" PRId64 ")",
+                                ev->g, ev->ts);
+        if (pd.g != 0)
+            return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                "p %" PRId32 " is already running g %" PRIu64
+                                " while start g %" PRIu64 " (time %" PRId64 ")",
+                                ev->p, pd.g, ev->g, ev->ts);
+        g.state = GTR_V1_G_RUNNING;
+        g.ev_start = idx;
+        pd.g = ev->g;
+        if (g.ev_create != NONE) {
+            gtr__v1_unpack(t, &t->events[g.ev_create], &other_ev);
+            ev->stk = (uint32_t)other_ev.args[1];
+            g.ev_create = NONE;
+        }
+        g.ev = NONE;
+        if ((st = g_set(s, ev->g, g)) != GTR_OK)
+            return st;
+        return p_set(s, ev->p, pd);
+    case GTR_V1_GO_END:
+    case GTR_V1_GO_STOP:
+        g = g_get(s, ev->g);
+        pd = p_get(s, ev->p);
+        if ((st = check_running(p, pd, g, ev, false)) != GTR_OK)
+            return st;
+        g.ev_start = NONE;
+        g.state = GTR_V1_G_DEAD;
+        pd.g = 0;
+        if (ev->type == GTR_V1_GO_END) /* flush all active regions */
+            regions_delete(s, ev->g);
+        if ((st = g_set(s, ev->g, g)) != GTR_OK)
+            return st;
+        return p_set(s, ev->p, pd);
+    case GTR_V1_GO_SCHED:
+    case GTR_V1_GO_PREEMPT:
+        g = g_get(s, ev->g);
+        pd = p_get(s, ev->p);
+        if ((st = check_running(p, pd, g, ev, false)) != GTR_OK)
+            return st;
+        g.state = GTR_V1_G_RUNNABLE;
+        g.ev_start = NONE;
+        pd.g = 0;
+        g.ev = idx;
+        if ((st = g_set(s, ev->g, g)) != GTR_OK)
+            return st;
+        return p_set(s, ev->p, pd);
+    case GTR_V1_GO_UNBLOCK: {
+        g = g_get(s, ev->g);
+        pd = p_get(s, ev->p);
+        if (g.state != GTR_V1_G_RUNNING)
+            return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                "g %" PRIu64 " is not running while unpark (time %" PRId64 ")",
+                                ev->g, ev->ts);
+        if (ev->p != GTR_V1_TIMER_P && pd.g != ev->g)
+            return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                "p %" PRId32 " is not running g %" PRIu64
+                                " while unpark (time %" PRId64 ")",
+                                ev->p, ev->g, ev->ts);
+        gdesc g1 = g_get(s, ev->args[0]);
+        if (g1.state != GTR_V1_G_WAITING)
+            return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                "g %" PRIu64 " is not waiting before unpark (time %" PRId64 ")",
+                                ev->args[0], ev->ts);
+        if (g1.ev != NONE && t->events[g1.ev].type == GTR_V1_GO_BLOCK_NET)
+            ev->p = GTR_V1_NETPOLL_P;
+        g1.state = GTR_V1_G_RUNNABLE;
+        g1.ev = idx;
+        return g_set(s, ev->args[0], g1);
+    }
+    case GTR_V1_GO_SYSCALL:
+        g = g_get(s, ev->g);
+        pd = p_get(s, ev->p);
+        if ((st = check_running(p, pd, g, ev, false)) != GTR_OK)
+            return st;
+        g.ev = idx;
+        return g_set(s, ev->g, g);
+    case GTR_V1_GO_SYS_BLOCK:
+        g = g_get(s, ev->g);
+        pd = p_get(s, ev->p);
+        if ((st = check_running(p, pd, g, ev, false)) != GTR_OK)
+            return st;
+        g.state = GTR_V1_G_WAITING;
+        g.ev_start = NONE;
+        pd.g = 0;
+        if ((st = g_set(s, ev->g, g)) != GTR_OK)
+            return st;
+        return p_set(s, ev->p, pd);
+    case GTR_V1_GO_SYS_EXIT:
+        g = g_get(s, ev->g);
+        if (g.state != GTR_V1_G_WAITING)
+            return gtr_err_setf(p->err, GTR_E_FORMAT,
+                                "g %" PRIu64 " is not waiting during syscall exit (time %" PRId64
+                                ")",
+                                ev->g, ev->ts);
+        g.state = GTR_V1_G_RUNNABLE;
+        g.ev = idx;
+        return g_set(s, ev->g, g);
+    case GTR_V1_GO_SLEEP:
+    case GTR_V1_GO_BLOCK:
+    case GTR_V1_GO_BLOCK_SEND:
+    case GTR_V1_GO_BLOCK_RECV:
+    case GTR_V1_GO_BLOCK_SELECT:
+    case GTR_V1_GO_BLOCK_SYNC:
+    case GTR_V1_GO_BLOCK_COND:
+    case GTR_V1_GO_BLOCK_NET:
+    case GTR_V1_GO_BLOCK_GC:
+        g = g_get(s, ev->g);
+        pd = p_get(s, ev->p);
+        if ((st = check_running(p, pd, g, ev, false)) != GTR_OK)
+            return st;
+        g.state = GTR_V1_G_WAITING;
+        g.ev = idx;
+        g.ev_start = NONE;
+        pd.g = 0;
+        if ((st = g_set(s, ev->g, g)) != GTR_OK)
+            return st;
+        return p_set(s, ev->p, pd);
+    case GTR_V1_USER_TASK_CREATE: {
+        uint64_t taskid = ev->args[0];
+        size_t ti;
+        bool found;
+        if ((st = slot_put(p, &s->tmap, taskid, s->ntasks, &ti, &found)) != GTR_OK)
+            return st;
+        if (!found) {
+            if (!GTR__GROW(p->alc, s->tasks, s->tasks_cap, s->ntasks + 1))
+                return nomem(p);
+            s->tasks[ti] = NONE;
+            s->ntasks++;
+        }
+        if (s->tasks[ti] != NONE) {
+            char prefix[96];
+            snprintf(prefix, sizeof prefix, "task id conflicts (id:%" PRIu64 "), ", taskid);
+            gtr__v1_unpack(t, &t->events[s->tasks[ti]], &other_ev);
+            return fail_quoted(p, prefix, ev, " vs ", &other_ev);
+        }
+        s->tasks[ti] = idx;
+        return GTR_OK;
+    }
+    case GTR_V1_USER_TASK_END: {
+        size_t ti;
+        if (slot_get(&s->tmap, ev->args[0], &ti))
+            s->tasks[ti] = NONE;
+        return GTR_OK;
+    }
+    case GTR_V1_USER_REGION: {
+        uint64_t mode = ev->args[1];
+        region_stack *rs;
+        if ((st = region_of(s, ev->g, &rs)) != GTR_OK)
+            return st;
+        if (mode == 0) { /* region start: push */
+            if (!GTR__GROW(p->alc, rs->v, rs->cap, rs->n + 1))
+                return nomem(p);
+            rs->v[rs->n++] = idx;
+        } else if (mode == 1) { /* region end */
+            if (rs->n > 0) { /* the matching start is in the trace */
+                gtr__v1_unpack(t, &t->events[rs->v[rs->n - 1]], &other_ev);
+                const gtr__v1_event *sev = &other_ev;
+                if (sev->args[0] != ev->args[0] || sev->args[2] != ev->args[2]) {
+                    /* task id, region name mismatch */
+                    char prefix[96];
+                    snprintf(prefix, sizeof prefix,
+                             "misuse of region in goroutine %" PRIu64 ": span end ", ev->g);
+                    return fail_quoted(p, prefix, ev,
+                                       " when the inner-most active span start event is ", sev);
+                }
+                rs->n--;
+            }
+        } else {
+            return fail_quoted(p, "invalid user region mode: ", ev, NULL, NULL);
+        }
+        return GTR_OK;
+    }
+    default:
+        return GTR_OK;
+    }
+}
+
+static gtr_status post_process(parser *p)
+{
+    gtr__v1_trace *t = p->t;
+    post s;
+    memset(&s, 0, sizeof s);
+    s.p = p;
+    size_t ev_gc = NONE, ev_stw = NONE;
+    gdesc g0 = gzero;
+    g0.state = GTR_V1_G_RUNNING;
+    gtr_status st = g_set(&s, 0, g0);
+    for (size_t i = 0; i < t->nevents && st == GTR_OK; i++) {
+        gtr__v1_event full, *ev = &full;
+        gtr__v1_unpack(t, &t->events[i], &full);
+        switch (ev->type) {
+        case GTR_V1_GC_START:
+            if (ev_gc != NONE) {
+                st = gtr_err_setf(p->err, GTR_E_FORMAT,
+                                  "previous GC is not ended before a new one (time %" PRId64 ")",
+                                  ev->ts);
+                break;
+            }
+            ev_gc = i;
+            ev->p = GTR_V1_GC_P; /* attribute this to the global GC state */
+            break;
+        case GTR_V1_GC_DONE:
+            if (ev_gc == NONE) {
+                st = gtr_err_setf(p->err, GTR_E_FORMAT, "bogus GC end (time %" PRId64 ")",
+                                  ev->ts);
+                break;
+            }
+            ev_gc = NONE;
+            break;
+        case GTR_V1_STW_START:
+            if (ev_stw != NONE) {
+                st = gtr_err_setf(p->err, GTR_E_FORMAT,
+                                  "previous STW is not ended before a new one (time %" PRId64 ")",
+                                  ev->ts);
+                break;
+            }
+            ev_stw = i;
+            break;
+        case GTR_V1_STW_DONE:
+            if (ev_stw == NONE) {
+                st = gtr_err_setf(p->err, GTR_E_FORMAT, "bogus STW end (time %" PRId64 ")",
+                                  ev->ts);
+                break;
+            }
+            ev_stw = NONE;
+            break;
+        default:
+            st = post_event(&s, i, ev);
+            break;
+        }
+        /* Events must not refer to stacks that don't exist or have no frames. */
+        if (st == GTR_OK && ev->stk != 0 && !has_stack(p, ev->stk))
+            ev->stk = 0;
+        t->events[i].p = ev->p;
+        t->events[i].stk = ev->stk;
+    }
+    gtr__u64map_free(p->alc, &s.gmap);
+    gtr__u64map_free(p->alc, &s.pmap);
+    gtr__u64map_free(p->alc, &s.tmap);
+    gtr__u64map_free(p->alc, &s.rmap);
+    gtr__free(p->alc, s.gs);
+    gtr__free(p->alc, s.ps);
+    gtr__free(p->alc, s.tasks);
+    for (size_t i = 0; i < s.nregions; i++)
+        gtr__free(p->alc, s.regions[i].v);
+    gtr__free(p->alc, s.regions);
+    return st;
+}
+
+/* mark_blocking_syscalls sets sys_blocked on each GoSysCall whose G's next event is a
+ * GoSysBlock: what the converter's look-ahead (it.events.All) finds, in one backward pass. */
+static gtr_status mark_blocking_syscalls(parser *p)
+{
+    gtr__v1_trace *t = p->t;
+    gtr__u64map m = {0};
+    uint8_t *next_type = NULL;
+    size_t n = 0, cap = 0;
+    gtr_status st = GTR_OK;
+    for (size_t i = t->nevents; i-- > 0;) {
+        gtr__v1_packed *ev = &t->events[i];
+        size_t idx;
+        bool found;
+        if ((st = slot_put(p, &m, gtr__v1_packed_g(t, ev), n, &idx, &found)) != GTR_OK)
+            break;
+        if (!found) {
+            if (!GTR__GROW(p->alc, next_type, cap, n + 1)) {
+                st = nomem(p);
+                break;
+            }
+            n++;
+        } else if (ev->type == GTR_V1_GO_SYSCALL && next_type[idx] == GTR_V1_GO_SYS_BLOCK) {
+            ev->flags |= GTR_V1_F_SYS_BLOCKED;
+        }
+        next_type[idx] = ev->type;
+    }
+    gtr__u64map_free(p->alc, &m);
+    gtr__free(p->alc, next_type);
+    return st;
+}
+
+static void parser_free(parser *p)
+{
+    gtr__u64map_free(p->alc, &p->pids);
+    for (size_t i = 0; i < p->nplists; i++)
+        gtr__free(p->alc, p->plists[i].b);
+    gtr__free(p->alc, p->plists);
+    gtr__u64map_free(p->alc, &p->strids);
+    gtr__free(p->alc, p->inl_hash);
+    gtr__u64map_free(p->alc, &p->stackids);
+    gtr__u64map_free(p->alc, &p->pcids);
+    gtr__u64map_free(p->alc, &p->timer_goids);
+    gtr__free(p->alc, p->cpu);
+    gtr__free(p->alc, p->cpu_packed);
+    gtr__u64map_free(p->alc, &p->last_gs_map);
+    gtr__free(p->alc, p->last_gs);
+}
+
+/* conv_time is Timestamp(float64(ts-minTs) * freq), with amd64's conversion of an
+ * out-of-range float (INT64_MIN). */
+static int64_t conv_time(int64_t ts, int64_t min_ts, double freq)
+{
+    double x = (double)(int64_t)((uint64_t)ts - (uint64_t)min_ts) * freq;
+    if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0))
+        return INT64_MIN;
+    return (int64_t)x;
+}
+
+gtr_status gtr__v1_parse(uint8_t *data, size_t len, gtr_go_version ver, const gtr_alloc *alc,
+                         gtr__v1_trace *out, gtr_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->alc = alc;
+    out->ver = ver;
+    out->data = data;
+    out->len = len;
+    parser *p = gtr__calloc(alc, 1, sizeof *p);
+    if (p == NULL) {
+        gtr__v1_trace_free(out);
+        return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+    }
+    p->alc = alc;
+    p->t = out;
+    p->ver = ver;
+    p->data = data;
+    p->len = len;
+    p->err = err;
+
+    gtr_status st = collect_batches(p);
+    if (st == GTR_OK)
+        st = merge_batches(p);
+    if (st == GTR_OK && p->ticks_per_sec == 0)
+        st = gtr_err_setf(err, GTR_E_FORMAT, "no EvFrequency event");
+    if (st == GTR_OK && out->nevents > 0) {
+        /* Ticks to nanoseconds; timers and syscalls move to their own fake Ps. */
+        int64_t min_ts = out->events[0].ts;
+        double freq = 1e9 / (double)p->ticks_per_sec;
+        for (size_t i = 0; i < out->nevents; i++) {
+            gtr__v1_packed *ev = &out->events[i];
+            ev->ts = conv_time(ev->ts, min_ts, freq);
+            uint32_t v;
+            if (ev->type == GTR_V1_GO_UNBLOCK &&
+                gtr__u64map_get(&p->timer_goids, gtr__v1_packed_g(out, ev), &v))
+                ev->p = GTR_V1_TIMER_P;
+            if (ev->type == GTR_V1_GO_SYS_EXIT)
+                ev->p = GTR_V1_SYSCALL_P;
+        }
+    }
+    if (st == GTR_OK)
+        st = post_process(p);
+    if (st == GTR_OK)
+        st = mark_blocking_syscalls(p);
+    parser_free(p);
+    gtr__free(alc, p);
+    if (st != GTR_OK)
+        gtr__v1_trace_free(out);
+    return st;
+}
+
+void gtr__v1_trace_release_tables(gtr__v1_trace *t)
+{
+    gtr__free(t->alc, t->data);
+    gtr__free(t->alc, t->strings);
+    gtr__free(t->alc, t->inline_strings);
+    gtr__free(t->alc, t->stacks);
+    gtr__free(t->alc, t->pcs);
+    gtr__free(t->alc, t->frames);
+    t->data = NULL;
+    t->len = 0;
+    t->strings = NULL;
+    t->inline_strings = NULL;
+    t->stacks = NULL;
+    t->pcs = NULL;
+    t->frames = NULL;
+    t->nstrings = t->ninline = t->nstacks = t->npcs = t->nframes = 0;
+}
+
+void gtr__v1_trace_free(gtr__v1_trace *t)
+{
+    if (t == NULL || t->alc == NULL)
+        return;
+    gtr__v1_trace_release_tables(t);
+    gtr__free(t->alc, t->events);
+    gtr__free(t->alc, t->wide);
+    t->events = NULL;
+    t->wide = NULL;
+    t->nevents = t->nwide = t->wide_cap = 0;
+}

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* tracev1.h: the parser of the old trace format (Go 1.11-1.21), private to libtrace.
+ * Port of src/internal/trace/internal/tracev1/ (parser.go, order.go) at go1.27.3.
+ *
+ * gtr__v1_parse loads a whole trace (the bytes after the header), orders the per-P batches
+ * into one stream, converts timestamps, moves timers and syscalls to their fake Ps and runs
+ * Go's post-processing checks. The result is a gtr__v1_trace: one flat, sorted array of
+ * compact events plus the string, stack and frame dictionaries, which point into the
+ * trace's own copy of the input (data). tracev1_convert.c turns it into v2 events. */
+#ifndef GTR_SRC_TRACEV1_TRACEV1_H
+#define GTR_SRC_TRACEV1_TRACEV1_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gtr/alloc.h"
+#include "gtr/buf.h"
+#include "gtr/spec.h"
+#include "gtr/status.h"
+
+#include "../base.h"
+
+/* Event types (Go's tracev1 Ev*, runtime/trace.go of Go 1.21). */
+enum {
+    GTR_V1_NONE = 0,
+    GTR_V1_BATCH = 1,
+    GTR_V1_FREQUENCY = 2,
+    GTR_V1_STACK = 3,
+    GTR_V1_GOMAXPROCS = 4,
+    GTR_V1_PROC_START = 5,
+    GTR_V1_PROC_STOP = 6,
+    GTR_V1_GC_START = 7,
+    GTR_V1_GC_DONE = 8,
+    GTR_V1_STW_START = 9,
+    GTR_V1_STW_DONE = 10,
+    GTR_V1_GC_SWEEP_START = 11,
+    GTR_V1_GC_SWEEP_DONE = 12,
+    GTR_V1_GO_CREATE = 13,
+    GTR_V1_GO_START = 14,
+    GTR_V1_GO_END = 15,
+    GTR_V1_GO_STOP = 16,
+    GTR_V1_GO_SCHED = 17,
+    GTR_V1_GO_PREEMPT = 18,
+    GTR_V1_GO_SLEEP = 19,
+    GTR_V1_GO_BLOCK = 20,
+    GTR_V1_GO_UNBLOCK = 21,
+    GTR_V1_GO_BLOCK_SEND = 22,
+    GTR_V1_GO_BLOCK_RECV = 23,
+    GTR_V1_GO_BLOCK_SELECT = 24,
+    GTR_V1_GO_BLOCK_SYNC = 25,
+    GTR_V1_GO_BLOCK_COND = 26,
+    GTR_V1_GO_BLOCK_NET = 27,
+    GTR_V1_GO_SYSCALL = 28,
+    GTR_V1_GO_SYS_EXIT = 29,
+    GTR_V1_GO_SYS_BLOCK = 30,
+    GTR_V1_GO_WAITING = 31,
+    GTR_V1_GO_IN_SYSCALL = 32,
+    GTR_V1_HEAP_ALLOC = 33,
+    GTR_V1_HEAP_GOAL = 34,
+    GTR_V1_TIMER_GOROUTINE = 35,
+    GTR_V1_FUTILE_WAKEUP = 36,
+    GTR_V1_STRING = 37,
+    GTR_V1_GO_START_LOCAL = 38,
+    GTR_V1_GO_UNBLOCK_LOCAL = 39,
+    GTR_V1_GO_SYS_EXIT_LOCAL = 40,
+    GTR_V1_GO_START_LABEL = 41,
+    GTR_V1_GO_BLOCK_GC = 42,
+    GTR_V1_GC_MARK_ASSIST_START = 43,
+    GTR_V1_GC_MARK_ASSIST_DONE = 44,
+    GTR_V1_USER_TASK_CREATE = 45,
+    GTR_V1_USER_TASK_END = 46,
+    GTR_V1_USER_REGION = 47,
+    GTR_V1_USER_LOG = 48,
+    GTR_V1_CPU_SAMPLE = 49,
+    GTR_V1_COUNT = 50
+};
+
+/* Special P identifiers (FakeP, TimerP, ...). */
+#define GTR_V1_FAKE_P 1000000
+#define GTR_V1_TIMER_P 1000001
+#define GTR_V1_NETPOLL_P 1000002
+#define GTR_V1_SYSCALL_P 1000003
+#define GTR_V1_GC_P 1000004
+#define GTR_V1_PROFILE_P 1000005
+
+/* One row of Go's EventDescriptions. */
+typedef struct gtr__v1_desc {
+    const char *name;
+    uint8_t min_version;
+    bool stack;
+    uint8_t nargs;
+    const char *args[3];
+} gtr__v1_desc;
+/* gtr__v1_describe: the row of type t (t < GTR_V1_COUNT). */
+const gtr__v1_desc *gtr__v1_describe(uint8_t t);
+
+/* Go's tracev1.Event, unpacked (64 bytes): the form the parser and the converter work on.
+ * sys_blocked is gotrace's: set on GoSysCall when the next event of the same G is GoSysBlock
+ * (the converter's look-ahead, computed in one backward pass instead of a scan per
+ * syscall). */
+typedef struct gtr__v1_event {
+    int64_t ts;
+    uint64_t g;
+    uint64_t args[4];
+    uint32_t stk;
+    int32_t p;
+    uint8_t type;
+    uint8_t sys_blocked;
+} gtr__v1_event;
+
+/* The stored form of an event: 32 bytes. G and the first two arguments are kept in 32 bits
+ * when they fit and the last two are zero (nearly always); otherwise the event is WIDE and
+ * a0 indexes the trace's wide table, which holds them all. */
+typedef struct gtr__v1_packed {
+    int64_t ts;
+    uint32_t g, a0, a1;
+    uint32_t stk;
+    int32_t p;
+    uint8_t type;
+    uint8_t flags;   /* GTR_V1_F_* */
+    uint16_t pad_;
+} gtr__v1_packed;
+#define GTR_V1_F_WIDE 1u
+#define GTR_V1_F_SYS_BLOCKED 2u
+#define GTR_V1_F_MOVED 4u    /* parser-internal: a GoSysExit given its real time */
+
+typedef struct gtr__v1_wide {
+    uint64_t g;
+    uint64_t args[4];
+} gtr__v1_wide;
+
+/* A string of the trace: bytes data[off, off+len) of the trace's input copy. */
+typedef struct gtr__v1_str {
+    uint64_t id;
+    size_t off;
+    size_t len;
+} gtr__v1_str;
+
+/* A stack: pcs[off, off+n) of the trace's PC pool. */
+typedef struct gtr__v1_stack {
+    uint32_t id;
+    size_t off;
+    size_t n;
+} gtr__v1_stack;
+
+/* Go's tracev1.Frame (Line is kept as the wire's uint64; Go's int round-trips it). */
+typedef struct gtr__v1_frame {
+    uint64_t pc;
+    uint64_t fn;
+    uint64_t file;
+    uint64_t line;
+} gtr__v1_frame;
+
+/* Go's tracev1.Trace. */
+typedef struct gtr__v1_trace {
+    const gtr_alloc *alc;
+    gtr_go_version ver;
+    uint8_t *data;            /* the input after the header (owned); strings point here */
+    size_t len;
+    gtr__v1_packed *events;   /* sorted */
+    size_t nevents;
+    gtr__v1_wide *wide;       /* the values of WIDE events */
+    size_t nwide, wide_cap;
+    gtr__v1_str *strings;     /* the string dictionary (Go's Strings map), unique IDs */
+    size_t nstrings;
+    gtr__v1_str *inline_strings; /* UserLog messages in first-seen order (id = index) */
+    size_t ninline;
+    gtr__v1_stack *stacks;    /* unique IDs; a redefinition replaced the earlier one */
+    size_t nstacks;
+    uint64_t *pcs;            /* the stacks' PCs */
+    size_t npcs;
+    gtr__v1_frame *frames;    /* one per PC, the first definition */
+    size_t nframes;
+} gtr__v1_trace;
+
+/* gtr__v1_parse is Go's tracev1.Parse over data[0..len), which it takes ownership of (it
+ * was allocated with alc; it is freed with the trace, or here on failure). Errors carry
+ * Go's messages. */
+gtr_status gtr__v1_parse(uint8_t *data, size_t len, gtr_go_version ver, const gtr_alloc *alc,
+                         gtr__v1_trace *out, gtr_err *err);
+/* gtr__v1_trace_free releases everything the trace holds (the struct itself is the
+ * caller's). */
+void gtr__v1_trace_free(gtr__v1_trace *t);
+/* gtr__v1_trace_release_tables frees the dictionaries and the input copy, once the
+ * converter has copied them: the events alone stay. */
+void gtr__v1_trace_release_tables(gtr__v1_trace *t);
+/* gtr__v1_unpack expands a stored event; gtr__v1_pack stores one (GTR_E_NOMEM when the
+ * wide table cannot grow). gtr__v1_packed_g is the event's G. */
+void gtr__v1_unpack(const gtr__v1_trace *t, const gtr__v1_packed *e, gtr__v1_event *out);
+gtr_status gtr__v1_pack(gtr__v1_trace *t, const gtr__v1_event *e, gtr__v1_packed *out);
+uint64_t gtr__v1_packed_g(const gtr__v1_trace *t, const gtr__v1_packed *e);
+/* gtr__v1_event_string appends Go's (*tracev1.Event).String() to b. */
+void gtr__v1_event_string(const gtr__v1_event *ev, gtr_buf *b);
+/* gtr__v1_stw_reason is Go's (*Trace).STWReason: 0..16 (STWUnknown = 0). */
+uint64_t gtr__v1_stw_reason(gtr_go_version ver, uint64_t kind);
+
+/* --- order.c (Go's order.go): goroutine state transitions and the frontier heap. --- */
+typedef struct gtr__v1_gstate {
+    uint64_t seq;
+    int status;   /* GTR_V1_G_DEAD, ... */
+} gtr__v1_gstate;
+enum { GTR_V1_G_DEAD, GTR_V1_G_RUNNABLE, GTR_V1_G_RUNNING, GTR_V1_G_WAITING };
+#define GTR_V1_UNORDERED UINT64_MAX
+#define GTR_V1_GARBAGE (UINT64_MAX - 1)
+#define GTR_V1_NOSEQ UINT64_MAX
+#define GTR_V1_SEQINC (UINT64_MAX - 1)
+
+/* gtr__v1_state_transition is stateTransition: the goroutine an event orders on, its state
+ * needed for merging (init) and after the event (next). */
+uint64_t gtr__v1_state_transition(const gtr__v1_event *ev, gtr__v1_gstate *init,
+                                  gtr__v1_gstate *next);
+/* gtr__v1_transition_ready is transitionReady. */
+bool gtr__v1_transition_ready(uint64_t g, gtr__v1_gstate curr, gtr__v1_gstate init);
+
+/* orderEvent and orderEventList. */
+typedef struct gtr__v1_order_event {
+    gtr__v1_packed ev;
+    size_t proc;
+} gtr__v1_order_event;
+/* gtr__v1_heap_push / _pop: orderEventList.Push and Pop over h[0..*n) (room for one more
+ * on push is the caller's). */
+void gtr__v1_heap_push(gtr__v1_order_event *h, size_t *n, const gtr__v1_order_event *x);
+gtr__v1_order_event gtr__v1_heap_pop(gtr__v1_order_event *h, size_t *n);
+
+#endif /* GTR_SRC_TRACEV1_TRACEV1_H */
