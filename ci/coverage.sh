@@ -15,7 +15,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${COV_BUILD:-$root/build-cov}
 jobs=${JOBS:-2}
-targets=${FUZZ_TARGETS:-reader raw_roundtrip text txtar_check testgen}
+targets=${FUZZ_TARGETS:-$(awk '!/^#/ && NF { printf "%s ", $1 }' "$root/fuzz/targets")}
 cc=${CC:-$(command -v clang-14 || command -v clang)}
 profdata=$(command -v llvm-profdata-14 || command -v llvm-profdata)
 cov=$(command -v llvm-cov-14 || command -v llvm-cov)

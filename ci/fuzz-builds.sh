@@ -78,11 +78,12 @@ oss_fuzz() {
     fi
     local t bin seeds n f
     local -a want
-    for t in reader raw_roundtrip text txtar_check testgen; do
+    for t in $(awk '!/^#/ && NF { printf "%s ", $1 }' "$root/fuzz/targets"); do
         bin="$tmp/out/fuzz_$t"
         want=("$bin" "$bin.options" "${bin}_seed_corpus.zip")
-        # testgen's bytes are DSL choices, not a format: it has no dictionary (fuzz/CMakeLists.txt).
-        [ "$t" = testgen ] || want+=("$bin.dict")
+        # Choice strings (testgen's DSL, sim's model) are no format: no dictionary (fuzz/targets).
+        awk -v t="$t" '$1 == t && $2 == "dict" { f = 1 } END { exit !f }' "$root/fuzz/targets" &&
+            want+=("$bin.dict")
         for f in "${want[@]}"; do
             [ -s "$f" ] || { echo "fuzz-builds: missing $f" >&2; status=1; }
         done

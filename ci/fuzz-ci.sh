@@ -18,7 +18,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 secs=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-reader raw_roundtrip text txtar_check testgen}
+targets=${FUZZ_TARGETS:-$(awk '!/^#/ && NF { printf "%s ", $1 }' "$root/fuzz/targets")}
 replay_build=${REPLAY_BUILD:-$root/build-fuzz}
 export FUZZ_ARTIFACTS=${FUZZ_ARTIFACTS:-$root/build-fuzz-clang/artifacts}
 jobs=${JOBS:-2}

@@ -9,7 +9,7 @@
 #                                                 coverage (-merge=1; seeds are kept)
 #   ci/fuzz-libfuzzer.sh speed TARGET [SECONDS]   exec/s on the seeds (print_final_stats)
 #
-# TARGET is reader, raw_roundtrip, text, txtar_check or testgen, or reader_mutator or
+# TARGET is one of fuzz/targets (reader, raw_roundtrip, text, txtar_check, testgen, sim), or reader_mutator or
 # raw_roundtrip_mutator (the structure-aware twins, fuzz/structure; seeds, options and
 # dictionary of the base target). `run` works on a copy of the
 # seeds in $FUZZ_WORK/TARGET (default build-fuzz-clang/work; new inputs stay there for
@@ -23,7 +23,7 @@ build=${BUILD:-$root/build-fuzz-clang}
 work=${FUZZ_WORK:-$build/work}
 artifacts=${FUZZ_ARTIFACTS:-$build/artifacts}
 jobs=${JOBS:-2}
-targets="reader raw_roundtrip text txtar_check testgen"
+targets=$(awk '!/^#/ && NF { printf "%s ", $1 }' "$root/fuzz/targets")
 cc=${CC:-$(command -v clang-14 || command -v clang)}
 
 die() { echo "fuzz-libfuzzer: $*" >&2; exit 2; }

@@ -12,29 +12,42 @@
 #  4. corpus    drift check: `gotrace gen --out <tmp>` must reproduce corpus/tests exactly;
 #               then `gotrace check corpus/upstream corpus/tests` (the golden runner).
 #  5. difftest  when the oracle (Go's own reader) can be built by ci/oracle-fetch.sh:
-#               ci/difftest.sh over every fixture and real trace; otherwise skipped, saying why.
-#  6. reduce    ci/reduce-suite.sh REDUCE_PER_KIND (default 4: 96 inputs derived from six real
+#               ci/difftest.sh over every fixture and real trace, and --old (corpus/old and
+#               Go's old-header FuzzReader crashers); otherwise skipped, saying why.
+#  6. oldtraces tests/oldgo/reference.sh --check (corpus/old/REFERENCE.tsv is Go's), then
+#               ci/v1-truncation.sh (cuts of a small old trace end as in Go; ASan gotrace).
+#  7. sim       ci/sim-check.sh SIM_SEEDS (default 50) per version: every `gotrace sim` trace
+#               read by Go's reader and validator to the end, the same dump from gotrace, the
+#               model's record equal to what the reader returns.
+#  8. difffuzz  ci/difffuzz.sh --ci: a short differential campaign (structure-aware mutants of
+#               the seeds, model traces) against the oracle; any divergence that is not Go's
+#               nondeterminism, or a gotrace crash or hang, fails it.
+#  9. reduce    ci/reduce-suite.sh REDUCE_PER_KIND (default 4: 96 inputs derived from six real
 #               traces of every version): each failing input reduced by `gotrace reduce`, every
 #               fixture checked by gotrace and, with the oracle, by Go's golden runner
 #               (the long run: TRACES="$(ls corpus/real/*.trace.gz)" bash
 #               ci/reduce-suite.sh 4, every real trace).
-#  7. fuzz      when ci/fuzz-ci.sh exists: replay of the fuzz corpora and regressions under
+# 10. fuzz      when ci/fuzz-ci.sh exists: replay of the fuzz corpora and regressions under
 #               ASan+UBSan (reusing build-ci-asan/), then FUZZ_SECONDS (default 30) of
-#               libFuzzer per target when clang's fuzzer runtime is there.
-#  8. fuzzbuilds ci/fuzz-builds.sh: the documented GTR_BUILD_FUZZERS=ON build with default
+#               libFuzzer per target when clang's fuzzer runtime is there; the canary
+#               witnesses (fuzz/canary/witness.sh: every patch applies, crashes, reduces).
+# 11. fuzzbuilds ci/fuzz-builds.sh: the documented GTR_BUILD_FUZZERS=ON build with default
 #               options builds and passes ctest; the AFL++ build runs AFL_SECONDS (default 20) on the
 #               reader; ci/oss-fuzz/build.sh runs as OSS-Fuzz calls it, for ASan+UBSan and
 #               for MemorySanitizer, and every target it puts in $OUT replays its seed corpus.
-#  9. install   ci/install-test.sh: cmake --install into a temporary prefix (headers, libgtr.a,
+# 12. install   ci/install-test.sh: cmake --install into a temporary prefix (headers, libgtr.a,
 #               libgtr.so.0, gotrace, gtr.pc, the CMake package), then examples/ built against
-#               it with pkg-config (C and C++) and find_package (static and shared), and run.
+#               it with pkg-config (C and C++) and find_package (static and shared), and run;
+#               then ci/abi-check.sh (the shared library's ABI against ci/abi/).
 # Every step runs even when an earlier one failed (except when a build fails, which stops the
 # steps that need it); the summary lists each step's result. Exit status 0 only when every
 # step passed or was skipped for a stated reason.
 #
-# Steps 4, 5 and 6 use the gcc build's gotrace, or the ASan build's when the gcc build failed.
+# Steps 4 to 9 use the gcc build's gotrace, or the ASan build's when the gcc build failed
+# (steps 6 and 8 prefer the ASan build's).
 #
 # Environment: JOBS (default 2), FUZZ_SECONDS (default 30), REDUCE_PER_KIND (default 4),
+# SIM_SEEDS (default 50),
 # TEST_TIMEOUT (seconds per ctest test, default 600), GTR_ORACLE (use this oracle binary
 # instead of building one), CI (set by CI systems; nothing here reads stdin).
 set -uo pipefail
@@ -60,7 +73,7 @@ record() { # record STEP STATUS [NOTE]
     return 0
 }
 
-step "1/9 setup"
+step "1/12 setup"
 if bash ci/setup.sh --fuzz; then record setup ok; else record setup FAILED; fi
 
 # build_and_test NAME DIR CC CMAKE-ARGS...: configure, build everything, run ctest.
@@ -85,17 +98,17 @@ build_and_test() {
     return 0
 }
 
-step "2/9 gcc build with -Werror, ctest"
+step "2/12 gcc build with -Werror, ctest"
 gcc_built=0
 build_and_test gcc "$build_gcc" gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo && gcc_built=1
 
-step "3/9 clang ASan+UBSan build, ctest"
+step "3/12 clang ASan+UBSan build, ctest"
 asan_built=0
 clang=$(command -v clang-14 || command -v clang || echo clang)
 build_and_test asan "$build_asan" "$clang" -DCMAKE_BUILD_TYPE=Debug \
     -DGTR_SANITIZE='address;undefined;float-divide-by-zero' && asan_built=1
 
-step "4/9 corpus drift check and golden runner"
+step "4/12 corpus drift check and golden runner"
 gotrace=""
 if [ "$gcc_built" -eq 1 ]; then
     gotrace=$build_gcc/bin/gotrace
@@ -132,7 +145,7 @@ else
     record corpus "$status" "$note"
 fi
 
-step "5/9 differential test against Go's reader"
+step "5/12 differential test against Go's reader"
 if [ -z "$gotrace" ]; then
     record difftest SKIPPED "no gotrace: both builds failed"
 else
@@ -149,14 +162,60 @@ else
         echo "differential test SKIPPED: the oracle could not be built: ${why:-unknown reason}"
         record difftest SKIPPED "oracle unavailable: ${why:-unknown reason}"
     elif GOTRACE=$gotrace GTR_ORACLE=$oracle bash ci/difftest.sh corpus/upstream/*.test \
-            corpus/tests/*.test corpus/real/*.trace.gz; then
-        record difftest ok
+            corpus/tests/*.test corpus/real/*.trace.gz &&
+         GOTRACE=$gotrace GTR_ORACLE=$oracle bash ci/difftest.sh --old; then
+        record difftest ok "fixtures, real traces, old-format traces"
     else
         record difftest FAILED
     fi
 fi
 
-step "6/9 reduction suite"
+step "6/12 old traces: Go's figures and every cut"
+# The ASan build's gotrace where there is one: a cut trace is where over-reads would show.
+gotrace_san=$gotrace
+[ "$asan_built" -eq 1 ] && gotrace_san=$build_asan/bin/gotrace
+if [ -z "$gotrace" ]; then
+    record oldtraces SKIPPED "no gotrace: both builds failed"
+elif [ -z "${oracle:-}" ]; then
+    record oldtraces SKIPPED "oracle unavailable"
+elif GTR_ORACLE=$oracle bash tests/oldgo/reference.sh --check &&
+     GOTRACE=$gotrace_san GTR_ORACLE=$oracle JOBS=$jobs bash ci/v1-truncation.sh; then
+    record oldtraces ok "corpus/old/REFERENCE.tsv holds; cuts end as in Go (long: --long)"
+else
+    record oldtraces FAILED
+fi
+
+step "7/12 scheduler model: gotrace sim traces through Go's reader"
+if [ -z "$gotrace" ]; then
+    record sim SKIPPED "no gotrace: both builds failed"
+elif [ -z "${oracle:-}" ]; then
+    record sim SKIPPED "oracle unavailable"
+else
+    GOTRACE=$gotrace GTR_ORACLE=$oracle JOBS=$jobs bash ci/sim-check.sh "${SIM_SEEDS:-50}"
+    case $? in
+    0) record sim ok "${SIM_SEEDS:-50} seeds per version (long: ci/sim-check.sh 1000)" ;;
+    2) record sim SKIPPED "ci/sim-check.sh could not run its tools" ;;
+    *) record sim FAILED ;;
+    esac
+fi
+
+step "8/12 differential campaign: mutants and model traces against Go"
+if [ -z "$gotrace" ]; then
+    record difffuzz SKIPPED "no gotrace: both builds failed"
+elif [ -z "${oracle:-}" ]; then
+    record difffuzz SKIPPED "oracle unavailable"
+elif [ ! -f ci/difffuzz.sh ]; then
+    record difffuzz SKIPPED "no ci/difffuzz.sh"
+else
+    GOTRACE=$gotrace_san GTR_ORACLE=$oracle JOBS=$jobs bash ci/difffuzz.sh --ci
+    case $? in
+    0) record difffuzz ok "short campaign (long: ci/difffuzz.sh 100000)" ;;
+    2) record difffuzz SKIPPED "ci/difffuzz.sh could not run its tools" ;;
+    *) record difffuzz FAILED ;;
+    esac
+fi
+
+step "9/12 reduction suite"
 if [ -z "$gotrace" ]; then
     record reduce SKIPPED "no gotrace: both builds failed"
 elif BUILD=$(dirname "$(dirname "$gotrace")") GTR_ORACLE=${oracle:-} \
@@ -166,7 +225,7 @@ else
     record reduce FAILED
 fi
 
-step "7/9 fuzz replay and short fuzzing"
+step "10/12 fuzz replay and short fuzzing"
 if [ ! -f ci/fuzz-ci.sh ]; then
     echo "fuzz step SKIPPED: ci/fuzz-ci.sh does not exist yet"
     record fuzz SKIPPED "no ci/fuzz-ci.sh"
@@ -176,14 +235,14 @@ else
     record fuzz FAILED
 fi
 
-step "8/9 fuzzing builds: AFL++ and OSS-Fuzz"
+step "11/12 fuzzing builds: AFL++ and OSS-Fuzz"
 if bash ci/fuzz-builds.sh; then
     record fuzzbuilds ok "AFL_SECONDS=${AFL_SECONDS:-20}"
 else
     record fuzzbuilds FAILED
 fi
 
-step "9/9 install: libtrace installed, examples built against it"
+step "12/12 install: libtrace installed, examples built against it"
 if JOBS=$jobs bash ci/install-test.sh; then
     record install ok
 else

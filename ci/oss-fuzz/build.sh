@@ -30,7 +30,7 @@
 src=${GOTRACE_SRC:-$SRC/gotrace}
 deps=$WORK/deps
 build=$WORK/build
-targets="reader raw_roundtrip text txtar_check testgen"
+targets=$(awk '!/^#/ && NF { printf "%s ", $1 }' "$src/fuzz/targets")
 mkdir -p "$deps/lib/pkgconfig" "$deps/include"
 
 # --- dependencies, static -----------------------------------------------------------------
