@@ -72,6 +72,13 @@ record() { # record STEP STATUS [NOTE]
     [ "$2" = FAILED ] && failed=1
     return 0
 }
+record_rc() { # record_rc STEP RC NOTE: a script's exit status, 0 ok, 2 skipped (no tools)
+    case $2 in
+    0) record "$1" ok "$3" ;;
+    2) record "$1" SKIPPED "its script could not run its tools" ;;
+    *) record "$1" FAILED ;;
+    esac
+}
 
 step "1/12 setup"
 if bash ci/setup.sh --fuzz; then record setup ok; else record setup FAILED; fi
@@ -192,11 +199,7 @@ elif [ -z "${oracle:-}" ]; then
     record sim SKIPPED "oracle unavailable"
 else
     GOTRACE=$gotrace GTR_ORACLE=$oracle JOBS=$jobs bash ci/sim-check.sh "${SIM_SEEDS:-50}"
-    case $? in
-    0) record sim ok "${SIM_SEEDS:-50} seeds per version (long: ci/sim-check.sh 1000)" ;;
-    2) record sim SKIPPED "ci/sim-check.sh could not run its tools" ;;
-    *) record sim FAILED ;;
-    esac
+    record_rc sim $? "${SIM_SEEDS:-50} seeds per version (long: ci/sim-check.sh 1000)"
 fi
 
 step "8/12 differential campaign: mutants and model traces against Go"
@@ -208,11 +211,7 @@ elif [ ! -f ci/difffuzz.sh ]; then
     record difffuzz SKIPPED "no ci/difffuzz.sh"
 else
     GOTRACE=$gotrace_san GTR_ORACLE=$oracle JOBS=$jobs bash ci/difffuzz.sh --ci
-    case $? in
-    0) record difffuzz ok "short campaign (long: ci/difffuzz.sh 100000)" ;;
-    2) record difffuzz SKIPPED "ci/difffuzz.sh could not run its tools" ;;
-    *) record difffuzz FAILED ;;
-    esac
+    record_rc difffuzz $? "short campaign (long: ci/difffuzz.sh 100000)"
 fi
 
 step "9/12 reduction suite"
