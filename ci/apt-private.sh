@@ -53,3 +53,24 @@ CONF
         touch "$stamp"
     fi
 }
+
+# apt_private_fetch WHO CACHE SETUP PKG SUITE: download PKG from SUITE into CACHE/debs (once)
+# and unpack it into CACHE/unpacked (once; CACHE/unpacked/PKG.done marks it). SETUP is the
+# caller's function that runs apt_private with its sources, called only when the .deb is
+# missing (so the network is used only then). WHO prefixes the messages.
+apt_private_fetch() {
+    local who=$1 cache=$2 setup=$3 pkg=$4 suite=$5
+    if ! ls "$cache/debs/${pkg}_"*.deb >/dev/null 2>&1; then
+        "$setup" || return 1
+        mkdir -p "$cache/debs"
+        (cd "$cache/debs" && apt-get download -qq "$pkg/$suite" >/dev/null 2>&1) ||
+            { echo "$who: cannot download $pkg ($suite): no network, or the suite no longer has it" >&2
+              return 1; }
+    fi
+    if [ ! -f "$cache/unpacked/$pkg.done" ]; then
+        mkdir -p "$cache/unpacked"
+        dpkg-deb -x "$cache/debs/${pkg}_"*.deb "$cache/unpacked" \
+            || { echo "$who: cannot unpack $pkg" >&2; return 1; }
+        touch "$cache/unpacked/$pkg.done"
+    fi
+}

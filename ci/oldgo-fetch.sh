@@ -59,17 +59,9 @@ apt_setup() {
 }
 
 fetch() { # fetch PKG SUITE
-    local pkg=$1 suite=$2
-    if ! ls "$cache/debs/${pkg}_"*.deb >/dev/null 2>&1; then
-        apt_setup || return 1
-        (cd "$cache/debs" && apt-get download -qq "$pkg/$suite" >/dev/null 2>&1) \
-            || { echo "oldgo-fetch: cannot download $pkg ($suite): no network, or the suite no longer has it" >&2; return 1; }
-    fi
-    if [ ! -f "$cache/unpacked/$pkg.done" ]; then
-        dpkg-deb -x "$cache/debs/${pkg}_"*.deb "$cache/unpacked" \
-            || { echo "oldgo-fetch: cannot unpack $pkg" >&2; return 1; }
-        touch "$cache/unpacked/$pkg.done"
-    fi
+    # shellcheck source=ci/apt-private.sh
+    . "$here/apt-private.sh"
+    apt_private_fetch oldgo-fetch "$cache" apt_setup "$1" "$2"
 }
 
 # gocmd VERSION ARGS...: the toolchain's go command, hermetic (no proxy, no other toolchain,

@@ -29,17 +29,9 @@ apt_setup() {
 }
 
 fetch() { # fetch PKG SUITE
-    local pkg=$1 suite=$2
-    if ! ls "$cache/debs/${pkg}_"*.deb >/dev/null 2>&1; then
-        apt_setup || return 1
-        (cd "$cache/debs" && apt-get download -qq "$pkg/$suite" >/dev/null 2>&1) \
-            || { echo "oracle-fetch: cannot download $pkg ($suite)" >&2; return 1; }
-    fi
-    if [ ! -f "$cache/unpacked/$pkg.done" ]; then
-        dpkg-deb -x "$cache/debs/${pkg}_"*.deb "$cache/unpacked" \
-            || { echo "oracle-fetch: cannot unpack $pkg" >&2; return 1; }
-        touch "$cache/unpacked/$pkg.done"
-    fi
+    # shellcheck source=ci/apt-private.sh
+    . "$here/apt-private.sh"
+    apt_private_fetch oracle-fetch "$cache" apt_setup "$1" "$2"
 }
 fetch golang-1.27-go sid || exit 1
 fetch golang-1.27-src sid || exit 1
