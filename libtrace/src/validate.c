@@ -32,6 +32,8 @@ typedef struct idmap {
     uint8_t *hused;      /* hcap flags */
     size_t hcap, hlen;
     size_t len;          /* entries in total */
+    int64_t last_id;     /* the last ID found in the hash table, and its value (NULL: */
+    uint8_t *last_val;   /* none): consecutive events mostly name the same thread */
 } idmap;
 
 static uint64_t mix64(uint64_t x)
@@ -67,7 +69,7 @@ static size_t hash_find(const idmap *m, int64_t id, bool *found)
     return i;
 }
 
-static void *idmap_get(const idmap *m, int64_t id)
+static void *idmap_get(idmap *m, int64_t id)
 {
     bool found;
     size_t i;
@@ -76,8 +78,14 @@ static void *idmap_get(const idmap *m, int64_t id)
         return m->dpresent[id] ? m->dvals + (size_t)id * m->vsize : NULL;
     if (m->hlen == 0)
         return NULL;
+    if (m->last_val != NULL && m->last_id == id)
+        return m->last_val;
     i = hash_find(m, id, &found);
-    return found ? m->hvals + i * m->vsize : NULL;
+    if (!found)
+        return NULL;
+    m->last_id = id;
+    m->last_val = m->hvals + i * m->vsize;
+    return m->last_val;
 }
 
 static bool hash_grow(idmap *m, const gtr_alloc *a)
@@ -179,6 +187,7 @@ static void *idmap_put(idmap *m, const gtr_alloc *a, int64_t id, bool *created)
     if (v != NULL)
         return v;
     *created = true;
+    m->last_val = NULL;   /* entries may move */
     if (id >= 0 && (uint64_t)id >= m->dcap && id < DENSE_MAX &&
         (uint64_t)id <= 2 * (uint64_t)m->len + 1024) {
         if (!dense_grow(m, a, id))
@@ -217,6 +226,7 @@ static void idmap_delete(idmap *m, int64_t id)
     }
     if (m->hlen == 0)
         return;
+    m->last_val = NULL;   /* entries may move */
     i = hash_find(m, id, &found);
     if (found) {
         hash_delete(m, i);
@@ -512,6 +522,8 @@ static gtr_status check_stack(gtr_validator *v, gtr_stack stk, gtr_err *err)
 
     bool memo = stk.table_ != NULL && stk.table_ == v->clean_table;
 
+    if (stk.id_ == 0)
+        return GTR_OK;   /* the empty stack: no frames */
     if (memo && stk.id_ < (uint64_t)v->clean_hi * 64 &&
         (v->clean[stk.id_ >> 6] >> (stk.id_ & 63) & 1) != 0)
         return GTR_OK;
