@@ -1,6 +1,7 @@
 // gtrbench: Go 1.27.3's own trace reader (src/internal/trace) timed the way bench_reader
 // times ours: the trace is decompressed to memory first, then
-// read RUNS times; the median run is printed as "events=N seconds=S wall=W" (S is the
+// read RUNS times (a small trace again and again within a run, until 50 ms of CPU time have
+// passed); the median run is printed as "events=N seconds=S wall=W" (S is the
 // process's CPU time, GC threads included, W the wall time of that run).
 //
 //	gtrbench parse|validate FILE RUNS
@@ -121,16 +122,24 @@ func main() {
 	var res []result
 	events := 0
 	for i := 0; i < runs; i++ {
+		// As bench_reader: a small trace is read again until 50 ms of CPU time have
+		// passed, and the time per read is counted.
 		runtime.GC()
 		w0, c0 := time.Now(), cpu()
-		n, err := run(bytes.NewReader(raw), os.Args[1] == "validate")
-		dt, dw := cpu()-c0, time.Since(w0)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+		reps := 0
+		var dt time.Duration
+		for reps == 0 || dt < 50*time.Millisecond {
+			n, err := run(bytes.NewReader(raw), os.Args[1] == "validate")
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			events = n
+			reps++
+			dt = cpu() - c0
 		}
-		events = n
-		res = append(res, result{dt, dw})
+		dw := time.Since(w0)
+		res = append(res, result{dt / time.Duration(reps), dw / time.Duration(reps)})
 	}
 	sort.Slice(res, func(i, j int) bool { return res[i].cpu < res[j].cpu })
 	med := res[len(res)/2]

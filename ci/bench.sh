@@ -5,7 +5,7 @@
 #   ci/bench.sh --plot [--runs N]       the scaling series (10 MB to 1 GB) and its figure
 #
 # The table, for each TRACE (default: one real trace per version, go1.22, go1.23, go1.25,
-# go1.26 and AllocFree, from corpus/real/, plus a 30 MB trace of bench/bigtrace): events/s,
+# go1.26 and AllocFree, from corpus/real/, plus a 10 MB trace of bench/bigtrace): events/s,
 # MB/s (of uncompressed trace bytes), ns/event and peak RSS of C and Go, and the C/Go speed
 # ratio, for
 #   parse          the reader on the trace in memory (bench_reader / gtrbench parse)
@@ -17,7 +17,7 @@
 #                  output to /dev/null
 # Times are CPU seconds (user+system; the machine is shared, wall time mostly measures the
 # others), medians of N runs (default 3); Go and C alternate in the same run. An end-to-end
-# run on a small trace repeats its command until 10 MB are read (process start included).
+# run on a small trace repeats its command until 3 MB are read (process start included).
 # Peak RSS (ru_maxrss) is given for the end-to-end modes, where it is the whole process's.
 # The load (uptime) is printed first. The table is also written as Markdown to
 # $GTR_BENCH_BUILD/bench.md.
@@ -101,7 +101,7 @@ plain() {
 # reps BYTES: how many times an end-to-end run repeats its command, so that it reads at
 # least 50 MB (the clock ticks in 10 ms); its times are divided by that.
 reps() {
-    local r=$(( (10000000 + $1 - 1) / $1 ))
+    local r=$(( (3000000 + $1 - 1) / $1 ))
     [ "$r" -le 200 ] || r=200
     echo "$r"
 }
@@ -196,9 +196,12 @@ bench_plot() {
     for mb in 10 30 100 300 1000; do
         f=$(bigtrace_file "$mb")
         bytes=$(stat -c %s "$f")
-        events=$("$gobench" file "$f" 1 | sed -n 's/^events=//p')
         c=$(e2e c-validate 1 1 /dev/null "$gotrace" validate "$f")
-        g=$(e2e go-validate 1 1 /dev/null "$gobench" file "$f" 1)
+        # Go's run also counts the events.
+        /usr/bin/time -o "$build/go-plot.t" -f '%U %S %M' "$gobench" file "$f" 1 \
+            >"$build/go-plot.out" || { echo "bench: failed: $gobench file $f" >&2; exit 1; }
+        events=$(sed -n 's/^events=//p' "$build/go-plot.out")
+        g=$(awk '{ printf "%.6f %d\n", $1 + $2, $3 }' "$build/go-plot.t")
         echo "$bytes $events ${c% *} ${c#* } ${g% *} ${g#* }" >>"$build/scaling.dat"
         awk -v b="$bytes" -v e="$events" -v cs="${c% *}" -v cr="${c#* }" -v gs="${g% *}" \
             -v gr="${g#* }" 'BEGIN {
@@ -219,6 +222,7 @@ set terminal pngcairo size 1000,420 noenhanced font ",10"
 set output "$root/bench/scaling.png"
 set multiplot layout 1,2 title "gotrace validate FILE vs Go's reader+validator (bench/bigtrace traces; CPU time)"
 set logscale x
+set xrange [5:2000]
 set xlabel "trace size (MB)"
 set grid
 set key top left
@@ -247,7 +251,7 @@ if [ ${#traces[@]} -eq 0 ]; then
         traces+=("$root/corpus/real/$t.trace.gz")
     done
     if [ -x "$build/bigtrace" ]; then
-        traces+=("$(bigtrace_file 30)")
+        traces+=("$(bigtrace_file 10)")
     fi
 fi
 bench_table "${traces[@]}"
