@@ -163,8 +163,9 @@ static inline void putch(gtr_buf *b, char c)
 
 #define PUT_LIT(b, lit) app((b), (lit), sizeof(lit) - 1)
 
-/* put_u64 writes v in decimal, two digits per division. */
-static void put_u64(gtr_buf *b, uint64_t v)
+/* fmt_u64 writes v in decimal at dst (at most 20 bytes, two digits per division) and
+ * returns the length. */
+static size_t fmt_u64(char *dst, uint64_t v)
 {
     static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
                                 "31323334353637383940414243444546474849505152535455565758596061"
@@ -184,7 +185,28 @@ static void put_u64(gtr_buf *b, uint64_t v)
     } else {
         t[sizeof t - 1 - n++] = (char)('0' + v);
     }
-    app(b, t + sizeof t - n, n);
+    memcpy(dst, t + sizeof t - n, n);
+    return n;
+}
+
+/* fmt_hex writes v in lower-case hex at dst (at most 16 bytes) and returns the length. */
+static size_t fmt_hex(char *dst, uint64_t v)
+{
+    static const char digits[] = "0123456789abcdef";
+    char t[16];
+    size_t n = 0;
+    do {
+        t[sizeof t - 1 - n++] = digits[v & 15];
+        v >>= 4;
+    } while (v != 0);
+    memcpy(dst, t + sizeof t - n, n);
+    return n;
+}
+
+static void put_u64(gtr_buf *b, uint64_t v)
+{
+    char t[20];
+    app(b, t, fmt_u64(t, v));
 }
 
 static void put_i64(gtr_buf *b, int64_t v)
@@ -195,18 +217,6 @@ static void put_i64(gtr_buf *b, int64_t v)
     } else {
         put_u64(b, (uint64_t)v);
     }
-}
-
-static void put_hex(gtr_buf *b, uint64_t v)
-{
-    static const char digits[] = "0123456789abcdef";
-    char t[16];
-    size_t n = 0;
-    do {
-        t[sizeof t - 1 - n++] = digits[v & 15];
-        v >>= 4;
-    } while (v != 0);
-    app(b, t + sizeof t - n, n);
 }
 
 static void put_cstr(gtr_buf *b, const char *s)
@@ -340,21 +350,38 @@ static gtr_status print_stack(gtr_buf *out, const char *prefix, gtr_stack s, gtr
 
     if ((st = stack_pcs(s, &pcs, &n, err)) < 0)
         return st;
+    size_t plen = strlen(prefix);
     for (size_t i = 0; i < n; i++) {
         gtr_frame f;
+        char *p;
         if ((st = frame_at(s.table_, pcs[i], &f, err)) < 0)
             return st;
-        put_cstr(out, prefix);
-        app(out, f.func.data, f.func.len);
-        PUT_LIT(out, " @ 0x");
-        put_hex(out, f.pc);
-        putch(out, '\n');
-        put_cstr(out, prefix);
-        putch(out, '\t');
-        app(out, f.file.data, f.file.len);
-        putch(out, ':');
-        put_u64(out, f.line);
-        putch(out, '\n');
+        /* One reservation per frame: the prefixes, names, " @ 0x", 16 hex digits, "\n\t",
+         * ':', 20 decimal digits and "\n". */
+        if (f.func.len > SIZE_MAX / 4 || f.file.len > SIZE_MAX / 4 ||
+            gtr_buf_reserve(out, 2 * plen + f.func.len + f.file.len + 45) != GTR_OK)
+            return GTR_E_NOMEM;
+        p = out->data + out->len;
+        memcpy(p, prefix, plen);
+        p += plen;
+        if (f.func.len > 0)
+            memcpy(p, f.func.data, f.func.len);
+        p += f.func.len;
+        memcpy(p, " @ 0x", 5);
+        p += 5;
+        p += fmt_hex(p, f.pc);
+        *p++ = '\n';
+        memcpy(p, prefix, plen);
+        p += plen;
+        *p++ = '\t';
+        if (f.file.len > 0)
+            memcpy(p, f.file.data, f.file.len);
+        p += f.file.len;
+        *p++ = ':';
+        p += fmt_u64(p, f.line);
+        *p++ = '\n';
+        *p = '\0';
+        out->len = (size_t)(p - out->data);
     }
     return gtr_buf_status(out);
 }
@@ -809,7 +836,11 @@ static gtr_status string_details(const gtr_event *ev, gtr_event_kind kind, gtr_b
         gtr_task t;
         if ((st = gtr_event_task(ev, &t, err)) < 0)
             return st;
-        gtr_buf_printf(out, " ID=%" PRIu64 " Parent=%" PRIu64 " Type=", t.id, t.parent);
+        PUT_LIT(out, " ID=");
+        put_u64(out, t.id);
+        PUT_LIT(out, " Parent=");
+        put_u64(out, t.parent);
+        PUT_LIT(out, " Type=");
         put_q(out, t.type);
         return GTR_OK;
     }
@@ -818,7 +849,9 @@ static gtr_status string_details(const gtr_event *ev, gtr_event_kind kind, gtr_b
         gtr_region r;
         if ((st = gtr_event_region(ev, &r, err)) < 0)
             return st;
-        gtr_buf_printf(out, " Task=%" PRIu64 " Type=", r.task);
+        PUT_LIT(out, " Task=");
+        put_u64(out, r.task);
+        PUT_LIT(out, " Type=");
         put_q(out, r.type);
         return GTR_OK;
     }
@@ -826,9 +859,11 @@ static gtr_status string_details(const gtr_event *ev, gtr_event_kind kind, gtr_b
         gtr_log l;
         if ((st = gtr_event_log(ev, &l, err)) < 0)
             return st;
-        gtr_buf_printf(out, " Task=%" PRIu64 " Category=", l.task);
+        PUT_LIT(out, " Task=");
+        put_u64(out, l.task);
+        PUT_LIT(out, " Category=");
         put_q(out, l.category);
-        gtr_buf_puts(out, " Message=");
+        PUT_LIT(out, " Message=");
         put_q(out, l.message);
         return GTR_OK;
     }
