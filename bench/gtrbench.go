@@ -1,9 +1,15 @@
 // gtrbench: Go 1.27.3's own trace reader (src/internal/trace) timed the way bench_reader
 // times ours: the trace is decompressed to memory first, then
-// read RUNS times; the best run is printed as "events=N seconds=S wall=W" (S is the
+// read RUNS times (a small trace again and again within a run, until 50 ms of CPU time have
+// passed); the median run is printed as "events=N seconds=S wall=W" (S is the
 // process's CPU time, GC threads included, W the wall time of that run).
 //
 //	gtrbench parse|validate FILE RUNS
+//	gtrbench file FILE 1
+//
+// Mode file is `gotrace validate FILE`'s counterpart, end to end: FILE (plain, not
+// gzip) is read as it is parsed, through a bufio.Reader, and validated, once; ci/bench.sh
+// times the process and takes its peak RSS.
 //
 // Built by ci/bench.sh (through ci/go-internal-build.sh) as
 // $GOROOT/src/internal/trace/testdata/cmd/gtrbench/main.go in the oracle's GOROOT (only code
@@ -17,7 +23,9 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"bufio"
 	"runtime"
+	"sort"
 	"strconv"
 	"syscall"
 	"time"
@@ -35,8 +43,8 @@ func goVersion(r *trace.Reader) version.Version {
 	return version.Version(reflect.ValueOf(r).Elem().FieldByName("version").Uint())
 }
 
-func run(data []byte, validate bool) (int, error) {
-	r, err := trace.NewReader(bytes.NewReader(data))
+func run(in io.Reader, validate bool) (int, error) {
+	r, err := trace.NewReader(in)
 	if err != nil {
 		return 0, err
 	}
@@ -73,8 +81,22 @@ func cpu() time.Duration {
 
 func main() {
 	if len(os.Args) != 4 {
-		fmt.Fprintln(os.Stderr, "usage: gtrbench parse|validate FILE RUNS")
+		fmt.Fprintln(os.Stderr, "usage: gtrbench parse|validate|file FILE RUNS")
 		os.Exit(2)
+	}
+	if os.Args[1] == "file" {
+		f, err := os.Open(os.Args[2])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		n, err := run(bufio.NewReader(f), true)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Printf("events=%d\n", n)
+		return
 	}
 	raw, err := os.ReadFile(os.Args[2])
 	if err != nil {
@@ -93,21 +115,33 @@ func main() {
 		}
 	}
 	runs, _ := strconv.Atoi(os.Args[3])
-	best, bestWall := time.Duration(-1), time.Duration(0)
+	if runs < 1 {
+		runs = 1
+	}
+	type result struct{ cpu, wall time.Duration }
+	var res []result
 	events := 0
 	for i := 0; i < runs; i++ {
+		// As bench_reader: a small trace is read again until 50 ms of CPU time have
+		// passed, and the time per read is counted.
 		runtime.GC()
 		w0, c0 := time.Now(), cpu()
-		n, err := run(raw, os.Args[1] == "validate")
-		dt, dw := cpu()-c0, time.Since(w0)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+		reps := 0
+		var dt time.Duration
+		for reps == 0 || dt < 50*time.Millisecond {
+			n, err := run(bytes.NewReader(raw), os.Args[1] == "validate")
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			events = n
+			reps++
+			dt = cpu() - c0
 		}
-		events = n
-		if best < 0 || dt < best {
-			best, bestWall = dt, dw
-		}
+		dw := time.Since(w0)
+		res = append(res, result{dt / time.Duration(reps), dw / time.Duration(reps)})
 	}
-	fmt.Printf("events=%d seconds=%.6f wall=%.6f\n", events, best.Seconds(), bestWall.Seconds())
+	sort.Slice(res, func(i, j int) bool { return res[i].cpu < res[j].cpu })
+	med := res[len(res)/2]
+	fmt.Printf("events=%d seconds=%.6f wall=%.6f\n", events, med.cpu.Seconds(), med.wall.Seconds())
 }

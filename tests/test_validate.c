@@ -275,6 +275,84 @@ static void test_validate_random_events_never_crash(void **state)
     gtr__evt_free(t);
 }
 
+/* mini_table: strings 1 "f" and 2 "x.go"; stack 1 = {0x10, 0x20}; frame 0x10 complete, frame
+ * 0x20 complete or without a line. */
+static gtr__ev_table *mini_table(gtr__ev_table *t, bool complete)
+{
+    static const uint64_t pcs[] = {0x10, 0x20};
+    gtr__frame f1 = {0x10, 1, 2, 3}, f2 = {0x20, 1, 2, complete ? 4 : 0};
+    gtr_err err;
+
+    if (t == NULL)
+        assert_int_equal(gtr__evt_new(NULL, &t, &err), GTR_OK);
+    else
+        gtr__evt_reset(t);
+    assert_int_equal(gtr__evt_add_string(t, 1, "f", 1, &err), GTR_OK);
+    assert_int_equal(gtr__evt_add_string(t, 2, "x.go", 4, &err), GTR_OK);
+    assert_int_equal(gtr__evt_add_stack(t, 1, pcs, 2, &err), GTR_OK);
+    assert_int_equal(gtr__evt_add_frame(t, &f1, &err), GTR_OK);
+    assert_int_equal(gtr__evt_add_frame(t, &f2, &err), GTR_OK);
+    assert_int_equal(gtr__evt_compactify(t, &err), GTR_OK);
+    return t;
+}
+
+/* feed gives v an event of table t at time ts: a Sync numbered n when n > 0, otherwise a
+ * CPU sample with stack 1; want is the error expected ("" none). */
+static void feed(gtr_validator *v, const gtr__ev_table *t, gtr_time ts, uint64_t n,
+                 const char *want)
+{
+    gtr_event e = gtr__make_event(t, n > 0 ? GTR_NO_GOROUTINE : 1, n > 0 ? GTR_NO_PROC : 2,
+                                  n > 0 ? GTR_NO_THREAD : 3,
+                                  n > 0 ? GTR_EV_SYNC_EVENT : GTR_EV_CPU_SAMPLE, ts);
+    gtr_err err;
+    gtr_status st;
+
+    e.args_[0] = n > 0 ? n : 1;
+    gtr_err_clear(&err);
+    st = gtr_validator_event(v, &e, &err);
+    if (want[0] == '\0' ? st != GTR_OK : st != GTR_E_INVALID || strcmp(err.msg, want) != 0) {
+        print_error("event at %lld (status %d):\n got: %s\nwant: %s\n", (long long)ts, st,
+                    st == GTR_OK ? "" : err.msg, want);
+        fail();
+    }
+}
+
+/* A stack found complete is not walked again in its generation (the validator remembers
+ * it), yet an incomplete one is reported at every use, and a new generation's stack of the
+ * same ID (its table reset and refilled, as the reader does) is checked afresh. */
+static void test_validate_stack_checks_per_generation(void **state)
+{
+    static const char bad[] = "invalid stack frame trace.StackFrame{PC:0x20, Func:\"f\", "
+                              "File:\"x.go\", Line:0x0}: missing information";
+    gtr__ev_table *t = mini_table(NULL, true), *t2;
+    gtr_validator *v;
+    gtr_err err;
+
+    (void)state;
+    assert_int_equal(gtr_validator_new(NULL, &v, &err), GTR_OK);
+    gtr_validator_set_go_version(v, GTR_GO122);
+    feed(v, t, 1, 1, "");
+    feed(v, t, 2, 0, "");
+    feed(v, t, 3, 0, "");
+    t = mini_table(t, false);   /* the same table, the next generation */
+    feed(v, t, 4, 2, "");
+    feed(v, t, 5, 0, bad);
+    feed(v, t, 6, 0, bad);
+    t2 = mini_table(NULL, true);   /* another table, no Sync: checked every time */
+    feed(v, t2, 7, 0, "");
+    feed(v, t, 8, 0, bad);
+    t = mini_table(t, true);
+    feed(v, t, 9, 3, "");
+    feed(v, t, 10, 0, "");
+    gtr__evt_free(t2);
+    t2 = mini_table(NULL, false);   /* not the Sync's table: not taken for it */
+    feed(v, t2, 11, 0, bad);
+    feed(v, t, 12, 0, "");
+    gtr_validator_free(v);
+    gtr__evt_free(t);
+    gtr__evt_free(t2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -300,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_validate_every_scenario_has_a_test),
         cmocka_unit_test(test_validate_large_and_negative_ids_tracked),
         cmocka_unit_test(test_validate_steady_state_allocates_nothing),
+        cmocka_unit_test(test_validate_stack_checks_per_generation),
         cmocka_unit_test(test_validate_random_events_never_crash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -137,31 +137,60 @@ static uint64_t extra_arg(const gtr_event *ev, size_t i)
     return k < GTR_MAX_TIMED_EVENT_ARGS - 1 ? ev->args_[k] : 0;
 }
 
-/* Formatting without printf: String() is the hot path of `gotrace validate --log-events`. */
-#define PUT_LIT(b, lit) gtr_buf_append((b), (lit), sizeof(lit) - 1)
-
-static void put_u64(gtr_buf *b, uint64_t v)
+/* Formatting without printf: String() is the hot path of `gotrace validate --log-events`.
+ * app and putch are gtr_buf_append and gtr_buf_putc with the common case (room left)
+ * inlined; a failed buffer stays failed (gtr_buf_status reports it). */
+static inline void app(gtr_buf *b, const void *s, size_t n)
 {
+    if (n < b->cap - b->len && !b->failed) {
+        memcpy(b->data + b->len, s, n);
+        b->len += n;
+        b->data[b->len] = '\0';
+        return;
+    }
+    gtr_buf_append(b, s, n);
+}
+
+static inline void putch(gtr_buf *b, char c)
+{
+    if (1 < b->cap - b->len && !b->failed) {
+        b->data[b->len++] = c;
+        b->data[b->len] = '\0';
+        return;
+    }
+    gtr_buf_putc(b, c);
+}
+
+#define PUT_LIT(b, lit) app((b), (lit), sizeof(lit) - 1)
+
+/* fmt_u64 writes v in decimal at dst (at most 20 bytes, two digits per division) and
+ * returns the length. */
+static size_t fmt_u64(char *dst, uint64_t v)
+{
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
+                                "31323334353637383940414243444546474849505152535455565758596061"
+                                "62636465666768697071727374757677787980818283848586878889909192"
+                                "93949596979899";
     char t[20];
     size_t n = 0;
-    do {
-        t[sizeof t - 1 - n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v != 0);
-    gtr_buf_append(b, t + sizeof t - n, n);
-}
-
-static void put_i64(gtr_buf *b, int64_t v)
-{
-    if (v < 0) {
-        gtr_buf_putc(b, '-');
-        put_u64(b, -(uint64_t)v);
-    } else {
-        put_u64(b, (uint64_t)v);
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100) * 2;
+        v /= 100;
+        t[sizeof t - 1 - n++] = pairs[d + 1];
+        t[sizeof t - 1 - n++] = pairs[d];
     }
+    if (v >= 10) {
+        t[sizeof t - 1 - n++] = pairs[v * 2 + 1];
+        t[sizeof t - 1 - n++] = pairs[v * 2];
+    } else {
+        t[sizeof t - 1 - n++] = (char)('0' + v);
+    }
+    memcpy(dst, t + sizeof t - n, n);
+    return n;
 }
 
-static void put_hex(gtr_buf *b, uint64_t v)
+/* fmt_hex writes v in lower-case hex at dst (at most 16 bytes) and returns the length. */
+static size_t fmt_hex(char *dst, uint64_t v)
 {
     static const char digits[] = "0123456789abcdef";
     char t[16];
@@ -170,12 +199,29 @@ static void put_hex(gtr_buf *b, uint64_t v)
         t[sizeof t - 1 - n++] = digits[v & 15];
         v >>= 4;
     } while (v != 0);
-    gtr_buf_append(b, t + sizeof t - n, n);
+    memcpy(dst, t + sizeof t - n, n);
+    return n;
+}
+
+static void put_u64(gtr_buf *b, uint64_t v)
+{
+    char t[20];
+    app(b, t, fmt_u64(t, v));
+}
+
+static void put_i64(gtr_buf *b, int64_t v)
+{
+    if (v < 0) {
+        putch(b, '-');
+        put_u64(b, -(uint64_t)v);
+    } else {
+        put_u64(b, (uint64_t)v);
+    }
 }
 
 static void put_cstr(gtr_buf *b, const char *s)
 {
-    gtr_buf_append(b, s, strlen(s));
+    app(b, s, strlen(s));
 }
 
 /* ---- basic accessors ----------------------------------------------------------------- */
@@ -304,21 +350,38 @@ static gtr_status print_stack(gtr_buf *out, const char *prefix, gtr_stack s, gtr
 
     if ((st = stack_pcs(s, &pcs, &n, err)) < 0)
         return st;
+    size_t plen = strlen(prefix);
     for (size_t i = 0; i < n; i++) {
         gtr_frame f;
+        char *p;
         if ((st = frame_at(s.table_, pcs[i], &f, err)) < 0)
             return st;
-        put_cstr(out, prefix);
-        gtr_buf_append(out, f.func.data, f.func.len);
-        PUT_LIT(out, " @ 0x");
-        put_hex(out, f.pc);
-        gtr_buf_putc(out, '\n');
-        put_cstr(out, prefix);
-        gtr_buf_putc(out, '\t');
-        gtr_buf_append(out, f.file.data, f.file.len);
-        gtr_buf_putc(out, ':');
-        put_u64(out, f.line);
-        gtr_buf_putc(out, '\n');
+        /* One reservation per frame: the prefixes, names, " @ 0x", 16 hex digits, "\n\t",
+         * ':', 20 decimal digits and "\n". */
+        if (f.func.len > SIZE_MAX / 4 || f.file.len > SIZE_MAX / 4 ||
+            gtr_buf_reserve(out, 2 * plen + f.func.len + f.file.len + 45) != GTR_OK)
+            return GTR_E_NOMEM;
+        p = out->data + out->len;
+        memcpy(p, prefix, plen);
+        p += plen;
+        if (f.func.len > 0)
+            memcpy(p, f.func.data, f.func.len);
+        p += f.func.len;
+        memcpy(p, " @ 0x", 5);
+        p += 5;
+        p += fmt_hex(p, f.pc);
+        *p++ = '\n';
+        memcpy(p, prefix, plen);
+        p += plen;
+        *p++ = '\t';
+        if (f.file.len > 0)
+            memcpy(p, f.file.data, f.file.len);
+        p += f.file.len;
+        *p++ = ':';
+        p += fmt_u64(p, f.line);
+        *p++ = '\n';
+        *p = '\0';
+        out->len = (size_t)(p - out->data);
     }
     return gtr_buf_status(out);
 }
@@ -759,12 +822,12 @@ static gtr_status string_details(const gtr_event *ev, gtr_event_kind kind, gtr_b
             gtr_buf_puts(out, " Attributes=[");
             for (size_t i = 0; i < n; i++) {
                 if (i != 0)
-                    gtr_buf_putc(out, ' ');
+                    putch(out, ' ');
                 put_q(out, attrs[i].name);
-                gtr_buf_putc(out, '=');
+                putch(out, '=');
                 gtr_value_string(&attrs[i].value, out);
             }
-            gtr_buf_putc(out, ']');
+            putch(out, ']');
         }
         return GTR_OK;
     }
@@ -773,7 +836,11 @@ static gtr_status string_details(const gtr_event *ev, gtr_event_kind kind, gtr_b
         gtr_task t;
         if ((st = gtr_event_task(ev, &t, err)) < 0)
             return st;
-        gtr_buf_printf(out, " ID=%" PRIu64 " Parent=%" PRIu64 " Type=", t.id, t.parent);
+        PUT_LIT(out, " ID=");
+        put_u64(out, t.id);
+        PUT_LIT(out, " Parent=");
+        put_u64(out, t.parent);
+        PUT_LIT(out, " Type=");
         put_q(out, t.type);
         return GTR_OK;
     }
@@ -782,7 +849,9 @@ static gtr_status string_details(const gtr_event *ev, gtr_event_kind kind, gtr_b
         gtr_region r;
         if ((st = gtr_event_region(ev, &r, err)) < 0)
             return st;
-        gtr_buf_printf(out, " Task=%" PRIu64 " Type=", r.task);
+        PUT_LIT(out, " Task=");
+        put_u64(out, r.task);
+        PUT_LIT(out, " Type=");
         put_q(out, r.type);
         return GTR_OK;
     }
@@ -790,9 +859,11 @@ static gtr_status string_details(const gtr_event *ev, gtr_event_kind kind, gtr_b
         gtr_log l;
         if ((st = gtr_event_log(ev, &l, err)) < 0)
             return st;
-        gtr_buf_printf(out, " Task=%" PRIu64 " Category=", l.task);
+        PUT_LIT(out, " Task=");
+        put_u64(out, l.task);
+        PUT_LIT(out, " Category=");
         put_q(out, l.category);
-        gtr_buf_puts(out, " Message=");
+        PUT_LIT(out, " Message=");
         put_q(out, l.message);
         return GTR_OK;
     }
@@ -803,14 +874,14 @@ static gtr_status string_details(const gtr_event *ev, gtr_event_kind kind, gtr_b
         if (s.resource.kind == GTR_RESOURCE_GOROUTINE) {
             PUT_LIT(out, " GoID=");
             put_i64(out, s.resource.id);
-            gtr_buf_putc(out, ' ');
+            putch(out, ' ');
             put_cstr(out, gtr_go_state_string((gtr_go_state)s.old_state_));
             PUT_LIT(out, "->");
             put_cstr(out, gtr_go_state_string((gtr_go_state)s.new_state_));
         } else if (s.resource.kind == GTR_RESOURCE_PROC) {
             PUT_LIT(out, " ProcID=");
             put_i64(out, s.resource.id);
-            gtr_buf_putc(out, ' ');
+            putch(out, ' ');
             put_cstr(out, gtr_proc_state_string((gtr_proc_state)s.old_state_));
             PUT_LIT(out, "->");
             put_cstr(out, gtr_proc_state_string((gtr_proc_state)s.new_state_));
@@ -837,7 +908,7 @@ static gtr_status string_details(const gtr_event *ev, gtr_event_kind kind, gtr_b
             gtr_buf_printf(out, "%s=", x.args[i]);
             gtr_value_string(&v, out);
         }
-        gtr_buf_putc(out, ']');
+        putch(out, ']');
         return GTR_OK;
     }
     case GTR_EVENT_SYNC: {
@@ -872,7 +943,7 @@ gtr_status gtr_event_string(const gtr_event *ev, gtr_buf *out)
     put_i64(out, ev->p_);
     PUT_LIT(out, " G=");
     put_i64(out, ev->g_);
-    gtr_buf_putc(out, ' ');
+    putch(out, ' ');
     put_cstr(out, gtr_event_kind_string(kind));
     PUT_LIT(out, " Time=");
     put_i64(out, ev->time_);
@@ -1466,7 +1537,7 @@ static void append_int(gtr_buf *out, int64_t x, int width)
     int n = 0;
 
     if (x < 0) {
-        gtr_buf_putc(out, '-');
+        putch(out, '-');
         u = -u;
     }
     do {
@@ -1474,9 +1545,9 @@ static void append_int(gtr_buf *out, int64_t x, int width)
         u /= 10;
     } while (u > 0);
     for (int pad = width - n; pad > 0; pad--)
-        gtr_buf_putc(out, '0');
+        putch(out, '0');
     while (n > 0)
-        gtr_buf_putc(out, tmp[--n]);
+        putch(out, tmp[--n]);
 }
 
 typedef struct wall_fields {
@@ -1518,15 +1589,15 @@ static void append_date_time(gtr_buf *out, int64_t sec, int32_t nsec, char sep)
 {
     wall_fields w = wall_split(sec);
     append_int(out, w.year, 4);
-    gtr_buf_putc(out, '-');
+    putch(out, '-');
     append_int(out, w.month, 2);
-    gtr_buf_putc(out, '-');
+    putch(out, '-');
     append_int(out, w.day, 2);
-    gtr_buf_putc(out, sep);
+    putch(out, sep);
     append_int(out, w.hour, 2);
-    gtr_buf_putc(out, ':');
+    putch(out, ':');
     append_int(out, w.min, 2);
-    gtr_buf_putc(out, ':');
+    putch(out, ':');
     append_int(out, w.sec, 2);
     if (nsec != 0) { /* appendNano with stdFracSecond9: trailing zeros trimmed */
         char frac[10];
@@ -1538,15 +1609,15 @@ static void append_date_time(gtr_buf *out, int64_t sec, int32_t nsec, char sep)
         }
         while (n > 0 && frac[n - 1] == '0')
             n--;
-        gtr_buf_putc(out, '.');
-        gtr_buf_append(out, frac, (size_t)n);
+        putch(out, '.');
+        app(out, frac, (size_t)n);
     }
 }
 
 gtr_status gtr__wall_rfc3339nano(int64_t sec, int32_t nsec, gtr_buf *out)
 {
     append_date_time(out, sec, nsec, 'T');
-    gtr_buf_putc(out, 'Z');
+    putch(out, 'Z');
     return gtr_buf_status(out);
 }
 

@@ -32,6 +32,8 @@ typedef struct idmap {
     uint8_t *hused;      /* hcap flags */
     size_t hcap, hlen;
     size_t len;          /* entries in total */
+    int64_t last_id;     /* the last ID found in the hash table, and its value (NULL: */
+    uint8_t *last_val;   /* none): consecutive events mostly name the same thread */
 } idmap;
 
 static uint64_t mix64(uint64_t x)
@@ -67,7 +69,7 @@ static size_t hash_find(const idmap *m, int64_t id, bool *found)
     return i;
 }
 
-static void *idmap_get(const idmap *m, int64_t id)
+static void *idmap_get(idmap *m, int64_t id)
 {
     bool found;
     size_t i;
@@ -76,8 +78,14 @@ static void *idmap_get(const idmap *m, int64_t id)
         return m->dpresent[id] ? m->dvals + (size_t)id * m->vsize : NULL;
     if (m->hlen == 0)
         return NULL;
+    if (m->last_val != NULL && m->last_id == id)
+        return m->last_val;
     i = hash_find(m, id, &found);
-    return found ? m->hvals + i * m->vsize : NULL;
+    if (!found)
+        return NULL;
+    m->last_id = id;
+    m->last_val = m->hvals + i * m->vsize;
+    return m->last_val;
 }
 
 static bool hash_grow(idmap *m, const gtr_alloc *a)
@@ -179,6 +187,7 @@ static void *idmap_put(idmap *m, const gtr_alloc *a, int64_t id, bool *created)
     if (v != NULL)
         return v;
     *created = true;
+    m->last_val = NULL;   /* entries may move */
     if (id >= 0 && (uint64_t)id >= m->dcap && id < DENSE_MAX &&
         (uint64_t)id <= 2 * (uint64_t)m->len + 1024) {
         if (!dense_grow(m, a, id))
@@ -217,6 +226,7 @@ static void idmap_delete(idmap *m, int64_t id)
     }
     if (m->hlen == 0)
         return;
+    m->last_val = NULL;   /* entries may move */
     i = hash_find(m, id, &found);
     if (found) {
         hash_delete(m, i);
@@ -370,7 +380,20 @@ struct gtr_validator {
     bool skip_clock_snapshot_checks;
     gtr_buf errs;        /* the accumulator: messages joined with "\n" */
     size_t nerrs;
+    /* Stacks check_stack found complete in the current generation: a stack's frames are
+     * immutable within a generation, so each is walked once per generation. Bit i of
+     * clean[] is stack ID i of table clean_table, the table of the last Sync (a
+     * generation's first event). Only stacks of that table are remembered: events made
+     * one by one (gtr_make_event) may come with tables freed and reallocated at the same
+     * address, so a table pointer alone does not name a generation. */
+    const void *clean_table;
+    uint64_t *clean;
+    size_t clean_cap;    /* words allocated */
+    size_t clean_hi;     /* words possibly non-zero */
 };
+
+/* Stack IDs at or above this are checked every time (Go's IDs are small counters). */
+#define CLEAN_MAX_ID ((uint64_t)1 << 22)
 
 gtr_status gtr_validator_new(const gtr_alloc *alc, gtr_validator **out, gtr_err *err)
 {
@@ -431,6 +454,7 @@ void gtr_validator_free(gtr_validator *v)
     idmap_free(&v->tasks, a);
     strpool_free(&v->pool, a);
     gtr_buf_free(&v->errs);
+    gtr__free(a, v->clean);
     gtr__free(a, v);
 }
 
@@ -461,11 +485,49 @@ static void put_q(gtr_buf *b, const char *s, size_t n)
 
 /* ---- checks --------------------------------------------------------------------------- */
 
-/* check_stack is Go's checkStack: every frame but the first must be complete. */
+/* clean_reset forgets every stack check_stack found complete (a new generation). */
+static void clean_reset(gtr_validator *v, const void *table)
+{
+    if (v->clean_hi > 0)
+        memset(v->clean, 0, v->clean_hi * sizeof *v->clean);
+    v->clean_hi = 0;
+    v->clean_table = table;
+}
+
+/* clean_mark records stack id as complete; when memory is short it is simply not recorded. */
+static void clean_mark(gtr_validator *v, uint64_t id)
+{
+    size_t w = (size_t)(id >> 6);
+    if (id >= CLEAN_MAX_ID)
+        return;
+    if (w >= v->clean_cap) {
+        size_t old = v->clean_cap;
+        if (!GTR__GROW(&v->alc, v->clean, v->clean_cap, w + 1))
+            return;
+        memset(v->clean + old, 0, (v->clean_cap - old) * sizeof *v->clean);
+    }
+    v->clean[w] |= (uint64_t)1 << (id & 63);
+    if (w >= v->clean_hi)
+        v->clean_hi = w + 1;
+}
+
+/* check_stack is Go's checkStack: every frame but the first must be complete. A stack found
+ * complete is not walked again in its generation; one with an incomplete frame is walked
+ * (and reported) every time, as in Go. */
 static gtr_status check_stack(gtr_validator *v, gtr_stack stk, gtr_err *err)
 {
-    size_t n = gtr_stack_len(stk);
+    size_t n;
+    size_t nerrs = v->nerrs;
     gtr_status st;
+
+    bool memo = stk.table_ != NULL && stk.table_ == v->clean_table;
+
+    if (stk.id_ == 0)
+        return GTR_OK;   /* the empty stack: no frames */
+    if (memo && stk.id_ < (uint64_t)v->clean_hi * 64 &&
+        (v->clean[stk.id_ >> 6] >> (stk.id_ & 63) & 1) != 0)
+        return GTR_OK;
+    n = gtr_stack_len(stk);
 
     if (stk.id_ != 0) {
         const uint64_t *pcs;
@@ -493,6 +555,8 @@ static gtr_status check_stack(gtr_validator *v, gtr_stack stk, gtr_err *err)
             gtr_buf_printf(b, ", Line:0x%" PRIx64 "}: missing information", f.line);
         }
     }
+    if (memo && v->nerrs == nerrs)
+        clean_mark(v, stk.id_);
     return GTR_OK;
 }
 
@@ -910,6 +974,7 @@ static gtr_status validate(gtr_validator *v, const gtr_event *ev, gtr_err *err)
 
     switch (kind) {
     case GTR_EVENT_SYNC:
+        clean_reset(v, ev->table_);
         return check_sync(v, ev, err);
     case GTR_EVENT_METRIC: {
         gtr_metric m;
