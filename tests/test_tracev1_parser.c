@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <zlib.h>
 
 #include "gtr/input.h"
 #include "mem.h"
@@ -78,10 +79,10 @@ static const char *const canned[] = {
     "user_task_region_1_19_good",  "user_task_region_1_21_good",
 };
 
-/* read_file reads path whole; NULL when it cannot be read. */
+/* read_file reads path whole, gunzipped when it is gzip; NULL when it cannot be read. */
 static uint8_t *read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
+    gzFile f = gzopen(path, "rb");
     if (f == NULL)
         return NULL;
     uint8_t *buf = NULL;
@@ -92,12 +93,12 @@ static uint8_t *read_file(const char *path, size_t *len)
             buf = realloc(buf, cap);
             assert_non_null(buf);
         }
-        size_t k = fread(buf + n, 1, cap - n, f);
-        if (k == 0)
+        int k = gzread(f, buf + n, (unsigned)(cap - n));
+        if (k <= 0)
             break;
-        n += k;
+        n += (size_t)k;
     }
-    fclose(f);
+    gzclose(f);
     *len = n;
     return buf;
 }
@@ -123,7 +124,7 @@ static void test_tracev1_canned_traces_parse(void **state)
         skip();
     for (size_t i = 0; i < sizeof canned / sizeof canned[0]; i++) {
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s", GTR_GO_TRACEV1_TESTDATA, canned[i]);
+        snprintf(path, sizeof path, "%s/tracev1-%s.trace.gz", GTR_GO_TRACEV1_TESTDATA, canned[i]);
         size_t len = 0;
         uint8_t *data = read_file(path, &len);
         if (data == NULL)

@@ -169,7 +169,7 @@ static void test_tracev1_reader_go_testdata_matches_go(void **state)
         skip();
     for (size_t i = 0; i < sizeof golden / sizeof golden[0]; i++) {
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s", GTR_GO_TRACEV1_TESTDATA, golden[i].name);
+        snprintf(path, sizeof path, "%s/tracev1-%s.trace.gz", GTR_GO_TRACEV1_TESTDATA, golden[i].name);
         gtr_input *in;
         gtr_err err;
         if (gtr_input_open_path(path, NULL, &in, &err) != GTR_OK)
@@ -202,7 +202,7 @@ static void test_tracev1_reader_user_annotations_convert(void **state)
     gtr_input *in;
     gtr_reader *r;
     gtr_err err;
-    if (gtr_input_open_path(GTR_GO_TRACEV1_TESTDATA "/user_task_region_1_21_good", NULL, &in,
+    if (gtr_input_open_path(GTR_GO_TRACEV1_TESTDATA "/tracev1-user_task_region_1_21_good.trace.gz", NULL, &in,
                             &err) != GTR_OK)
         skip();
     assert_int_equal(gtr_reader_new(in, NULL, &r, &err), GTR_OK);

@@ -11,6 +11,9 @@ gotrace=$1 oracle=$2 trace=$3 step=${4:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# A gzip-compressed trace is cut after decompression.
+gzip -dc "$trace" > "$tmp/full" 2>/dev/null || cp "$trace" "$tmp/full"
+trace=$tmp/full
 size=$(wc -c < "$trace")
 n=0 bad=0 off=0 panics=0
 while [ "$off" -le "$size" ]; do

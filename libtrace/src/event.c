@@ -930,12 +930,18 @@ static gtr_status string_details(const gtr_event *ev, gtr_event_kind kind, gtr_b
 
 gtr_status gtr_event_string(const gtr_event *ev, gtr_buf *out)
 {
+    return gtr_event_format(ev, out, NULL);
+}
+
+gtr_status gtr_event_format(const gtr_event *ev, gtr_buf *out, gtr_err *err)
+{
     gtr_event_kind kind;
     gtr_stack stk;
     gtr_status st;
 
     if (ev == NULL || out == NULL)
-        return GTR_E_USAGE;
+        return gtr_err_setf(err, GTR_E_USAGE, "gtr_event_format: NULL %s",
+                            ev == NULL ? "event" : "buffer");
     kind = gtr_event_get_kind(ev);
     PUT_LIT(out, "M=");
     put_i64(out, ev->m_);
@@ -947,15 +953,17 @@ gtr_status gtr_event_string(const gtr_event *ev, gtr_buf *out)
     put_cstr(out, gtr_event_kind_string(kind));
     PUT_LIT(out, " Time=");
     put_i64(out, ev->time_);
-    if ((st = string_details(ev, kind, out, NULL)) < 0)
+    if ((st = string_details(ev, kind, out, err)) < 0)
         return st;
     stk = gtr_event_stack(ev);
     if (!gtr_stack_is_none(stk)) {
         gtr_buf_puts(out, "\nStack=\n");
-        if ((st = print_stack(out, "\t", stk, NULL)) < 0)
+        if ((st = print_stack(out, "\t", stk, err)) < 0)
             return st;
     }
-    return gtr_buf_status(out);
+    if ((st = gtr_buf_status(out)) < 0)
+        return gtr_err_setf(err, st, "out of memory formatting an event");
+    return GTR_OK;
 }
 
 /* ---- MakeEvent / MakeStack ------------------------------------------------------------- */

@@ -346,6 +346,10 @@ GTR_API gtr_status gtr_experimental_arg_value(const gtr_experimental_event *e, i
  * trailing newline unless a stack ends it). Errors: GTR_E_NOMEM, or GTR_E_USAGE where Go's
  * String() would panic (an ID missing from the table). */
 GTR_API gtr_status gtr_event_string(const gtr_event *ev, gtr_buf *out);
+/* gtr_event_format is gtr_event_string with the reason in err: where Go's String() panics,
+ * Go's panic text ("expected id 5 in trace.stack table"), GTR_E_USAGE. On failure out may
+ * hold part of the event's text: a caller that prints must drop it (Go prints nothing). */
+GTR_API gtr_status gtr_event_format(const gtr_event *ev, gtr_buf *out, gtr_err *err);
 
 
 /* ---------------------------------------------------------------------------------------
