@@ -231,6 +231,11 @@ gtr_event_kind gtr_event_get_kind(const gtr_event *ev)
     return ev == NULL ? GTR_EVENT_BAD : (gtr_event_kind)type2kind[ev->type_];
 }
 
+gtr_event_kind gtr_event_type_kind(uint8_t type)
+{
+    return (gtr_event_kind)type2kind[type];
+}
+
 gtr_time gtr_event_time(const gtr_event *ev)
 {
     return ev != NULL ? ev->time_ : 0;

@@ -199,6 +199,9 @@ GTR_API gtr_status gtr_stack_string(gtr_stack s, gtr_buf *out);
 /* Basic accessors (Event.Kind, Time, Goroutine, Proc, Thread, Stack). The kind accessor is
  * gtr_event_get_kind because gtr_event_kind names the enum. */
 GTR_API gtr_event_kind gtr_event_get_kind(const gtr_event *ev);
+/* gtr_event_type_kind: the kind of an event of wire type type (Go's tracev2Type2Kind;
+ * GTR_EV_SYNC_EVENT gives GTR_EVENT_SYNC, a type no version defines GTR_EVENT_BAD). */
+GTR_API gtr_event_kind gtr_event_type_kind(uint8_t type);
 GTR_API gtr_time gtr_event_time(const gtr_event *ev);
 GTR_API gtr_goid gtr_event_goroutine(const gtr_event *ev);
 GTR_API gtr_procid gtr_event_proc(const gtr_event *ev);
