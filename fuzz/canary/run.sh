@@ -53,24 +53,12 @@ configure_build() {
     >"$dir.build.log" 2>&1 || die "build $dir: see $dir.build.log"
 }
 
-# Seeds: Go's fixtures as wire bytes and the small real traces, built without any canary.
-seeds="$out/seeds"
-if [ ! -d "$seeds" ]; then
-  mkdir -p "$out/seedbuild"
-  cmake -S "$src" -B "$out/seedbuild" -DGTR_BUILD_TESTS=OFF >"$out/seedbuild.log" 2>&1 &&
-    cmake --build "$out/seedbuild" -j"$jobs" --target gotrace >>"$out/seedbuild.log" 2>&1 ||
-    die "seed build failed: see $out/seedbuild.log"
-  mkdir -p "$seeds.tmp"
-  for f in "$src"/corpus/upstream/*.test; do
-    awk '/^-- trace --$/{p=1;next} p' "$f" |
-      "$out/seedbuild/bin/gotrace" raw text2bytes >"$seeds.tmp/$(basename "$f" .test).trace" ||
-      rm -f "$seeds.tmp/$(basename "$f" .test).trace"
-  done
-  for f in "$src"/corpus/real/*.trace.gz; do
-    [ "$(stat -c %s "$f")" -lt 8000 ] && gunzip -c "$f" >"$seeds.tmp/$(basename "$f" .gz)"
-  done
-  mv "$seeds.tmp" "$seeds"
-fi
+# Seeds: the reader target's own seed corpus (corpus/fuzz/reader: Go's fixtures as wire bytes,
+# small real traces, model traces of every version, old-format traces), what the default CI
+# fuzzing configuration (ci/fuzz-ci.sh) starts from; each canary then holds out the seeds
+# that already trigger it (hold_out below).
+seeds="$src/corpus/fuzz/reader"
+[ -d "$seeds" ] || die "no seed corpus at $seeds"
 
 # A decoded-domain dictionary for the structure mutator (FUZZING.md §7.4): the integer
 # constants libtrace's sources compare values against (hex, or decimal of 2+ digits, right

@@ -104,7 +104,8 @@ static enum arg_class classify(uint8_t type, uint32_t i)
     X(STACK_DEPTH, "stack_depth", 3) \
     X(XGEN_EVENT, "xgen_event", 2) \
     X(REF_EDGE, "ref_edge", 2)     \
-    X(TRUNCATE, "truncate", 1)
+    X(TRUNCATE, "truncate", 1)     \
+    X(SKEW, "skew", 3)
 
 #define OP_ENUM(id, name, w) OP_##id,
 enum op { OP_LIST(OP_ENUM) OP_NUM, OP_BYTES = OP_NUM, OP_MULTI, OP_NAMES };
@@ -901,6 +902,28 @@ static bool apply(gtr_fs_mutator *m, enum op op)
         if (!pick_batch(m, is_body_batch, &b))
             return false;
         t->batches[b].gen += below(m, 2) ? 1 : (uint64_t)-1;
+        return true;
+    }
+    case OP_SKEW: {
+        /* Clock skew between threads: one batch's base time moves, below or above its own or
+         * onto another batch's. The runtime's per-thread clocks disagree in real traces, and
+         * the reader must then order by state, not by time (the syscall-steal and the
+         * cross-generation sequence bugs of Go's history hide there). */
+        if (!pick_batch(m, is_body_batch, &b))
+            return false;
+        uint64_t t0 = t->batches[b].time;
+        switch (below(m, 3)) {
+        case 0:
+            t->batches[b].time = t0 > 0 ? t0 - 1 - below(m, t0 < 64 ? t0 : 64) : 0;
+            break;
+        case 1:
+            t->batches[b].time = t0 + 1 + below(m, 64);
+            break;
+        default:
+            if (pick_batch(m, is_body_batch, &c))
+                t->batches[b].time = t->batches[c].time;
+            break;
+        }
         return true;
     }
     case OP_BATCH_M: {
