@@ -11,8 +11,9 @@
 # nondeterministic (Go's own runs differ), diverging, Go panics, gotrace crash (signal,
 # sanitizer report, leak) or hang. Prints the counts per half. Every diverging, Go-panic,
 # crash and hang input is kept with both outputs in DIR/<class>/ (default build-difffuzz/).
-# A diverging input whose Go message matches a line of FILE (default ci/difffuzz/known.txt:
-# grep -E patterns, each documented in ci/difffuzz/KNOWN.md) is counted as "known".
+# A diverging input whose stderr ("gotrace: ...") or Go's ("error: ...") has a line matching a
+# line of FILE (default ci/difffuzz/known.txt: grep -E patterns, each documented in
+# ci/difffuzz/KNOWN.md) is counted as "known".
 #
 # Exit status: 1 on any unexplained divergence, crash or hang (so a short run, N=300, is a CI
 # check); 2 when the tools cannot be had; else 0.
@@ -32,12 +33,12 @@ while [ $# -gt 0 ]; do
         --out) out=$2; shift 2 ;;
         --jobs) jobs=$2; shift 2 ;;
         --known) known=$2; shift 2 ;;
-        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
         -*) echo "difffuzz: unknown flag $1" >&2; exit 2 ;;
         *) break ;;
     esac
 done
-[ $# -eq 1 ] && [ "$1" -ge 1 ] 2>/dev/null || { sed -n '2,25p' "$0" >&2; exit 2; }
+[ $# -eq 1 ] && [ "$1" -ge 1 ] 2>/dev/null || { sed -n '2,23p' "$0" >&2; exit 2; }
 n=$1
 
 gotrace=${GOTRACE:-}
@@ -111,8 +112,8 @@ if [ -d "$out/diverging" ] && [ -s "$known" ]; then
     grep -v '^#' "$known" | grep -v '^$' >"$tmp/known.re"
     for e in "$out"/diverging/*.go.err; do
         [ -f "$e" ] || continue
-        if tail -c +8 "$e" | grep -qEf "$tmp/known.re"; then
-            name=$(basename "$e" .go.err)
+        name=$(basename "$e" .go.err)
+        if cat "$out/diverging/$name.gotrace.err" "$e" | grep -qEf "$tmp/known.re"; then
             mkdir -p "$out/known"
             mv "$out/diverging/$name".* "$out/known/"
             kind=${name%%[0-9]*}; num=${name#"$kind"}
