@@ -978,7 +978,8 @@ gtr_status gtr_validator_event(gtr_validator *v, const gtr_event *ev, gtr_err *e
 {
     if (err != NULL)
         return validator_event(v, ev, err);
-    gtr_err local = GTR_ERR_INIT;
+    gtr_err local;
+    gtr_err_init(&local);   /* per event: the message buffer need not be zeroed */
     gtr_status st = validator_event(v, ev, &local);
     gtr_err_clear(&local);
     return st;
