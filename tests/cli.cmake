@@ -300,3 +300,12 @@ gtr_cli_test(cli_stats_text_trace_gets_hint ARGS stats hint3-ann.txt RC 1 OUT "^
 gtr_cli_test(cli_validate_other_bytes_get_no_hint ARGS validate hint-other.txt RC 1
              SETUP_FILE hint-other.txt SETUP_TEXT "Trace go1.22\n"
              ERR "^gotrace: bad file format: not a Go execution trace[?]\n$")
+# Traces that make Go 1.27.3 panic (corpus/go-panics/README.md): gotrace reports an error.
+gtr_cli_test(cli_validate_go_panic_proc_status_is_an_error
+             ARGS validate ${CMAKE_SOURCE_DIR}/corpus/go-panics/go122-proc-status-out-of-range.test
+             RC 1 ERR "^gotrace: runtime error: index out of range \\[2097152\\] with length 5\n$")
+gtr_cli_test(cli_validate_go_panic_cpu_sample_stack_is_an_error
+             ARGS validate --log-events
+                  ${CMAKE_SOURCE_DIR}/corpus/go-panics/go122-cpu-sample-unknown-stack.test
+             RC 1 OUT "StackSample Time=320\nStack=\n$"
+             ERR "^gotrace: formatting event: API misuse\n$")
