@@ -8,7 +8,9 @@
 #                            trace: failed to advance" with a 200-line frontier dump (the G, P
 #                            and M maps are empty, so Go's map order cannot vary);
 #   nul-task-type.trace      a task with the invalid ID 0 whose type is "a\x00b": Go echoes
-#                            the type with %s, NUL included.
+#                            the type with %s, NUL included;
+#   nul-dup-string.trace     two strings with ID 1, "a\x00b" and "c\x00d": Go's "multiple
+#                            strings with the same ID" echoes both, NULs included.
 import os
 import sys
 
@@ -67,10 +69,17 @@ def nul_task_type():
     return HEADER + batch(1, 0, 0, data) + common(1, b"", string(1, b"a\x00b"))
 
 
+def nul_dup_string():
+    data = ev(EV_PROC_STATUS, 1, 0, 1)
+    return (HEADER + batch(1, 0, 0, data) +
+            common(1, b"", string(1, b"a\x00b") + string(1, b"c\x00d")))
+
+
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     for name, f in (("long-stack-frames", long_stack_frames), ("long-frontier", long_frontier),
-                    ("nul-task-type", nul_task_type)):
+                    ("nul-task-type", nul_task_type),
+                    ("nul-dup-string", nul_dup_string)):
         with open(os.path.join(d, name + ".trace"), "wb") as fp:
             fp.write(f())
 
