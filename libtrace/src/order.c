@@ -1565,15 +1565,22 @@ static gtr_status advance_user_region_end(ADV_PARAMS)
         const user_region *next = &gs->regions[gs->nregions - 1];
         const char *next_name = gs->names + next->off;
         if (next->task != tid || next->len != name.len ||
-            (name.len > 0 && memcmp(next_name, name.data, name.len) != 0))
+            (name.len > 0 && memcmp(next_name, name.data, name.len) != 0)) {
             /* "misuse of region in goroutine %v: region end %v when the inner-most active
-             * region start event is %v" (userRegion: {taskID name}) */
-            return gtr_err_setf(err, GTR_E_ORDER,
-                                "misuse of region in goroutine %" PRId64 ": region end {%" PRIu64
-                                " %.*s} when the inner-most active region start event is {%" PRIu64
-                                " %.*s}",
-                                gs->id, tid, (int)name.len, name.data, next->task,
-                                (int)next->len, next_name);
+             * region start event is %v" (userRegion: {taskID name}); the names are echoed
+             * whole, NUL bytes included. */
+            gtr_err_setf(err, GTR_E_ORDER,
+                         "misuse of region in goroutine %" PRId64 ": region end {%" PRIu64 " ",
+                         gs->id, tid);
+            gtr_err_appendn(err, name.data, name.len);
+            char mid[96];
+            int n = snprintf(mid, sizeof mid,
+                             "} when the inner-most active region start event is {%" PRIu64 " ",
+                             next->task);
+            gtr_err_appendn(err, mid, (size_t)n);
+            gtr_err_appendn(err, next_name, next->len);
+            return gtr_err_appendn(err, "}", 1);
+        }
         gs->names_len = next->off;
         gs->nregions--;
     }

@@ -10,13 +10,16 @@
 #   nul-task-type.trace      a task with the invalid ID 0 whose type is "a\x00b": Go echoes
 #                            the type with %s, NUL included;
 #   nul-dup-string.trace     two strings with ID 1, "a\x00b" and "c\x00d": Go's "multiple
-#                            strings with the same ID" echoes both, NULs included.
+#                            strings with the same ID" echoes both, NULs included;
+#   nul-region.trace         a region "a\x00b" ended as "x\x00y": Go's "misuse of region"
+#                            echoes both names.
 import os
 import sys
 
 HEADER = b"go 1.22 trace\x00\x00\x00"
 EV_BATCH, EV_STACKS, EV_STACK, EV_STRINGS, EV_STRING, EV_FREQ = 1, 2, 3, 4, 5, 8
 EV_PROC_STATUS, EV_GO_START, EV_GO_STATUS, EV_TASK_BEGIN = 13, 16, 25, 40
+EV_REGION_BEGIN, EV_REGION_END = 42, 43
 NO_M = (1 << 64) - 1
 
 
@@ -75,11 +78,18 @@ def nul_dup_string():
             common(1, b"", string(1, b"a\x00b") + string(1, b"c\x00d")))
 
 
+def nul_region():
+    data = (ev(EV_PROC_STATUS, 1, 0, 1) + ev(EV_GO_STATUS, 1, 1, 0, 2) +
+            ev(EV_REGION_BEGIN, 1, 0, 1, 0) + ev(EV_REGION_END, 1, 0, 2, 0))
+    return (HEADER + batch(1, 0, 0, data) +
+            common(1, b"", string(1, b"a\x00b") + string(2, b"x\x00y")))
+
+
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     for name, f in (("long-stack-frames", long_stack_frames), ("long-frontier", long_frontier),
                     ("nul-task-type", nul_task_type),
-                    ("nul-dup-string", nul_dup_string)):
+                    ("nul-dup-string", nul_dup_string), ("nul-region", nul_region)):
         with open(os.path.join(d, name + ".trace"), "wb") as fp:
             fp.write(f())
 
