@@ -91,22 +91,22 @@ static double wall(void)
 /* run reads the whole trace once; returns the event count, or -1 on error. */
 static long run(const char *data, size_t len, bool validate, const gtr_alloc *alc)
 {
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_input *in;
     if (gtr_input_open_memory(data, len, alc, &in, &err) != GTR_OK) {
-        fprintf(stderr, "bench_reader: %s\n", err.msg);
+        fprintf(stderr, "bench_reader: %s\n", gtr_err_text(&err, NULL));
         return -1;
     }
     gtr_reader *r;
     if (gtr_reader_new(in, alc, &r, &err) != GTR_OK) {
-        fprintf(stderr, "bench_reader: %s\n", err.msg);
+        fprintf(stderr, "bench_reader: %s\n", gtr_err_text(&err, NULL));
         gtr_input_free(in);
         return -1;
     }
     gtr_validator *v = NULL;
     if (validate) {
         if (gtr_validator_new(alc, &v, &err) != GTR_OK) {
-            fprintf(stderr, "bench_reader: %s\n", err.msg);
+            fprintf(stderr, "bench_reader: %s\n", gtr_err_text(&err, NULL));
             gtr_reader_free(r);
             gtr_input_free(in);
             return -1;
@@ -119,13 +119,13 @@ static long run(const char *data, size_t len, bool validate, const gtr_alloc *al
     while ((st = gtr_reader_next(r, &ev, &err)) == GTR_OK) {
         n++;
         if (v != NULL && gtr_validator_event(v, &ev, &err) != GTR_OK) {
-            fprintf(stderr, "bench_reader: validation: %s\n", err.msg);
+            fprintf(stderr, "bench_reader: validation: %s\n", gtr_err_text(&err, NULL));
             n = -1;
             break;
         }
     }
     if (n >= 0 && st != GTR_EOF) {
-        fprintf(stderr, "bench_reader: %s\n", err.msg);
+        fprintf(stderr, "bench_reader: %s\n", gtr_err_text(&err, NULL));
         n = -1;
     }
     gtr_validator_free(v);
@@ -219,16 +219,16 @@ int main(int argc, char **argv)
     const char *path = argv[i];
 
     /* Decompress the whole trace to memory first. */
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_input *in;
     if (gtr_input_open_path(path, NULL, &in, &err) != GTR_OK) {
-        fprintf(stderr, "bench_reader: %s\n", err.msg);
+        fprintf(stderr, "bench_reader: %s\n", gtr_err_text(&err, NULL));
         return 1;
     }
     char *data = NULL;
     size_t len = 0;
     if (gtr_input_read_all(in, &data, &len, &err) != GTR_OK) {
-        fprintf(stderr, "bench_reader: %s\n", err.msg);
+        fprintf(stderr, "bench_reader: %s\n", gtr_err_text(&err, NULL));
         gtr_input_free(in);
         return 1;
     }

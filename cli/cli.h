@@ -29,7 +29,7 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
 /* cli_fail prints "gotrace: <message>\n" to stderr and returns CLI_FAIL. */
 int cli_fail(const char *fmt, ...) GTR_PRINTF(1, 2);
-/* cli_fail_err prints "gotrace: <err->msg>\n" and returns CLI_FAIL. */
+/* cli_fail_err prints "gotrace: <err's whole text>\n" and returns CLI_FAIL. */
 int cli_fail_err(const gtr_err *err);
 /* cli_fail_write prints "gotrace: writing OUTPUT: <strerror(errnum)>\n" and returns CLI_FAIL:
  * the one message of every mode for output that could not be written. OUTPUT is path, or

@@ -37,16 +37,16 @@ typedef struct tally {
     unsigned passed, failed;
 } tally;
 
-static void print_failure(const char *name, const char *why)
+/* print_failure prints "FAIL name: why" (why[0..n), newlines escaped) without ending the line. */
+static void print_failure(const char *name, const char *why, size_t n)
 {
     printf("FAIL %s: ", name);
-    for (const char *p = why; *p != '\0'; p++) {
-        if (*p == '\n')
+    for (size_t i = 0; i < n; i++) {
+        if (why[i] == '\n')
             fputs("\\n", stdout);
         else
-            putchar(*p);
+            putchar(why[i]);
     }
-    putchar('\n');
 }
 
 /* is_gzip_file: the file at path starts with the gzip magic (1f 8b). */
@@ -67,20 +67,21 @@ static gtr_status check_one(const char *path, tgen_check_report *rep, gtr_err *e
     tgen_fixture *f = NULL;
     char *data = NULL;
     size_t len = 0;
-    gtr_err sub;
+    gtr_err sub = GTR_ERR_INIT;
     gtr_status st;
 
     if (strcmp(path, "-") != 0 && !is_gzip_file(path))
         return tgen_fixture_check(path, rep, err);
     rep->events = 0;
     rep->failures = 1;
-    gtr_err_clear(&sub);
-    if ((st = cli_read_decompressed(path, &data, &len, &sub)) < 0)
+    if ((st = cli_read_decompressed(path, &data, &len, &sub)) < 0) {
         /* Go: t.Fatalf("failed to parse test file at %s: %v", testPath, err) around
          * fmt.Errorf("failed to read test file for %s: %v", testPath, err) */
-        return gtr_err_setf(err, st,
-                            "failed to parse test file at %s: failed to read test file for %s: %s",
-                            path, path, sub.msg);
+        gtr_err_move(err, &sub);
+        return gtr_err_wrapf(err,
+                             "failed to parse test file at %s: failed to read test file for %s",
+                             path, path);
+    }
     st = tgen_fixture_parse(path, data, len, &f, err);
     free(data);
     if (st < 0)
@@ -93,23 +94,22 @@ static gtr_status check_one(const char *path, tgen_check_report *rep, gtr_err *e
 
 static void check_file(const char *path, tally *t)
 {
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     tgen_check_report rep;
 
     if (check_one(path, &rep, &err) == GTR_OK) {
         printf("ok   %s\n", path);
         t->passed++;
     } else {
-        if (rep.failures > 1) {
-            char more[64];
-            snprintf(more, sizeof more, " (and %u more failures)", rep.failures - 1);
-            size_t len = strlen(err.msg);
-            if (len + strlen(more) < sizeof err.msg)
-                memcpy(err.msg + len, more, strlen(more) + 1);
-        }
-        print_failure(path, err.msg);
+        size_t n;
+        const char *why = gtr_err_text(&err, &n);
+        print_failure(path, why, n);
+        if (rep.failures > 1)
+            printf(" (and %u more failures)", rep.failures - 1);
+        putchar('\n');
         t->failed++;
     }
+    gtr_err_clear(&err);
     fflush(stdout);
 }
 
@@ -135,7 +135,9 @@ static int check_dir(const char *dir, tally *t)
     int rc = CLI_OK;
 
     if (d == NULL) {
-        print_failure(dir, strerror(errno));
+        const char *why = strerror(errno);
+        print_failure(dir, why, strlen(why));
+        putchar('\n');
         t->failed++;
         return CLI_OK;
     }
@@ -159,7 +161,9 @@ static int check_dir(const char *dir, tally *t)
         n++;
     }
     if (n == 0) {
-        print_failure(dir, "no .test files in the directory");
+        static const char none[] = "no .test files in the directory";
+        print_failure(dir, none, sizeof none - 1);
+        putchar('\n');
         t->failed++;
         goto out;
     }

@@ -174,7 +174,7 @@ int cmd_gen(int argc, char **argv)
     for (size_t i = 0; i < ngens && rc == CLI_OK; i++) {
         const tgen_generator *g = &gens[i];
         gtr_buf out = {0};
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         char *path;
         size_t plen;
 
@@ -190,6 +190,7 @@ int cmd_gen(int argc, char **argv)
         if (tgen_run(g, &out, &err) < 0) {
             gtr_buf_free(&out);
             rc = cli_fail_err(&err);
+            gtr_err_clear(&err);
             break;
         }
         plen = strlen(out_dir) + strlen(g->name) + sizeof "/.test";

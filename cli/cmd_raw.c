@@ -76,8 +76,9 @@ static gtr_status convert(raw_mode mode, gtr_input *in, out_file *out, cli_progr
             if ((st = gtr_text_writer_write(w, &ev, err)) != GTR_OK)
                 break;
         }
-        gtr_err werr;
+        gtr_err werr = GTR_ERR_INIT;
         wst = gtr_text_writer_flush(w, &werr);
+        gtr_err_clear(&werr);
         gtr_text_writer_free(w);
         gtr_raw_reader_free(r);
     } else {
@@ -95,8 +96,9 @@ static gtr_status convert(raw_mode mode, gtr_input *in, out_file *out, cli_progr
             if ((st = gtr_raw_writer_write(w, &ev, err)) != GTR_OK)
                 break;
         }
-        gtr_err werr;
+        gtr_err werr = GTR_ERR_INIT;
         wst = gtr_raw_writer_flush(w, &werr);
+        gtr_err_clear(&werr);
         gtr_raw_writer_free(w);
         gtr_text_reader_free(r);
     }
@@ -148,15 +150,19 @@ int cmd_raw(int argc, char **argv)
     const char *in_path = paths[0];
     const char *out_path = paths[1];
 
-    gtr_err err;
-    gtr_err_clear(&err);
+    gtr_err err = GTR_ERR_INIT;
     cli_input ci = {0};
     gtr_status st = mode == TEXT2BYTES ? cli_load_input(in_path, CLI_SECTION_TEXT, &ci, &err)
                                        : gtr_input_open_path(in_path, NULL, &ci.in, &err);
-    if (st != GTR_OK)
-        return cli_fail_err(&err);
+    if (st != GTR_OK) {
+        int rc = cli_fail_err(&err);
+        gtr_err_clear(&err);
+        cli_input_free(&ci);
+        return rc;
+    }
     out_file out = {cli_open_out(out_path), 0};
     if (out.f == NULL) {
+        gtr_err_clear(&err);
         cli_input_free(&ci);
         return cli_fail("open %s: %s", out_path, strerror(errno));
     }
@@ -169,9 +175,11 @@ int cmd_raw(int argc, char **argv)
     errno = 0;
     if (cli_close_out(out.f) != 0 && out.werr == 0)
         out.werr = errno != 0 ? errno : EIO;
+    int rc = CLI_OK;
     if (out.werr != 0)
-        return cli_fail_write(out_path, out.werr);
-    if (st != GTR_OK)
-        return cli_fail_err(&err);
-    return CLI_OK;
+        rc = cli_fail_write(out_path, out.werr);
+    else if (st != GTR_OK)
+        rc = cli_fail_err(&err);
+    gtr_err_clear(&err);
+    return rc;
 }

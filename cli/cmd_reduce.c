@@ -164,14 +164,17 @@ int cmd_reduce(int argc, char **argv)
         oracle = default_oracle(oracle_buf, sizeof oracle_buf);
 
     gtr_buf wire = {0};
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     reduce_result res;
     int rc;
     struct timespec t0, t1;
 
     if (tgen_load_trace(input, &wire, NULL, &err) < 0) {
         gtr_buf_free(&wire);
-        return cli_fail("reduce: %s", err.msg);
+        gtr_err_wrapf(&err, "reduce");
+        rc = cli_fail_err(&err);
+        gtr_err_clear(&err);
+        return rc;
     }
     clock_gettime(CLOCK_MONOTONIC, &t0);
     reduce_options opt = {.expect = expect,
@@ -181,7 +184,10 @@ int cmd_reduce(int argc, char **argv)
                           .oracle = oracle};
     if (reduce_trace((const uint8_t *)wire.data, wire.len, &opt, &res, &err) < 0) {
         gtr_buf_free(&wire);
-        return cli_fail("reduce: %s: %s", input, err.msg);
+        gtr_err_wrapf(&err, "reduce: %s", input);
+        rc = cli_fail_err(&err);
+        gtr_err_clear(&err);
+        return rc;
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;

@@ -64,7 +64,7 @@ int cmd_sim(int argc, char **argv)
     uint64_t seed = 1, n;
     const char *out = NULL;
     bool test = false, check = false;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
 
     gsim_config_default(&cfg);
     gtr_err_clear(&err);

@@ -346,7 +346,7 @@ int cmd_stats(int argc, char **argv)
     char *data = NULL;
     size_t len = 0;
     raw_figures fig = {0, 0, 0, false};
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     int rc = CLI_FAIL;
 
     for (int i = 1; i < argc; i++) {
@@ -383,6 +383,7 @@ int cmd_stats(int argc, char **argv)
     }
     rc = cli_close_stdout();
 end:
+    gtr_err_clear(&err);
     free(data);
     cli_input_free(&ci);
     return rc;

@@ -65,7 +65,7 @@ int cmd_validate(int argc, char **argv)
     gtr_validator *v = NULL;
     gtr_buf lines = {0};   /* pending event lines, written in blocks */
     gtr_event ev;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     int rc = CLI_FAIL;
 
     for (int i = 1; i < argc; i++) {
@@ -97,7 +97,6 @@ int cmd_validate(int argc, char **argv)
         path = "-";
     setvbuf(stdout, NULL, _IOFBF, STDOUT_BUFFER);
 
-    gtr_err_clear(&err);
     if (cli_load_input(path, CLI_SECTION_WIRE, &ci, &err) < 0 ||
         gtr_reader_new(ci.in, NULL, &r, &err) < 0 || gtr_validator_new(NULL, &v, &err) < 0) {
         rc = cli_fail_trace_err(&ci, &err);
@@ -143,6 +142,7 @@ fail:
     cli_progress_end(&prog, false);
     rc = cli_fail_err(&err);
 end:
+    gtr_err_clear(&err);
     gtr_buf_free(&lines);
     gtr_validator_free(v);
     gtr_reader_free(r);

@@ -32,7 +32,16 @@ int cli_fail(const char *fmt, ...)
 
 int cli_fail_err(const gtr_err *err)
 {
-    return cli_fail("%s", err->msg[0] != '\0' ? err->msg : gtr_status_text(err->code));
+    size_t n;
+    const char *msg = gtr_err_text(err, &n);
+    if (n == 0)
+        return cli_fail("%s", gtr_status_text(err->code));
+    /* The whole text, NUL bytes included, as Go prints an error. */
+    fflush(stdout);
+    fputs("gotrace: ", stderr);
+    fwrite(msg, 1, n, stderr);
+    fputc('\n', stderr);
+    return CLI_FAIL;
 }
 
 int cli_fail_write(const char *path, int errnum)
@@ -166,13 +175,12 @@ static gtr_status sniff(gtr_input *in, char **data, size_t *len, bool *text, gtr
 {
     char head[MAGIC_MAX];
     size_t got = 0;
-    gtr_err ignored;
     bool nomem;
 
     *data = NULL;
     *len = 0;
     gtr_input_set_limit(in, CLI_FIXTURE_MAX);
-    if (gtr_input_read(in, head, sizeof head, &got, &ignored) < 0)
+    if (gtr_input_read(in, head, sizeof head, &got, NULL) < 0)
         return GTR_OK;
     *text = starts_with(head, got, text_magic);
     if (*text || starts_with(head, got, wire_magic))
@@ -183,7 +191,7 @@ static gtr_status sniff(gtr_input *in, char **data, size_t *len, bool *text, gtr
     if (buf == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
     memcpy(buf, head, got);
-    if (gtr_input_read_all(in, &buf, &n, &ignored) < 0) {
+    if (gtr_input_read_all(in, &buf, &n, NULL) < 0) {
         free(buf);
         return GTR_OK;
     }
@@ -324,7 +332,6 @@ static gtr_status load_stream(const char *path, FILE *src, bool own_src, const c
     FILE *probe_fp = NULL;
     char *data = NULL;
     size_t len = 0;
-    gtr_err ignored;
     gtr_status st = GTR_OK;
 
     if (r == NULL) {
@@ -337,7 +344,7 @@ static gtr_status load_stream(const char *path, FILE *src, bool own_src, const c
     out->replay = r;
     if ((probe_fp = replay_open(r)) == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
-    if (gtr_input_open_file(probe_fp, NULL, &probe, &ignored) == GTR_OK) {
+    if (gtr_input_open_file(probe_fp, NULL, &probe, NULL) == GTR_OK) {
         st = sniff(probe, &data, &len, &out->text_format, err);
         gtr_input_free(probe);
     }
@@ -411,7 +418,9 @@ int cli_fail_trace_err(const cli_input *ci, const gtr_err *err)
     /* Go: the header check's message (internal/trace/version.ReadHeader). */
     static const char not_a_trace[] = "bad file format: not a Go execution trace?";
     int rc = cli_fail_err(err);
-    if (ci->text_format && strcmp(err->msg, not_a_trace) == 0)
+    size_t n;
+    const char *msg = gtr_err_text(err, &n);
+    if (ci->text_format && n == sizeof not_a_trace - 1 && memcmp(msg, not_a_trace, n) == 0)
         fputs("gotrace: (this is a trace in the text format: convert it with gotrace raw "
               "text2bytes)\n", stderr);
     return rc;

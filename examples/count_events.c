@@ -15,7 +15,7 @@ int main(int argc, char **argv)
     gtr_input *in = NULL;
     gtr_reader *r = NULL;
     gtr_event ev;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_status st;
 
     if (argc != 2) {
@@ -31,9 +31,14 @@ int main(int argc, char **argv)
     gtr_reader_free(r);
     gtr_input_free(in);
     if (st != GTR_EOF) {
-        fprintf(stderr, "count_events: %s\n", err.msg);
+        /* The whole message: Go's can be long and hold any byte. */
+        fputs("count_events: ", stderr);
+        gtr_err_fputs(&err, stderr);
+        fputc('\n', stderr);
+        gtr_err_clear(&err);
         return 1;
     }
+    gtr_err_clear(&err);
     for (int k = 0; k <= GTR_EVENT_EXPERIMENTAL; k++)
         if (counts[k] > 0)
             printf("%-16s %lu\n", gtr_event_kind_string((gtr_event_kind)k), counts[k]);

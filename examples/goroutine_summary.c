@@ -51,7 +51,7 @@ int main(int argc, char **argv)
     gtr_state_transition t;
     gtr_go_state from, to;
     gtr_time last = 0;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_status st;
 
     if (argc != 2) {
@@ -78,10 +78,12 @@ int main(int argc, char **argv)
     gtr_reader_free(r);
     gtr_input_free(in);
     if (st != GTR_EOF) {
-        fprintf(stderr, "goroutine_summary: %s\n", err.msg);
+        fprintf(stderr, "goroutine_summary: %s\n", gtr_err_text(&err, NULL));
+        gtr_err_clear(&err);
         free(gs);
         return 1;
     }
+    gtr_err_clear(&err);
     printf("%10s %12s %12s %12s %12s\n", "goroutine", "running", "runnable", "blocked",
            "syscall");
     for (size_t i = 0; i < ngs; i++) {

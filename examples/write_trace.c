@@ -48,7 +48,7 @@ int main(int argc, char **argv)
     gtr_validator *v = NULL;
     gtr_buf out = {0};
     gtr_event ev;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_status st;
     size_t nwire = 0;
     unsigned long nevents = 0;

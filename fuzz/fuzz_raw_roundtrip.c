@@ -17,10 +17,12 @@
 static gtr_status read_all(gtr_input *in, fuzz_rawlist *l)
 {
     gtr_raw_reader *r = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_status st = gtr_raw_reader_new(in, NULL, &r, &err);
-    if (st != GTR_OK)
+    if (st != GTR_OK) {
+        gtr_err_clear(&err);
         return GTR_E_USAGE;
+    }
     l->version = gtr_raw_reader_version(r);
     for (;;) {
         gtr_raw_event ev;
@@ -36,6 +38,7 @@ static gtr_status read_all(gtr_input *in, fuzz_rawlist *l)
         FUZZ_CHECK(ev.data_len == 0 || ev.data != NULL, "data present");
         fuzz_rawlist_add(l, &ev);
     }
+    gtr_err_clear(&err);
     gtr_raw_reader_free(r);
     return st;
 }
@@ -66,13 +69,14 @@ static void check_same_string(const fuzz_rawlist *a, const fuzz_rawlist *b, size
 static bool encode(const fuzz_rawlist *l, gtr_buf *out)
 {
     gtr_raw_writer *w = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_buf scratch = {0};
     size_t expect = 0;
     char hdr[GTR_HEADER_MAX];
     bool ok = false;
     if (gtr_raw_writer_new(gtr_sink_buf(out), l->version, NULL, &w, &err) != GTR_OK) {
         FUZZ_CHECK(err.code == GTR_E_NOMEM, "the writer accepts the reader's version");
+        gtr_err_clear(&err);
         return false;
     }
     expect = gtr_header_format(l->version, hdr);
@@ -92,6 +96,7 @@ static bool encode(const fuzz_rawlist *l, gtr_buf *out)
     FUZZ_CHECK(out->len == expect, "written size is header + sum of EncodedSize()");
     ok = true;
 done:
+    gtr_err_clear(&err);
     gtr_raw_writer_free(w);
     gtr_buf_free(&scratch);
     return ok;

@@ -38,14 +38,14 @@ static void check_error(gtr_status st, const gtr_err *err, const char *what)
     if (st == GTR_OK || st == GTR_E_NOMEM)
         return;
     FUZZ_CHECK(st < 0, what);
-    FUZZ_CHECK(err->code == st && err->msg[0] != '\0', what);
+    FUZZ_CHECK(err->code == st && err->len != 0, what);
 }
 
 /* The accessor of a kind other than the event's must refuse (Go panics there). */
 static void check_refused(gtr_status st, const gtr_err *err, const char *what)
 {
     FUZZ_CHECK(st == GTR_E_USAGE, what);
-    FUZZ_CHECK(err->code == GTR_E_USAGE && err->msg[0] != '\0', what);
+    FUZZ_CHECK(err->code == GTR_E_USAGE && err->len != 0, what);
 }
 
 static void probe_value(const gtr_value *v, probe *p)
@@ -433,10 +433,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gtr_validator *v = NULL;
     probe p;
     memset(&p, 0, offsetof(probe, err));
-    gtr_err_clear(&p.err);
+    gtr_err_init(&p.err);
     gtr_status st = gtr_reader_new(in, NULL, &r, &p.err);
     if (st != GTR_OK) {
         check_error(st, &p.err, "NewReader error has a message");
+        gtr_err_clear(&p.err);
         gtr_input_free(in);
         return 0;
     }
@@ -445,7 +446,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         gtr_validator_set_go_version(v, gtr_reader_go_version(r));
 
     gtr_event ev;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_event_kind last_kind = GTR_EVENT_BAD;
     gtr_time last_time = 0;
     int64_t syncs = 0;
@@ -499,12 +500,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_CHECK(gtr_reader_next(r, &ev, NULL) == GTR_EOF, "EOF is sticky");
         } else {
             check_error(st, &err, "reader error has a message");
-            gtr_err again;
+            gtr_err again = GTR_ERR_INIT;
             FUZZ_CHECK(gtr_reader_next(r, &ev, &again) == st, "errors are sticky");
             if (st != GTR_E_NOMEM)
-                FUZZ_CHECK(strcmp(again.msg, err.msg) == 0, "sticky errors keep their text");
+                FUZZ_CHECK(again.len == err.len && memcmp(gtr_err_text(&again, NULL),
+                                                          gtr_err_text(&err, NULL), err.len) == 0,
+                           "sticky errors keep their text");
+            gtr_err_clear(&again);
         }
     }
+    gtr_err_clear(&err);
+    gtr_err_clear(&p.err);
     gtr_validator_free(v);
     gtr_event_builder_free(p.builder);
     gtr_reader_free(r);

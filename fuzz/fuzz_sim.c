@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gsim_bytes_state bs;
     gsim_choice ch;
     gsim_config c;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_status st;
 
     if (size > SIM_MAX_CHOICE_BYTES)

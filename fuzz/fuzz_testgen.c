@@ -396,7 +396,7 @@ static bool text2bytes(const char *text, size_t len, gtr_buf *wire)
     gtr_input *in = fuzz_input_open((const uint8_t *)text, len);
     gtr_text_reader *r = NULL;
     gtr_raw_writer *w = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     bool ok = false;
     if (in == NULL)
         return false;
@@ -415,13 +415,14 @@ static bool text2bytes(const char *text, size_t len, gtr_buf *wire)
         if (st == GTR_E_NOMEM)
             goto done;
         if (st != GTR_OK)
-            fprintf(stderr, "text reader: %s\n", err.msg);
+            fprintf(stderr, "text reader: %s\n", gtr_err_text(&err, NULL));
         FUZZ_CHECK(st == GTR_OK, "whatever testgen emits is readable by our text reader");
         if (gtr_raw_writer_write(w, &ev, &err) != GTR_OK)
             goto done;
     }
     ok = gtr_raw_writer_flush(w, &err) == GTR_OK && gtr_buf_status(wire) == GTR_OK;
 done:
+    gtr_err_clear(&err);
     gtr_raw_writer_free(w);
     gtr_text_reader_free(r);
     gtr_input_free(in);
@@ -445,15 +446,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         build_chaos(&c, t);
 
     gtr_buf out = {0}, wire = {0};
-    gtr_err err, verr;
+    gtr_err err = GTR_ERR_INIT, verr = GTR_ERR_INIT;
     txtar_archive *a = NULL;
     tgen_expect *exp = NULL;
     gtr_status st = tgen_generate(t, &out, &err);
     if (legal && st != GTR_OK && st != GTR_E_NOMEM)
-        fprintf(stderr, "tgen_generate: %s\n", err.msg);
+        fprintf(stderr, "tgen_generate: %s\n", gtr_err_text(&err, NULL));
     FUZZ_CHECK(!legal || st == GTR_OK || st == GTR_E_NOMEM, "legal programs generate");
     if (st != GTR_OK) {
-        FUZZ_CHECK(st < 0 && (st == GTR_E_NOMEM || err.msg[0] != '\0'),
+        FUZZ_CHECK(st < 0 && (st == GTR_E_NOMEM || err.len != 0),
                    "a recorded DSL error has a message");
         goto done;
     }
@@ -468,21 +469,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         goto done;
     /* The golden judgment (Go's testReader), as `gotrace check` runs it. */
     tgen_verdict v;
-    if (tgen_judge((const uint8_t *)wire.data, wire.len, NULL, NULL, &v) < 0)
+    if (tgen_judge((const uint8_t *)wire.data, wire.len, NULL, NULL, &v) < 0) {
+        tgen_verdict_free(&v);
         goto done;
+    }
     bool nomem = (v.end != TGEN_END_EOF && v.end_err.code == GTR_E_NOMEM) ||
                  (v.invalid > 0 && v.valid_err.code == GTR_E_NOMEM);
     if (legal && !nomem) {
         if (v.end != TGEN_END_EOF)
-            fprintf(stderr, "reader: %s\n%.*s", v.end_err.msg, (int)ft->data_len, ft->data);
+            fprintf(stderr, "reader: %s\n%.*s", gtr_err_text(&v.end_err, NULL),
+                    (int)ft->data_len, ft->data);
         FUZZ_CHECK(v.end == TGEN_END_EOF, "a legal trace reads to EOF");
         if (v.invalid > 0)
-            fprintf(stderr, "validator: %s\n%.*s", v.valid_err.msg, (int)ft->data_len, ft->data);
+            fprintf(stderr, "validator: %s\n%.*s", gtr_err_text(&v.valid_err, NULL),
+                    (int)ft->data_len, ft->data);
         FUZZ_CHECK(v.invalid == 0, "a legal trace validates");
     } else if (exp != NULL && !nomem) {
         (void)tgen_verdict_check(&v, exp, NULL, &verr);
     }
+    tgen_verdict_free(&v);
 done:
+    gtr_err_clear(&err);
+    gtr_err_clear(&verr);
     tgen_expect_free(exp);
     txtar_free(a);
     gtr_buf_free(&out);

@@ -21,9 +21,9 @@ static gtr_status read_text(gtr_input *in, fuzz_rawlist *l)
     if (st != GTR_OK)
         return GTR_E_USAGE;
     l->version = gtr_text_reader_version(r);
+    gtr_err err = GTR_ERR_INIT;
     for (;;) {
         gtr_raw_event ev;
-        gtr_err err;
         if (l->n >= FUZZ_MAX_EVENTS) {
             st = GTR_E_LIMIT;
             break;
@@ -31,12 +31,13 @@ static gtr_status read_text(gtr_input *in, fuzz_rawlist *l)
         st = gtr_text_reader_next(r, &ev, &err);
         if (st != GTR_OK) {
             FUZZ_CHECK(st < 0 || st == GTR_EOF, "reader status is OK, EOF or an error");
-            FUZZ_CHECK(st == GTR_EOF || err.msg[0] != '\0', "an error has a message");
+            FUZZ_CHECK(st == GTR_EOF || err.len != 0, "an error has a message");
             break;
         }
         FUZZ_CHECK(ev.version == l->version, "event version is the reader's version");
         fuzz_rawlist_add(l, &ev);
     }
+    gtr_err_clear(&err);
     gtr_text_reader_free(r);
     return st;
 }
@@ -66,11 +67,13 @@ static bool write_events(const fuzz_rawlist *l, bool text, gtr_buf *out)
     gtr_text_writer *tw = NULL;
     gtr_raw_writer *ww = NULL;
     gtr_buf scratch = {0};
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_status st = text ? gtr_text_writer_new(gtr_sink_buf(out), l->version, NULL, &tw, &err)
                          : gtr_raw_writer_new(gtr_sink_buf(out), l->version, NULL, &ww, &err);
-    if (st == GTR_E_NOMEM)
+    if (st == GTR_E_NOMEM) {
+        gtr_err_clear(&err);
         return false;
+    }
     FUZZ_CHECK(st == GTR_OK, "writers accept the text reader's version");
     bool ok = false;
     for (size_t i = 0; i < l->n; i++) {
@@ -86,6 +89,7 @@ static bool write_events(const fuzz_rawlist *l, bool text, gtr_buf *out)
     st = text ? gtr_text_writer_flush(tw, &err) : gtr_raw_writer_flush(ww, &err);
     ok = st == GTR_OK && gtr_buf_status(out) == GTR_OK;
 done:
+    gtr_err_clear(&err);
     gtr_text_writer_free(tw);
     gtr_raw_writer_free(ww);
     gtr_buf_free(&scratch);
@@ -101,8 +105,9 @@ static void check_quote(const void *s, size_t n, gtr_buf *q, gtr_buf *u)
         return;
     FUZZ_CHECK(q->len >= 2 && q->data[0] == '"' && q->data[q->len - 1] == '"',
                "Quote returns a double-quoted literal");
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_status st = gtr_go_unquote(u, q->data, q->len, &err);
+    gtr_err_clear(&err);
     if (st == GTR_E_NOMEM)
         return;
     FUZZ_CHECK(st == GTR_OK, "Unquote accepts what Quote wrote");

@@ -23,7 +23,7 @@ static void check_error(gtr_status st, const gtr_err *err, const char *what)
 {
     if (st == GTR_OK || st == GTR_EOF || st == GTR_E_NOMEM)
         return;
-    FUZZ_CHECK(st < 0 && err->msg[0] != '\0', what);
+    FUZZ_CHECK(st < 0 && err->len != 0, what);
 }
 
 /* text_to_wire: ParseFile's conversion loop. Returns GTR_OK or the first error. Go reads the
@@ -72,7 +72,7 @@ static void check_expect_format(const tgen_expect *e)
 {
     gtr_buf text = {0};
     tgen_expect *back = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     if (tgen_expect_format(e, &text) != GTR_OK || gtr_buf_status(&text) != GTR_OK)
         goto done;
     gtr_status st = tgen_expect_parse(text.data, text.len, &back, &err);
@@ -86,6 +86,7 @@ static void check_expect_format(const tgen_expect *e)
     if (pa != NULL)
         FUZZ_CHECK(la == lb && memcmp(pa, pb, la) == 0, "pattern survives");
 done:
+    gtr_err_clear(&err);
     tgen_expect_free(back);
     gtr_buf_free(&text);
 }
@@ -98,7 +99,7 @@ static gtr_status run_reader(const gtr_buf *wire, gtr_err *err, bool *invalid, u
     gtr_input *in = fuzz_input_open((const uint8_t *)wire->data, wire->len);
     gtr_reader *r = NULL;
     gtr_validator *v = NULL;
-    gtr_err verr;
+    gtr_err verr = GTR_ERR_INIT;
     gtr_status st;
     *invalid = false;
     *events = 0;
@@ -120,6 +121,7 @@ static gtr_status run_reader(const gtr_buf *wire, gtr_err *err, bool *invalid, u
         }
     }
     check_error(st, err, "reader error has a message");
+    gtr_err_clear(&verr);
     gtr_validator_free(v);
     gtr_reader_free(r);
     gtr_input_free(in);
@@ -139,7 +141,7 @@ static gtr_status own_path(const uint8_t *data, size_t size, gtr_buf *wire, bool
 {
     txtar_archive *a = txtar_parse(data, size);
     tgen_expect *exp = NULL;
-    gtr_err err, cerr;
+    gtr_err err = GTR_ERR_INIT, cerr = GTR_ERR_INIT;
     gtr_status st = GTR_E_FORMAT;
     *passed = false;
     if (a == NULL)
@@ -178,6 +180,8 @@ static gtr_status own_path(const uint8_t *data, size_t size, gtr_buf *wire, bool
         FUZZ_CHECK(cst == GTR_E_INVALID, "an error never conforms to SUCCESS");
     *passed = cst == GTR_OK && !invalid;
 done:
+    gtr_err_clear(&err);
+    gtr_err_clear(&cerr);
     tgen_expect_free(exp);
     txtar_free(a);
     return st;
@@ -193,7 +197,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gtr_status own = own_path(data, size, &wire, &passed, &events);
 
     tgen_fixture *f = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_status st = tgen_fixture_parse("fuzz.test", data, size, &f, &err);
     check_error(st, &err, "fixture parse error has a message");
     if (own == GTR_E_NOMEM || own == GTR_E_LIMIT || st == GTR_E_NOMEM)
@@ -214,6 +218,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK((st == GTR_OK) == passed && (rep.failures == 0) == passed,
                "both paths agree on the verdict");
 done:
+    gtr_err_clear(&err);
     tgen_fixture_free(f);
     gtr_buf_free(&wire);
     return 0;

@@ -48,7 +48,8 @@ static void crash_signature(const char *report, char *sig, size_t cap, size_t us
 }
 
 /* via_text: the verdict the child sends back; its unnameable byte says the conversion to
- * and from the text format failed. */
+ * and from the text format failed. The two messages follow it on the pipe (their lengths are
+ * in the struct; its heap pointers mean nothing in the parent). */
 typedef struct child_report {
     tgen_verdict verdict;
     bool unnameable;
@@ -111,31 +112,46 @@ static gtr_status probe(const uint8_t *data, size_t size, unsigned timeout_s, bo
             judge_via_text(exact, size, &rep);
         else if (tgen_judge(exact, size, NULL, NULL, &rep.verdict) < 0)
             _exit(3);
-        reduce_write_all(rp[1], &rep, sizeof rep);
+        size_t n1, n2;
+        const char *t1 = gtr_err_text(&rep.verdict.end_err, &n1);
+        const char *t2 = gtr_err_text(&rep.verdict.valid_err, &n2);
+        child_report flat = rep;
+        flat.verdict.end_err.heap = flat.verdict.valid_err.heap = NULL;
+        reduce_write_all(rp[1], &flat, sizeof flat);
+        reduce_write_all(rp[1], t1, n1);
+        reduce_write_all(rp[1], t2, n2);
         _exit(0);
     }
     close(rp[1]);
-    size_t got = 0;
     int status = 0;
-    static child_report rep;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    /* Read to EOF before waiting: long messages may not fit in the pipe. */
+    gtr_buf got = {0};
+    char chunk[4096];
     for (;;) {
-        ssize_t k = read(rp[0], (char *)&rep + got, sizeof rep - got);
+        ssize_t k = read(rp[0], chunk, sizeof chunk);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
             break;
-        got += (size_t)k;
+        gtr_buf_append(&got, chunk, (size_t)k);
     }
     close(rp[0]);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && got == sizeof rep) {
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    static child_report rep;
+    if (got.len >= sizeof rep)
+        memcpy(&rep, got.data, sizeof rep);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && got.len >= sizeof rep &&
+        got.len - sizeof rep == rep.verdict.end_err.len + rep.verdict.valid_err.len) {
+        const char *t1 = got.data + sizeof rep;
         p->outcome = REDUCE_JUDGED;
         p->verdict = rep.verdict;
         p->unnameable = rep.unnameable;
-        /* The messages are NUL-terminated by construction; make sure of it anyway. */
-        p->verdict.end_err.msg[GTR_ERR_MSG_CAP - 1] = '\0';
-        p->verdict.valid_err.msg[GTR_ERR_MSG_CAP - 1] = '\0';
+        gtr_err_init(&p->verdict.end_err);
+        gtr_err_init(&p->verdict.valid_err);
+        gtr_err_setn(&p->verdict.end_err, rep.verdict.end_err.code, t1, rep.verdict.end_err.len);
+        gtr_err_setn(&p->verdict.valid_err, rep.verdict.valid_err.code,
+                     t1 + rep.verdict.end_err.len, rep.verdict.valid_err.len);
     } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
         memset(&p->verdict, 0, sizeof p->verdict);
         p->outcome = REDUCE_HANG;
@@ -155,6 +171,7 @@ static gtr_status probe(const uint8_t *data, size_t size, unsigned timeout_s, bo
         report[n] = '\0';
         crash_signature(report, p->signature, sizeof p->signature, used);
     }
+    gtr_buf_free(&got);
     fclose(errf);
     return GTR_OK;
 }

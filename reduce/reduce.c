@@ -51,14 +51,14 @@ static bool shows(keeper *k, const reduce_probe *p)
         if (p->outcome != REDUCE_JUDGED || v->end == TGEN_END_EOF ||
             (k->artifact ? !tgen_verdict_first_sync_artifact(v) : !k->relaxed && v->invalid > 0))
             return false;
-        return tgen_expect_match(k->re, v->end_err.msg, strlen(v->end_err.msg), &matched,
-                                 NULL) == GTR_OK &&
+        return tgen_expect_match(k->re, gtr_err_text(&v->end_err, NULL), v->end_err.len,
+                                 &matched, NULL) == GTR_OK &&
                matched;
     case REDUCE_KEEP_VALIDATOR_ERROR:
         if (p->outcome != REDUCE_JUDGED || v->invalid == 0 || tgen_verdict_first_sync_artifact(v))
             return false;
-        return tgen_expect_match(k->re, v->valid_err.msg, strlen(v->valid_err.msg), &matched,
-                                 NULL) == GTR_OK &&
+        return tgen_expect_match(k->re, gtr_err_text(&v->valid_err, NULL), v->valid_err.len,
+                                 &matched, NULL) == GTR_OK &&
                matched;
     }
     return false;
@@ -75,7 +75,9 @@ static bool interesting(void *ctx, const uint8_t *data, size_t size)
         k->io_failed = true;
         return false;
     }
-    if (p.unnameable || !shows(k, &p))
+    bool shown = !p.unnameable && shows(k, &p);
+    tgen_verdict_free(&p.verdict);
+    if (!shown)
         return false;
     if (k->go_gate != NULL) {
         reduce_go_verdict gv;
@@ -159,10 +161,11 @@ static bool build_fixture(gtr_buf *out, const uint8_t *wire, size_t len, const c
                           const char *comment, gtr_buf *why)
 {
     gtr_buf text = {0};
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     bool ok = false;
     if (gtr_raw_wire_to_text(wire, len, &text, &err) < 0) {
-        gtr_buf_printf(why, "the trace needs bytes the text format cannot name (%s)", err.msg);
+        gtr_buf_printf(why, "the trace needs bytes the text format cannot name (%s)",
+                       gtr_err_text(&err, NULL));
         goto out;
     }
     txtar_file files[2] = {{"expect", 6, exp_text, strlen(exp_text)},
@@ -177,6 +180,7 @@ static bool build_fixture(gtr_buf *out, const uint8_t *wire, size_t len, const c
     ok = gtr_buf_append(out, archive, alen) == GTR_OK;
     free(archive);
 out:
+    gtr_err_clear(&err);
     gtr_buf_free(&text);
     return ok;
 }
@@ -189,17 +193,18 @@ static bool fixture_holds(keeper *k, const char *fixture, size_t len, const uint
                           size_t wire_len, gtr_buf *why)
 {
     tgen_fixture *f = NULL;
-    gtr_err err, cerr;
+    gtr_err err = GTR_ERR_INIT, cerr = GTR_ERR_INIT;
     reduce_probe p;
     bool ok = false, crash = k->kind == REDUCE_KEEP_CRASH || k->kind == REDUCE_KEEP_HANG;
     if (tgen_fixture_parse("reduced.test", fixture, len, &f, &err) < 0) {
-        gtr_buf_printf(why, "its fixture does not parse (%s)", err.msg);
+        gtr_buf_printf(why, "its fixture does not parse (%s)", gtr_err_text(&err, NULL));
+        gtr_err_clear(&err);
         return false;
     }
     size_t wlen;
     const uint8_t *w = tgen_fixture_trace(f, &wlen);
     if (reduce_probe_run(w, wlen, k->timeout, &p, &err) < 0) {
-        gtr_buf_puts(why, err.msg);
+        gtr_buf_puts(why, gtr_err_text(&err, NULL));
     } else if (crash) {
         if (shows(k, &p))
             ok = true;
@@ -218,11 +223,14 @@ static bool fixture_holds(keeper *k, const char *fixture, size_t len, const uint
                            opaque, opaque == 1 ? "" : "s");
         else
             gtr_buf_puts(why, "its text form does not reproduce the failure (");
-        first_line(why, cerr.msg);
+        first_line(why, gtr_err_text(&cerr, NULL));
         gtr_buf_puts(why, ")");
     } else {
         ok = true;
     }
+    tgen_verdict_free(&p.verdict);
+    gtr_err_clear(&err);
+    gtr_err_clear(&cerr);
     tgen_fixture_free(f);
     return ok;
 }
@@ -321,6 +329,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
 
     /* The failure to keep. */
     const char *msg = NULL;
+    size_t msg_len = 0;
     if (p.outcome == REDUCE_CRASH || p.outcome == REDUCE_HANG) {
         k.kind = p.outcome == REDUCE_CRASH ? REDUCE_KEEP_CRASH : REDUCE_KEEP_HANG;
         snprintf(k.signature, sizeof k.signature, "%s", p.signature);
@@ -332,21 +341,22 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
             goto out;
         }
     } else if (p.verdict.end == TGEN_END_HEADER) {
-        st = gtr_err_setf(err, GTR_E_FORMAT, "no trace to reduce: %s", p.verdict.end_err.msg);
+        st = gtr_err_setf(err, GTR_E_FORMAT, "no trace to reduce: ");
+        gtr_err_append(err, &p.verdict.end_err);
         goto out;
     } else if (p.verdict.invalid > 0 && !tgen_verdict_first_sync_artifact(&p.verdict)) {
         k.kind = REDUCE_KEEP_VALIDATOR_ERROR;
-        msg = p.verdict.valid_err.msg;
+        msg = gtr_err_text(&p.verdict.valid_err, &msg_len);
     } else if (p.verdict.end == TGEN_END_READ) {
         k.kind = p.verdict.invalid > 0 ? REDUCE_KEEP_LATER_GEN_ERROR : REDUCE_KEEP_READ_ERROR;
-        msg = p.verdict.end_err.msg;
+        msg = gtr_err_text(&p.verdict.end_err, &msg_len);
     } else {
         st = gtr_err_setf(err, GTR_E_USAGE,
                           "the input reads and validates: there is no failure to keep");
         goto out;
     }
     if (msg != NULL) {
-        gtr_buf_puts(&r->kept, msg);
+        gtr_buf_append(&r->kept, msg, msg_len);
         if (opt->expect != NULL)
             gtr_buf_append(&pattern, opt->expect, opt->expect_len);
         else
@@ -355,22 +365,24 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
                                           &k.re, err)) < 0)
             goto out;
         bool matched = false;
-        if ((st = tgen_expect_match(k.re, msg, strlen(msg), &matched, err)) < 0)
+        if ((st = tgen_expect_match(k.re, msg, msg_len, &matched, err)) < 0)
             goto out;
         /* --expect may name the reader error behind a validator error: keep that one, the
          * validator's errors free to go while reducing (only a result without them can be a
          * fixture). */
         if (!matched && opt->expect != NULL && k.kind == REDUCE_KEEP_VALIDATOR_ERROR &&
             p.verdict.end == TGEN_END_READ) {
-            const char *e = p.verdict.end_err.msg;
-            if ((st = tgen_expect_match(k.re, e, strlen(e), &matched, err)) < 0)
+            size_t e_len;
+            const char *e = gtr_err_text(&p.verdict.end_err, &e_len);
+            if ((st = tgen_expect_match(k.re, e, e_len, &matched, err)) < 0)
                 goto out;
             if (matched) {
                 k.kind = REDUCE_KEEP_READ_ERROR;
                 k.relaxed = true;
                 msg = e;
+                msg_len = e_len;
                 gtr_buf_reset(&r->kept);
-                gtr_buf_puts(&r->kept, e);
+                gtr_buf_append(&r->kept, e, e_len);
             }
         }
         if (!matched) {
@@ -416,7 +428,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
             k.go_gate = NULL;
     }
     if (!interesting(&k, (const uint8_t *)start.data, start.len)) {
-        st = k.io_failed ? gtr_err_setf(err, GTR_E_IO, "%s", k.io_err.msg)
+        st = k.io_failed ? gtr_err_setf(err, GTR_E_IO, "%s", gtr_err_text(&k.io_err, NULL))
                          : gtr_err_setf(err, GTR_E_USAGE, "the failure does not reproduce: %s",
                                         r->kept.data != NULL ? r->kept.data : "");
         goto out;
@@ -445,7 +457,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
         }
     }
     if (k.io_failed) {
-        st = gtr_err_setf(err, GTR_E_IO, "%s", k.io_err.msg);
+        st = gtr_err_setf(err, GTR_E_IO, "%s", gtr_err_text(&k.io_err, NULL));
         goto out;
     }
     count_model((const uint8_t *)r->wire.data, r->wire.len, &r->out_batches, &r->out_events);
@@ -543,6 +555,8 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
              ? gtr_err_setf(err, GTR_E_NOMEM, "out of memory")
              : GTR_OK;
 out:
+    tgen_verdict_free(&p.verdict);
+    gtr_err_clear(&k.io_err);
     tgen_expect_free(k.re);
     gtr_buf_free(&start);
     gtr_buf_free(&pattern);

@@ -937,10 +937,9 @@ gtr_status tgen_expect_parse(const void *data, size_t len, tgen_expect **out, gt
     const char *nl = memchr(s, '\n', len);
     size_t line = nl != NULL ? (size_t)(nl - s) : len;
     gtr_buf q = {0}, pat = {0};
-    gtr_err sub;
+    gtr_err sub = GTR_ERR_INIT;
     gtr_status st;
 
-    gtr_err_clear(&sub);
     *out = NULL;
     if (len == 0) /* no line at all: s.Scan() is false and s.Err() nil */
         return tgen_expect_new_success(out, err);
@@ -968,9 +967,11 @@ gtr_status tgen_expect_parse(const void *data, size_t len, tgen_expect **out, gt
     size_t qlen = line - head - 1;
     if ((st = gtr_go_unquote(&pat, quoted, qlen, &sub)) < 0) {
         /* Go: fmt.Errorf("malformed pattern: not correctly quoted: %s: %v", quoted, err) */
-        st = gtr_err_setf(err, st == GTR_E_NOMEM ? GTR_E_NOMEM : GTR_E_FORMAT,
-                          "malformed pattern: not correctly quoted: %.*s: %s", (int)qlen, quoted,
-                          sub.msg);
+        gtr_err_setf(err, st == GTR_E_NOMEM ? GTR_E_NOMEM : GTR_E_FORMAT,
+                     "malformed pattern: not correctly quoted: ");
+        gtr_err_appendn(err, quoted, qlen);
+        gtr_err_appendn(err, ": ", 2);
+        st = gtr_err_appendn(err, gtr_err_text(&sub, NULL), sub.len);
         goto out;
     }
     if ((st = gtr_buf_reserve(&pat, 1)) < 0) {
@@ -979,12 +980,15 @@ gtr_status tgen_expect_parse(const void *data, size_t len, tgen_expect **out, gt
     }
     if ((st = tgen_expect_new_failure(pat.data, pat.len, out, &sub)) < 0) {
         /* Go: fmt.Errorf("malformed pattern: not a valid regexp: %s: %v", pattern, err) */
-        st = gtr_err_setf(err, sub.code, "malformed pattern: not a valid regexp: %.*s: %s",
-                          (int)pat.len, pat.data, sub.msg);
+        gtr_err_setf(err, sub.code, "malformed pattern: not a valid regexp: ");
+        gtr_err_appendn(err, pat.data, pat.len);
+        gtr_err_appendn(err, ": ", 2);
+        st = gtr_err_appendn(err, gtr_err_text(&sub, NULL), sub.len);
         goto out;
     }
     st = GTR_OK;
 out:
+    gtr_err_clear(&sub);
     gtr_buf_free(&q);
     gtr_buf_free(&pat);
     return st;
@@ -1034,8 +1038,8 @@ gtr_status tgen_expect_check(const tgen_expect *e, const gtr_err *got, gtr_err *
 
     if (!e->failure && failed) {
         /* Go: fmt.Errorf("unexpected error while reading the trace: %v", err) */
-        return gtr_err_setf(err, GTR_E_INVALID, "unexpected error while reading the trace: %s",
-                            got->msg);
+        gtr_err_setf(err, GTR_E_INVALID, "unexpected error while reading the trace: ");
+        return gtr_err_appendn(err, gtr_err_text(got, NULL), got->len);
     }
     if (e->failure && !failed) {
         /* Go: fmt.Errorf("expected error while reading the trace: want something matching
@@ -1046,15 +1050,18 @@ gtr_status tgen_expect_check(const tgen_expect *e, const gtr_err *got, gtr_err *
                           quote(&q, e->pattern, e->pattern_len));
     } else if (e->failure) {
         bool matched;
-        if ((st = tgen_expect_match(e, got->msg, strlen(got->msg), &matched, err)) < 0)
+        size_t n;
+        const char *text = gtr_err_text(got, &n);
+        if ((st = tgen_expect_match(e, text, n, &matched, err)) < 0)
             goto out;
         if (!matched) {
             /* Go: fmt.Errorf("unexpected error while reading the trace: want something
              * matching %q, got %s", e.errorMatcher, err.Error()) */
-            st = gtr_err_setf(err, GTR_E_INVALID,
-                              "unexpected error while reading the trace: want something "
-                              "matching %s, got %s",
-                              quote(&q, e->pattern, e->pattern_len), got->msg);
+            gtr_err_setf(err, GTR_E_INVALID,
+                         "unexpected error while reading the trace: want something "
+                         "matching %s, got ",
+                         quote(&q, e->pattern, e->pattern_len));
+            st = gtr_err_appendn(err, text, n);
         }
     }
 out:

@@ -115,20 +115,21 @@ static gtr_status text_to_wire(const char *path, const char *data, size_t len, g
     gtr_text_reader *tr = NULL;
     gtr_raw_writer *tw = NULL;
     gtr_raw_event ev;
-    gtr_err sub;
+    gtr_err sub = GTR_ERR_INIT;
     gtr_status st;
 
-    gtr_err_clear(&sub);
     if ((st = gtr_input_open_memory_plain(len > 0 ? data : "", len, NULL, &in, &sub)) < 0 ||
         (st = gtr_text_reader_new(in, NULL, &tr, &sub)) < 0) {
         /* Go: fmt.Errorf("malformed test %s: bad trace file: %v", testPath, err) */
-        st = gtr_err_setf(err, st, "malformed test %s: bad trace file: %s", path, sub.msg);
+        st = gtr_err_setf(err, st, "malformed test %s: bad trace file: ", path);
+        gtr_err_append(err, &sub);
         goto out;
     }
     *version = gtr_text_reader_version(tr);
     if ((st = gtr_raw_writer_new(gtr_sink_buf(wire), *version, NULL, &tw, &sub)) < 0) {
         /* Go: fmt.Errorf("failed to create trace byte writer: %v", err) */
-        st = gtr_err_setf(err, st, "failed to create trace byte writer: %s", sub.msg);
+        st = gtr_err_setf(err, st, "failed to create trace byte writer: ");
+        gtr_err_append(err, &sub);
         goto out;
     }
     for (;;) {
@@ -137,23 +138,29 @@ static gtr_status text_to_wire(const char *path, const char *data, size_t len, g
             break;
         if (st < 0) {
             /* Go: fmt.Errorf("malformed test %s: bad trace file: %v", testPath, err) */
-            st = gtr_err_setf(err, st, "malformed test %s: bad trace file: %s", path, sub.msg);
+            st = gtr_err_setf(err, st, "malformed test %s: bad trace file: ", path);
+            gtr_err_append(err, &sub);
             goto out;
         }
         if ((st = gtr_raw_writer_write(tw, &ev, &sub)) < 0) {
             /* Go: fmt.Errorf("internal error during %s: failed to write trace bytes: %v", ...) */
-            st = gtr_err_setf(err, st, "internal error during %s: failed to write trace bytes: %s",
-                              path, sub.msg);
+            st = gtr_err_setf(err, st, "internal error during %s: failed to write trace bytes: ",
+                              path);
+            gtr_err_append(err, &sub);
             goto out;
         }
     }
     if ((st = gtr_raw_writer_flush(tw, &sub)) < 0 || (st = gtr_buf_status(wire)) < 0) {
-        st = gtr_err_setf(err, st, "internal error during %s: failed to write trace bytes: %s",
-                          path, st == GTR_E_NOMEM ? "out of memory" : sub.msg);
+        if (st == GTR_E_NOMEM)
+            gtr_err_setn(&sub, st, "out of memory", 13);
+        st = gtr_err_setf(err, st, "internal error during %s: failed to write trace bytes: ",
+                          path);
+        gtr_err_append(err, &sub);
         goto out;
     }
     st = GTR_OK;
 out:
+    gtr_err_clear(&sub);
     gtr_raw_writer_free(tw);
     gtr_text_reader_free(tr);
     gtr_input_free(in);
@@ -166,14 +173,13 @@ gtr_status tgen_fixture_parse(const char *path, const void *data, size_t len, tg
     txtar_archive *ar = NULL;
     tgen_fixture *f = NULL;
     gtr_buf wire = {0}, q = {0};
-    gtr_err sub;
-    gtr_err local;
+    gtr_err sub = GTR_ERR_INIT;
+    gtr_err local = GTR_ERR_INIT;
     gtr_status st;
 
     if (err == NULL)
         err = &local;
     *out = NULL;
-    gtr_err_clear(&sub);
     if ((ar = txtar_parse(data, len)) == NULL || (f = calloc(1, sizeof *f)) == NULL) {
         st = gtr_err_setf(err, GTR_E_NOMEM, "failed to read test file for %s: out of memory",
                           path);
@@ -201,15 +207,20 @@ gtr_status tgen_fixture_parse(const char *path, const void *data, size_t len, tg
         /* Go: fmt.Errorf("internal error during %s: failed to parse expectation %q: %v",
          * testPath, string(ar.Files[0].Data), err) */
         gtr_go_quote(&q, ar->files[0].data, ar->files[0].data_len);
-        st = gtr_err_setf(err, st, "internal error during %s: failed to parse expectation %s: %s",
-                          path, gtr_buf_status(&q) == GTR_OK ? q.data : "", sub.msg);
+        st = gtr_err_setf(err, st, "internal error during %s: failed to parse expectation %s: ",
+                          path, gtr_buf_status(&q) == GTR_OK ? q.data : "");
+        gtr_err_append(err, &sub);
         goto fail;
     }
     f->wire = (uint8_t *)gtr_buf_take(&wire, &f->wire_len);
     txtar_free(ar);
     *out = f;
+    gtr_err_clear(&sub);
+    gtr_err_clear(&local);
     return GTR_OK;
 fail:
+    gtr_err_clear(&sub);
+    gtr_err_clear(&local);
     gtr_buf_free(&q);
     gtr_buf_free(&wire);
     tgen_fixture_free(f);
@@ -221,7 +232,7 @@ gtr_status tgen_fixture_parse_file(const char *path, tgen_fixture **out, gtr_err
 {
     char *data;
     size_t len;
-    gtr_err sub, local;
+    gtr_err sub = GTR_ERR_INIT, local = GTR_ERR_INIT;
     gtr_status st;
 
     if (err == NULL)
@@ -229,10 +240,15 @@ gtr_status tgen_fixture_parse_file(const char *path, tgen_fixture **out, gtr_err
     *out = NULL;
     if ((st = read_file(path, &data, &len, &sub)) < 0) {
         /* Go: fmt.Errorf("failed to read test file for %s: %v", testPath, err) */
-        return gtr_err_setf(err, st, "failed to read test file for %s: %s", path, sub.msg);
+        gtr_err_setf(err, st, "failed to read test file for %s: ", path);
+        gtr_err_append(err, &sub);
+        gtr_err_clear(&sub);
+        gtr_err_clear(&local);
+        return st;
     }
     st = tgen_fixture_parse(path, data, len, out, err);
     free(data);
+    gtr_err_clear(&local);
     return st;
 }
 
@@ -252,13 +268,14 @@ gtr_status tgen_fixture_check_parsed(const tgen_fixture *f, tgen_check_report *r
         rep->events = v.events;
         rep->failures = failures;
     }
+    tgen_verdict_free(&v);
     return st;
 }
 
 gtr_status tgen_fixture_check(const char *path, tgen_check_report *rep, gtr_err *err)
 {
     tgen_fixture *f;
-    gtr_err local;
+    gtr_err local = GTR_ERR_INIT;
     gtr_status st;
 
     if (err == NULL)
@@ -271,10 +288,13 @@ gtr_status tgen_fixture_check(const char *path, tgen_check_report *rep, gtr_err 
             rep->failures = 1;
         }
         /* Go: t.Fatalf("failed to parse test file at %s: %v", testPath, err) */
-        return gtr_err_wrapf(err, "failed to parse test file at %s", path);
+        st = gtr_err_wrapf(err, "failed to parse test file at %s", path);
+        gtr_err_clear(&local);
+        return st;
     }
     st = tgen_fixture_check_parsed(f, rep, err);
     tgen_fixture_free(f);
+    gtr_err_clear(&local);
     return st;
 }
 

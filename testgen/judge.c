@@ -15,7 +15,7 @@ gtr_status tgen_judge(const uint8_t *wire, size_t len, const gtr_alloc *alc, gtr
     gtr_input *in = NULL;
     gtr_reader *r = NULL;
     gtr_validator *val = NULL;
-    gtr_err verr;
+    gtr_err verr = GTR_ERR_INIT;
     gtr_status st = GTR_OK;
 
     v->end = TGEN_END_EOF;
@@ -23,8 +23,10 @@ gtr_status tgen_judge(const uint8_t *wire, size_t len, const gtr_alloc *alc, gtr
     v->events = 0;
     v->invalid = 0;
     v->valid_at = 0;
-    gtr_err_clear(&v->end_err);
-    gtr_err_clear(&v->valid_err);
+    gtr_err_init(&v->end_err);
+    gtr_err_init(&v->valid_err);
+    gtr_err_set_alloc(&v->end_err, alc);
+    gtr_err_set_alloc(&v->valid_err, alc);
     if (gtr_validator_new(alc, &val, &v->valid_err) < 0) {
         st = GTR_E_NOMEM;
         goto out;
@@ -60,10 +62,19 @@ gtr_status tgen_judge(const uint8_t *wire, size_t len, const gtr_alloc *alc, gtr
     if (dump != NULL && gtr_buf_status(dump) < 0)
         st = GTR_E_NOMEM;
 out:
+    gtr_err_clear(&verr);
     gtr_reader_free(r);
     gtr_input_free(in);
     gtr_validator_free(val);
     return st;
+}
+
+void tgen_verdict_free(tgen_verdict *v)
+{
+    if (v == NULL)
+        return;
+    gtr_err_clear(&v->end_err);
+    gtr_err_clear(&v->valid_err);
 }
 
 gtr_status tgen_verdict_check(const tgen_verdict *v, const tgen_expect *exp, unsigned *failures,
@@ -71,7 +82,7 @@ gtr_status tgen_verdict_check(const tgen_verdict *v, const tgen_expect *exp, uns
 {
     unsigned n = v->invalid;
     gtr_status first = GTR_OK;
-    gtr_err cerr;
+    gtr_err cerr = GTR_ERR_INIT;
 
     if (n > 0) {
         first = v->valid_err.code < 0 ? v->valid_err.code : GTR_E_INVALID;
@@ -86,11 +97,14 @@ gtr_status tgen_verdict_check(const tgen_verdict *v, const tgen_expect *exp, uns
         *failures = n;
     if (n > 0 && err != NULL)
         err->code = first;
+    gtr_err_clear(&cerr);
     return first;
 }
 
 bool tgen_verdict_first_sync_artifact(const tgen_verdict *v)
 {
     return v->end == TGEN_END_READ && v->version >= GTR_GO125 && v->invalid == 1 &&
-           v->valid_at == 0 && strcmp(v->valid_err.msg, "sync 1 has no clock snapshot") == 0;
+           v->valid_at == 0 &&
+           v->valid_err.len == sizeof "sync 1 has no clock snapshot" - 1 &&
+           strcmp(v->valid_err.msg, "sync 1 has no clock snapshot") == 0;
 }

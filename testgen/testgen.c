@@ -213,6 +213,7 @@ void tgen_trace_free(tgen_trace *t)
 {
     if (t == NULL)
         return;
+    gtr_err_clear(&t->err);
     recs_free(t, &t->top);
     for (size_t i = 0; i < t->ngens; i++)
         gen_free(t, t->gens[i]);
@@ -238,7 +239,7 @@ gtr_status tgen_trace_status(const tgen_trace *t, gtr_err *err)
 void tgen_expect_failure(tgen_trace *t, const char *pattern)
 {
     tgen_expect *e;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
 
     if (failed(t))
         return;
@@ -250,8 +251,9 @@ void tgen_expect_failure(tgen_trace *t, const char *pattern)
         gtr_buf_init(&q, &t->alc);
         gtr_go_quote(&q, pattern, strlen(pattern));
         fail(t, err.code == GTR_E_NOMEM ? GTR_E_NOMEM : GTR_E_USAGE, "regexp: Compile(%s): %s",
-             q.data != NULL ? q.data : "\"\"", err.msg);
+             q.data != NULL ? q.data : "\"\"", gtr_err_text(&err, NULL));
         gtr_buf_free(&q);
+        gtr_err_clear(&err);
         return;
     }
     tgen_expect_free(t->expect);

@@ -405,3 +405,13 @@ gtr_cli_test(cli_raw_help_points_to_text_format_grammar ARGS raw -h RC 0
 if(NOT EXISTS ${CMAKE_SOURCE_DIR}/doc/text-format.md)
   message(FATAL_ERROR "doc/text-format.md, which gotrace raw -h names, is missing")
 endif()
+
+# Traces that make Go 1.27.3 panic (corpus/go-panics/README.md): gotrace reports an error.
+gtr_cli_test(cli_validate_go_panic_proc_status_is_an_error
+             ARGS validate ${CMAKE_SOURCE_DIR}/corpus/go-panics/go122-proc-status-out-of-range.test
+             RC 1 ERR "^gotrace: runtime error: index out of range \\[2097152\\] with length 5\n$")
+gtr_cli_test(cli_validate_go_panic_cpu_sample_stack_is_an_error
+             ARGS validate --log-events
+                  ${CMAKE_SOURCE_DIR}/corpus/go-panics/go122-cpu-sample-unknown-stack.test
+             RC 1 OUT "GoID=1 Undetermined->Running Reason=\"\"\n$"
+             ERR "^gotrace: expected id 9 in trace.stack table\n$")

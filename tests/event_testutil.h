@@ -15,7 +15,7 @@
 static inline gtr__ev_table *vec_table(const vec_event *v)
 {
     gtr__ev_table *t = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     uint64_t extra;
     gtr__sync s = {1.0, false, 0, 0, 0, 0};
 

@@ -21,7 +21,7 @@ uint64_t fuzz_alloc_fail_count(const uint8_t *data, size_t size);
 static uint64_t fail_each(const char *path, bool gzip)
 {
     gtr_buf wire = {0}, in = {0};
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     if (tgen_load_trace(path, &wire, NULL, &err) < 0)
         fail_msg("%s: %s", path, err.msg);
     if (gzip) {

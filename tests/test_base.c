@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test_base.c: status codes, gtr_err (setf, wrapf as fmt.Errorf("...: %w"), truncation,
- * copy), gtr_buf (growth, printf, uvarint, sticky allocation failure, take) and sinks. */
+/* test_base.c: status codes (gtr_err itself: test_err.c), gtr_buf (growth, printf, uvarint,
+ * sticky allocation failure, take) and sinks. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,55 +24,6 @@ static void test_status_names_and_signs(void **state)
     assert_string_equal(gtr_status_text(GTR_E_NOMEM), "out of memory");
     assert_true(GTR_EOF > 0);
     assert_true(GTR_E_FORMAT < 0 && GTR_E_IO < 0 && GTR_E_NOMEM < 0);
-}
-
-static void test_err_setf_and_wrapf_compose_like_go(void **state)
-{
-    (void)state;
-    gtr_err err;
-    gtr_err_clear(&err);
-    assert_int_equal(err.code, GTR_OK);
-    assert_string_equal(err.msg, "");
-    assert_int_equal(gtr_err_setf(&err, GTR_E_FORMAT, "invalid event type: %d", 45),
-                     GTR_E_FORMAT);
-    assert_string_equal(err.msg, "invalid event type: 45");
-    assert_false(err.truncated);
-    assert_int_equal(gtr_err_wrapf(&err, "reading frame %d's PC for stack %d", 2, 7),
-                     GTR_E_FORMAT);
-    assert_string_equal(err.msg, "reading frame 2's PC for stack 7: invalid event type: 45");
-    assert_int_equal(gtr_err_wrapf(&err, "outer"), GTR_E_FORMAT);
-    assert_string_equal(err.msg,
-                        "outer: reading frame 2's PC for stack 7: invalid event type: 45");
-    /* A wrap keeps the code of the wrapped error. */
-    gtr_err_setf(&err, GTR_E_IO, "read x: broken pipe");
-    assert_int_equal(gtr_err_wrapf(&err, "ctx"), GTR_E_IO);
-    /* NULL err: codes still flow. */
-    assert_int_equal(gtr_err_setf(NULL, GTR_E_ORDER, "x"), GTR_E_ORDER);
-    assert_int_equal(gtr_err_wrapf(NULL, "x"), GTR_E_FORMAT);
-    gtr_err copy;
-    gtr_err_copy(&copy, &err);
-    assert_int_equal(copy.code, GTR_E_IO);
-    assert_string_equal(copy.msg, "ctx: read x: broken pipe");
-    gtr_err_copy(&copy, NULL);
-    assert_int_equal(copy.code, GTR_OK);
-}
-
-static void test_err_long_messages_truncate_keeping_the_head(void **state)
-{
-    (void)state;
-    gtr_err err;
-    char big[GTR_ERR_MSG_CAP * 2];
-    memset(big, 'd', sizeof big - 1);
-    big[sizeof big - 1] = '\0';
-    gtr_err_setf(&err, GTR_E_ORDER, "broken trace: %s", big);
-    assert_true(err.truncated);
-    assert_int_equal(strlen(err.msg), GTR_ERR_MSG_CAP - 1);
-    assert_memory_equal(err.msg, "broken trace: ddd", 17);
-    /* Wrapping a full message keeps the prefix and cuts the tail. */
-    gtr_err_wrapf(&err, "context");
-    assert_true(err.truncated);
-    assert_int_equal(strlen(err.msg), GTR_ERR_MSG_CAP - 1);
-    assert_memory_equal(err.msg, "context: broken trace: ", 23);
 }
 
 static void *fail_malloc(void *ctx, size_t n)
@@ -159,7 +110,7 @@ static void test_sinks_deliver_bytes(void **state)
     gtr_buf b;
     gtr_buf_init(&b, NULL);
     gtr_sink s = gtr_sink_buf(&b);
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(s.write(s.ctx, "hello ", 6, &err), GTR_OK);
     assert_int_equal(s.write(s.ctx, "world", 5, &err), GTR_OK);
     assert_string_equal(b.data, "hello world");
@@ -179,8 +130,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_status_names_and_signs),
-        cmocka_unit_test(test_err_setf_and_wrapf_compose_like_go),
-        cmocka_unit_test(test_err_long_messages_truncate_keeping_the_head),
         cmocka_unit_test(test_buf_appends_printf_uvarint_and_take),
         cmocka_unit_test(test_buf_allocation_failure_is_sticky),
         cmocka_unit_test(test_sinks_deliver_bytes),

@@ -104,7 +104,7 @@ static gtr_event sync_event(void)
 
 #define EXPECT_USAGE(call, name)                                  \
     do {                                                          \
-        gtr_err err_;                                             \
+        gtr_err err_ = GTR_ERR_INIT;                                             \
         gtr_err_clear(&err_);                                     \
         assert_int_equal((call), GTR_E_USAGE);                    \
         assert_string_equal(err_.msg, panic_msg(name));           \
@@ -258,7 +258,7 @@ static void test_event_go_status_bad_status_fails(void **state)
 {
     gtr_event e = gtr__make_event(NULL, -1, -1, 3, GTR_EV_GO_STATUS, 1);
     gtr_state_transition s;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     (void)state;
     e.args_[2] = 7; /* not a tracev2.GoStatus: Go indexes past its 5-entry table */
     assert_int_equal(gtr_event_state_transition(&e, &s, &err), GTR_E_USAGE);
@@ -287,7 +287,7 @@ static void test_event_sync_experimental_batches_listed(void **state)
     static const uint8_t data[] = {1, 2, 3};
     gtr_experimental_batch b;
     gtr_sync s;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     (void)state;
     assert_int_equal(gtr__evt_add_exp_batch(t, GTR_EXP_ALLOC_FREE, 42, data, 3, true, &err),
                      GTR_OK);
@@ -310,7 +310,7 @@ static void test_event_stack_frames_accessed_by_index(void **state)
     gtr_event e = vec_make_event(&v, t);
     gtr_stack s = gtr_event_stack(&e);
     gtr_frame f;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     (void)state;
     assert_false(gtr_stack_is_none(s));
     assert_int_equal(gtr_stack_len(s), 2);
@@ -340,7 +340,7 @@ static void test_event_missing_string_fails(void **state)
     gtr__ev_table *t = vec_table(&v);
     gtr_event e = vec_make_event(&v, t);
     gtr_log l;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_buf b = {0};
     (void)state;
     assert_int_equal(gtr_event_log(&e, &l, &err), GTR_E_USAGE);

@@ -105,7 +105,7 @@ static size_t read_checking(const char *name, samples *ss)
     gtr_input *in = NULL;
     gtr_reader *r = NULL;
     gtr_event ev;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_status st;
     size_t syncs = 0;
 

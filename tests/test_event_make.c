@@ -250,7 +250,7 @@ static void test_event_make_every_case_matches_go(void **state)
         const vec_make *v = &make_vectors[i];
         gtr_event_config c;
         gtr_event e;
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         gtr_status st;
         build_case(v->name, b, &c);
         gtr_err_clear(&err);
@@ -274,7 +274,7 @@ static void test_event_make_bad_status_state_fails(void **state)
     gtr_event_builder *b;
     gtr_event_config c = tr(gst(1, GTR_GO_UNDETERMINED, (gtr_go_state)9));
     gtr_event e;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     (void)state;
     assert_int_equal(gtr_event_builder_new(NULL, &b, NULL), GTR_OK);
     /* Go indexes goState2Tracev2GoStatus (6 entries) with the new state and panics. */

@@ -169,7 +169,7 @@ static const struct { const char *pattern; const char *subject; size_t len; bool
 static tgen_expect *parse_ok(const char *data, size_t len)
 {
     tgen_expect *e = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_status st = tgen_expect_parse(data, len, &e, &err);
     if (st != GTR_OK) {
         print_error("parse %.*s: %s\n", (int)len, data, err.msg);
@@ -181,7 +181,7 @@ static tgen_expect *parse_ok(const char *data, size_t len)
 static void assert_parse_fails(const char *data, size_t len, const char *want)
 {
     tgen_expect *e = (tgen_expect *)&e;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(tgen_expect_parse(data, len, &e, &err), GTR_E_FORMAT);
     assert_null(e);
     assert_string_equal(err.msg, want);
@@ -199,7 +199,7 @@ static void test_expect_parse_success_variants_succeed(void **state)
         tgen_expect *e = parse_ok(ok[i].s, ok[i].n);
         assert_false(tgen_expect_is_failure(e));
         assert_null(tgen_expect_pattern(e, NULL));
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         assert_int_equal(tgen_expect_check(e, NULL, &err), GTR_OK);
         tgen_expect_free(e);
     }
@@ -255,9 +255,12 @@ static void test_expect_parse_long_first_line_fails_like_scanner(void **state)
     memset(buf, 'x', n + 2);
     buf[65535] = '\n';
     tgen_expect *e;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(tgen_expect_parse(buf, 65536, &e, &err), GTR_E_FORMAT);
     assert_memory_equal(err.msg, "bad header line: \"xxx", 21);
+    /* The whole line is quoted, as Go's %q does: no cap on the message. */
+    assert_int_equal(err.len, sizeof "bad header line: " - 1 + 65535 + 2);
+    gtr_err_clear(&err);
     /* 65536 bytes before the newline (or the end): bufio.ErrTooLong. */
     buf[65535] = 'x';
     buf[65536] = '\n';
@@ -275,7 +278,7 @@ static void test_expect_check_reports_go_messages(void **state)
     (void)state;
     tgen_expect *ok = parse_ok(S("SUCCESS\n"));
     tgen_expect *bad = parse_ok(S("FAILURE \"expected a proc\"\n"));
-    gtr_err got, err;
+    gtr_err got = GTR_ERR_INIT, err = GTR_ERR_INIT;
 
     gtr_err_setf(&got, GTR_E_ORDER, "broken trace: expected a proc but didn't have one");
     assert_int_equal(tgen_expect_check(ok, &got, &err), GTR_E_INVALID);
@@ -286,7 +289,7 @@ static void test_expect_check_reports_go_messages(void **state)
     assert_int_equal(tgen_expect_check(bad, NULL, &err), GTR_E_INVALID);
     assert_string_equal(err.msg, "expected error while reading the trace: want something "
                                  "matching \"expected a proc\", got none");
-    gtr_err none;
+    gtr_err none = GTR_ERR_INIT;
     gtr_err_clear(&none);
     assert_int_equal(tgen_expect_check(bad, &none, &err), GTR_E_INVALID);
 
@@ -303,7 +306,7 @@ static void test_expect_regexp_go_rejects_are_rejected_verbatim(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof go_rejects / sizeof go_rejects[0]; i++) {
         tgen_expect *e = (tgen_expect *)&e;
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         gtr_status st = tgen_expect_new_failure(go_rejects[i].pattern,
                                                 strlen(go_rejects[i].pattern), &e, &err);
         if (st != GTR_E_FORMAT || strcmp(err.msg, go_rejects[i].msg) != 0) {
@@ -320,7 +323,7 @@ static void test_expect_regexp_matches_like_go(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof go_matches / sizeof go_matches[0]; i++) {
         tgen_expect *e;
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         bool m;
         if (tgen_expect_new_failure(go_matches[i].pattern, strlen(go_matches[i].pattern), &e,
                                     &err) != GTR_OK) {
@@ -342,7 +345,7 @@ static void test_expect_regexp_nul_in_pattern_matches(void **state)
 {
     (void)state;
     tgen_expect *e;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     bool m;
     assert_int_equal(tgen_expect_new_failure("a\0b", 3, &e, &err), GTR_OK);
     assert_int_equal(tgen_expect_match(e, "xa\0bx", 5, &m, &err), GTR_OK);
@@ -356,7 +359,7 @@ static void test_expect_regexp_catastrophic_pattern_hits_limit(void **state)
 {
     (void)state;
     tgen_expect *e;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     bool m;
     char subject[64];
     memset(subject, 'a', sizeof subject);
@@ -374,7 +377,7 @@ static void test_expect_format_quotes_like_go(void **state)
     (void)state;
     gtr_buf b = {0};
     tgen_expect *e;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(tgen_expect_format_failure(&b, S("a\"b\\.\n")), GTR_OK);
     assert_string_equal(b.data, "FAILURE \"a\\\"b\\\\.\\n\"\n");
     gtr_buf_reset(&b);

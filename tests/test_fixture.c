@@ -43,7 +43,7 @@ static void test_fixture_upstream_wire_matches_go(void **state)
     assert_non_null(f);
     while (fscanf(f, "%64s %255s", want, name) == 2) {
         tgen_fixture *fx;
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         snprintf(path, sizeof path, "%s/%s", UPSTREAM, name);
         if (tgen_fixture_parse_file(path, &fx, &err) != GTR_OK) {
             print_error("%s: %s\n", name, err.msg);
@@ -71,7 +71,7 @@ static void test_fixture_parse_reads_version_and_expectation(void **state)
 {
     (void)state;
     tgen_fixture *fx;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(tgen_fixture_parse_file(UPSTREAM "/go122-fail-first-gen-first.test", &fx, &err),
                      GTR_OK);
     assert_int_equal(tgen_fixture_version(fx), GTR_GO122);
@@ -173,7 +173,7 @@ static void test_fixture_check_verdicts_match_go(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof golden_cases / sizeof golden_cases[0]; i++) {
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         tgen_check_report rep;
         gtr_status st = tgen_fixture_check(golden_cases[i].name, &rep, &err);
         const char *want = golden_cases[i].want;
@@ -189,7 +189,7 @@ static void test_fixture_check_verdicts_match_go(void **state)
 static void test_fixture_check_missing_and_directory_fail_like_go(void **state)
 {
     (void)state;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(tgen_fixture_check("nonexistent.test", NULL, &err), GTR_E_IO);
     assert_string_equal(err.msg, "failed to parse test file at nonexistent.test: failed to read "
                                  "test file for nonexistent.test: open nonexistent.test: no such "
@@ -205,7 +205,7 @@ static void test_fixture_parse_name_with_nul_is_bad_filename(void **state)
     /* Go compares the whole name: "expect\0\0" is not "expect". */
     static const char text[] = "-- expect\0\0 --\nSUCCESS\n-- trace --\nTrace Go1.22\n";
     tgen_fixture *fx = (tgen_fixture *)&fx;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(tgen_fixture_parse("nul.test", text, sizeof text - 1, &fx, &err),
                      GTR_E_FORMAT);
     assert_null(fx);
@@ -222,7 +222,7 @@ static void test_fixture_parse_gzip_trace_section_is_not_decompressed(void **sta
                                "\x4e\x55\x70\xcf\x37\xd4\x33\x32\xe2\x02\x00\xea\x67"
                                "\xd6\xc4\x0d\x00\x00\x00\n";
     tgen_fixture *fx = (tgen_fixture *)&fx;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(tgen_fixture_parse("gz.test", text, sizeof text - 1, &fx, &err),
                      GTR_E_FORMAT);
     assert_null(fx);
@@ -232,7 +232,7 @@ static void test_fixture_parse_gzip_trace_section_is_not_decompressed(void **sta
 static void test_fixture_check_upstream_failure_fixture_passes(void **state)
 {
     (void)state;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     tgen_check_report rep;
     gtr_status st = tgen_fixture_check(UPSTREAM "/go122-fail-first-gen-first.test", &rep, &err);
     if (st != GTR_OK) {

@@ -74,7 +74,7 @@ static gtr_alloc counting_alloc(counter *c)
 static gtr__ev_table *new_table(void)
 {
     gtr__ev_table *t;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr__evt_new(NULL, &t, &err), GTR_OK);
     return t;
 }
@@ -83,7 +83,7 @@ static void test_generation_table_duplicate_ids_fail(void **state)
 {
     (void)state;
     gtr__ev_table *t = new_table();
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr__evt_add_string(t, 1, "foo", 3, &err), GTR_OK);
     assert_int_equal(gtr__evt_add_string(t, 1, "bar", 3, &err), GTR_E_FORMAT);
     assert_string_equal(err.msg, "multiple strings with the same ID: id=1, new=bar, existing=foo");
@@ -120,7 +120,7 @@ static void check_strings(const gtr__ev_table *t, const uint64_t *ids, size_t n)
 static void fill_strings(gtr__ev_table *t, const uint64_t *ids, size_t n)
 {
     char buf[32];
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     for (size_t i = 0; i < n; i++) {
         int len = snprintf(buf, sizeof buf, "s%llu", (unsigned long long)ids[i]);
         assert_int_equal(gtr__evt_add_string(t, ids[i], buf, (size_t)len, &err), GTR_OK);
@@ -131,7 +131,7 @@ static void test_generation_table_sparse_and_dense_ids_lookup(void **state)
 {
     (void)state;
     gtr__ev_table *t = new_table();
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_str s;
 
     /* Dense: 1..300 out of order. */
@@ -168,7 +168,7 @@ static void test_generation_table_frames_first_definition_wins(void **state)
 {
     (void)state;
     gtr__ev_table *t = new_table();
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr__frame f = {0x10, 1, 2, 3}, g = {0x10, 4, 5, 6}, got;
     assert_int_equal(gtr__evt_add_frame(t, &f, &err), GTR_OK);
     assert_int_equal(gtr__evt_add_frame(t, &g, &err), GTR_OK);
@@ -183,7 +183,7 @@ static void test_generation_table_unknown_pc_fails(void **state)
 {
     (void)state;
     gtr__ev_table *t = new_table();
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     const uint64_t pcs[2] = {0x10, 0x4d2};
     gtr__frame f = {0x10, 0, 0, 3};
     assert_int_equal(gtr__evt_add_frame(t, &f, &err), GTR_OK);
@@ -206,7 +206,7 @@ static void test_generation_table_extra_strings_interned(void **state)
 {
     (void)state;
     gtr__ev_table *t = new_table();
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     uint64_t a, b, c, z;
     assert_int_equal(gtr__evt_add_extra_string(t, "", 0, &z, &err), GTR_OK);
     assert_int_equal(z, 0);
@@ -247,7 +247,7 @@ static void test_generation_table_limits_fail(void **state)
 {
     (void)state;
     gtr__ev_table *t = new_table();
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_null(gtr__evt_alloc(t, GTR__EVT_ALLOC_MAX + 1));
     void *p = gtr__evt_alloc(t, GTR__EVT_ALLOC_MAX);
     assert_non_null(p);
@@ -271,7 +271,7 @@ typedef struct gen_fixture {
 
 static void gen_open(gen_fixture *f, tb *t, int version)
 {
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_input_open_memory(t->out.data, t->out.len, NULL, &f->in, &err), GTR_OK);
     gtr_go_version v;
     assert_int_equal(gtr_header_read(f->in, &v, &err), GTR_OK);
@@ -303,7 +303,7 @@ static void test_generation_spill_groups_batches_by_m(void **state)
 
     gen_fixture f;
     gen_open(&f, &t, 22);
-    gtr_err err, serr;
+    gtr_err err = GTR_ERR_INIT, serr = GTR_ERR_INIT;
     assert_int_equal(gtr__generation_read_with_spill(f.g, f.in, &serr, &err), GTR_OK);
     assert_int_equal(serr.code, GTR_OK);
     gtr__generation *g = f.g;
@@ -342,7 +342,7 @@ static void test_generation_spill_error_is_deferred(void **state)
     tb_batch_sized(&t, 2, 0, 0, 50);
     gen_fixture f;
     gen_open(&f, &t, 22);
-    gtr_err err, serr;
+    gtr_err err = GTR_ERR_INIT, serr = GTR_ERR_INIT;
     assert_int_equal(gtr__generation_read_with_spill(f.g, f.in, &serr, &err), GTR_OK);
     assert_int_equal(f.g->gen, 1);
     assert_int_equal(serr.code, GTR_E_FORMAT);
@@ -362,7 +362,7 @@ static void test_generation_end_of_generation_then_eof(void **state)
     tb_end_of_generation(&t);
     gen_fixture f;
     gen_open(&f, &t, 26);
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr__generation_read(f.g, f.in, &err), GTR_OK);
     assert_int_equal(f.g->gen, 7);
     assert_int_equal(f.g->min_ts, 10);
@@ -391,7 +391,7 @@ static void test_generation_cpu_samples_converted_and_sorted(void **state)
     tb_batch(&t, 1, 0, 0);
     gen_fixture f;
     gen_open(&f, &t, 22);
-    gtr_err err, serr;
+    gtr_err err = GTR_ERR_INIT, serr = GTR_ERR_INIT;
     assert_int_equal(gtr__generation_read_with_spill(f.g, f.in, &serr, &err), GTR_OK);
     assert_int_equal(f.g->ncpu, 3);
     assert_int_equal(f.g->cpu[0].time, 640);
@@ -412,7 +412,7 @@ static void test_generation_wrong_version_mode_fails(void **state)
     tb_init(&t, 22);
     gen_fixture f;
     gen_open(&f, &t, 22);
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr__generation_read(f.g, f.in, &err), GTR_E_USAGE);
     assert_string_equal(err.msg, "internal error: readGeneration called for <1.26 trace");
     gen_close(&f);
@@ -458,7 +458,7 @@ static void test_generation_reader_memory_flat_over_generations(void **state)
     many_generations(&t, 200);
     counter c;
     gtr_alloc alc = counting_alloc(&c);
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_input *in;
     assert_int_equal(gtr_input_open_memory(t.out.data, t.out.len, NULL, &in, &err), GTR_OK);
     gtr_reader *r;
@@ -499,7 +499,7 @@ static void test_generation_reader_memory_real_trace_bounded(void **state)
              GTR_SOURCE_DIR);
     counter c;
     gtr_alloc alc = counting_alloc(&c);
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_input *in;
     assert_int_equal(gtr_input_open_path(path, NULL, &in, &err), GTR_OK);
     gtr_reader *r;

@@ -62,7 +62,7 @@ static void test_input_memory_plain_reads_back(void **state)
     (void)state;
     const char msg[] = "go 1.26 trace\0\0\0hello";
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_input_open_memory(msg, sizeof msg - 1, NULL, &in, &err), GTR_OK);
     assert_false(gtr_input_is_gzip(in));
     char b[5];
@@ -91,7 +91,7 @@ static void test_input_empty_memory_is_eof(void **state)
 {
     (void)state;
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_input_open_memory(NULL, 0, NULL, &in, &err), GTR_OK);
     assert_int_equal(gtr_input_byte(in), -1);
     assert_int_equal(gtr_input_error(in, &err), GTR_OK);
@@ -103,7 +103,7 @@ static void test_input_open_missing_path_fails_with_open_message(void **state)
 {
     (void)state;
     gtr_input *in = (gtr_input *)1;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_input_open_path("/nonexistent/dir/x.trace", NULL, &in, &err), GTR_E_IO);
     assert_null(in);
     assert_string_equal(err.msg, "open /nonexistent/dir/x.trace: No such file or directory");
@@ -116,7 +116,7 @@ static void test_input_memory_plain_never_decompresses(void **state)
     uint8_t *plain = pattern(n);
     uint8_t *z = gz(plain, n, &zn);
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_input_open_memory_plain(z, zn, NULL, &in, &err), GTR_OK);
     assert_false(gtr_input_is_gzip(in));
     /* The compressed bytes come back as they are. */
@@ -136,7 +136,7 @@ static void test_input_gzip_memory_large_streams(void **state)
     uint8_t *plain = pattern(n);
     uint8_t *z = gz(plain, n, &zn);
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_input_open_memory(z, zn, NULL, &in, &err), GTR_OK);
     assert_true(gtr_input_is_gzip(in));
     /* Byte at a time across the 64 KiB output windows. */
@@ -165,7 +165,7 @@ static void test_input_gzip_path_and_file_stream(void **state)
     fflush(f);
 
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     char *data;
     size_t len;
     assert_int_equal(gtr_input_open_path(path, NULL, &in, &err), GTR_OK);
@@ -204,7 +204,7 @@ static void test_input_gzip_concatenated_members_concatenate(void **state)
     memcpy(cat + an, e, en);
     memcpy(cat + an + en, b, bn);
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     char *data;
     size_t len;
     assert_int_equal(gtr_input_open_memory(cat, an + en + bn, NULL, &in, &err), GTR_OK);
@@ -227,7 +227,7 @@ static void test_input_gzip_truncated_fails_unexpected_eof(void **state)
     uint8_t *z = gz(plain, n, &zn);
     for (size_t cut = 2; cut < zn; cut++) {
         gtr_input *in = NULL;
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         char *data;
         size_t len;
         assert_int_equal(gtr_input_open_memory(z, cut, NULL, &in, &err), GTR_OK);
@@ -254,7 +254,7 @@ static void test_input_gzip_bad_crc_fails_checksum(void **state)
     uint8_t *z = gz("some trace bytes", 16, &zn);
     z[zn - 8] ^= 0x01; /* CRC32 */
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     char *data;
     size_t len;
     assert_int_equal(gtr_input_open_memory(z, zn, NULL, &in, &err), GTR_OK);
@@ -272,7 +272,7 @@ static void test_input_gzip_bad_header_fails(void **state)
     uint8_t *z = gz("x", 1, &zn);
     z[2] = 7; /* compression method other than deflate */
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     char *data;
     size_t len;
     assert_int_equal(gtr_input_open_memory(z, zn, NULL, &in, &err), GTR_OK);
@@ -295,7 +295,7 @@ static void test_input_gzip_corrupt_deflate_fails_without_crash(void **state)
     for (size_t i = 10; i < zn - 8; i++) {
         z[i] ^= 0xa5;
         gtr_input *in = NULL;
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         char *data;
         size_t len;
         assert_int_equal(gtr_input_open_memory(z, zn, NULL, &in, &err), GTR_OK);
@@ -326,7 +326,7 @@ static void test_input_gzip_trailing_garbage_fails_header(void **state)
     memcpy(t, z, zn);
     memcpy(t + zn, "junk", 4);
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     char *data;
     size_t len;
     assert_int_equal(gtr_input_open_memory(t, zn + 4, NULL, &in, &err), GTR_OK);
@@ -349,7 +349,7 @@ static void test_input_lone_magic_byte_is_plain(void **state)
     (void)state;
     const uint8_t one[] = {0x1f};
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_input_open_memory(one, 1, NULL, &in, &err), GTR_OK);
     assert_false(gtr_input_is_gzip(in));
     assert_int_equal(gtr_input_byte(in), 0x1f);
@@ -373,7 +373,7 @@ static void test_input_limit_exact_size_reads_cleanly(void **state)
     (void)state;
     const char msg[] = "0123456789";
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     char *data;
     size_t len;
     assert_int_equal(gtr_input_open_memory(msg, 10, NULL, &in, &err), GTR_OK);
@@ -389,7 +389,7 @@ static void test_input_limit_exceeded_fails(void **state)
     (void)state;
     const char msg[] = "0123456789";
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     char *data;
     size_t len;
     assert_int_equal(gtr_input_open_memory(msg, 10, NULL, &in, &err), GTR_OK);
@@ -462,7 +462,7 @@ static void test_input_allocation_failures_fail_cleanly(void **state)
         fail_ctx c = {budget};
         gtr_alloc a = {f_malloc, f_realloc, f_free, &c};
         gtr_input *in = NULL;
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         gtr_status st = gtr_input_open_memory(z, zn, &a, &in, &err);
         if (st != GTR_OK) {
             assert_int_equal(st, GTR_E_NOMEM);
@@ -491,7 +491,7 @@ static void test_input_peek_across_windows_is_contiguous(void **state)
     uint8_t *plain = pattern(n);
     uint8_t *z = gz(plain, n, &zn);
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_input_open_memory(z, zn, NULL, &in, &err), GTR_OK);
     /* Walk to just before the first 64 KiB window boundary, then peek over it. */
     size_t at = (64u << 10) - 3;
@@ -530,7 +530,7 @@ static void test_input_peek_short_at_end_and_limit(void **state)
     (void)state;
     const char msg[] = "abcdef";
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     const uint8_t *p;
     size_t avail;
     assert_int_equal(gtr_input_open_memory(msg, 6, NULL, &in, &err), GTR_OK);
@@ -557,7 +557,7 @@ static void test_input_read_line_scanner_rules(void **state)
     /* CRLF, a lone CR kept inside a line, an empty line, a last line without newline. */
     const char text[] = "one\r\ntw\ro\n\nlast\r";
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_buf line;
     gtr_buf_init(&line, NULL);
     assert_int_equal(gtr_input_open_memory(text, sizeof text - 1, NULL, &in, &err), GTR_OK);

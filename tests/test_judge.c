@@ -20,7 +20,7 @@
 static void wire_of(tgen_trace *t, gtr_buf *out)
 {
     gtr_buf text = {0};
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     tgen_fixture *f;
     if (tgen_generate(t, &text, &err) < 0)
         fail_msg("generate: %s", err.msg);
@@ -78,7 +78,7 @@ static void test_judge_validator_error_before_reader_error_fails_the_fixture(voi
     gtr_buf w = {0};
     tgen_verdict v;
     unsigned failures;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     (void)state;
     invalid_stack_trace(&w, true);
     judge(&w, &v);
@@ -103,7 +103,7 @@ static void test_judge_validator_only_failure_fails_success_and_failure(void **s
     gtr_buf w = {0};
     tgen_verdict v;
     unsigned failures;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     (void)state;
     invalid_stack_trace(&w, false);
     judge(&w, &v);
@@ -123,7 +123,7 @@ static void test_judge_clean_trace_and_header_error(void **state)
     gtr_buf w = {0};
     tgen_verdict v;
     unsigned failures;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     (void)state;
     tgen_trace *t = tgen_trace_new(GTR_GO122, NULL);
     tgen_batch *b = tgen_batch_new(tgen_generation(t, 1), 0, 10);
@@ -153,7 +153,7 @@ static void test_judge_go125_first_generation_error_and_its_repair(void **state)
     gtr_buf w = {0}, fixed = {0};
     tgen_verdict v;
     unsigned failures;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     (void)state;
     static const char text[] = "Trace Go1.25\n"
                                "EventBatch gen=1 m=0 time=10 size=4\n"

@@ -40,7 +40,7 @@ static int setup(void **state)
 {
     (void)state;
     for (size_t i = 0; i < NSEEDS; i++) {
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         if (tgen_load_trace(seed_paths[i], &seeds[i], NULL, &err) < 0) {
             fprintf(stderr, "%s: %s\n", seed_paths[i], err.msg);
             return -1;
@@ -75,6 +75,7 @@ static void test_mutator_seeds_validate(void **state)
         gtr_status st = tgen_judge(sd(i), sz(i), NULL, NULL, &r) == GTR_OK && tgen_verdict_clean(&r) ? GTR_OK : GTR_E_INVALID;
         if (st != GTR_OK)
             fail_msg("%s: %s%s", seed_paths[i], r.end_err.msg, r.valid_err.msg);
+        tgen_verdict_free(&r);
     }
 }
 
@@ -155,6 +156,7 @@ static void test_mutator_valid_rate_at_least_40_percent(void **state)
         size_t k = gtr_fs_mutate(m, sd(i), sz(i), 1 << 20, 1000 + i, out);
         tgen_verdict r;
         valid += tgen_judge(out, k, NULL, NULL, &r) == GTR_OK && tgen_verdict_clean(&r);
+        tgen_verdict_free(&r);
     }
     print_message("valid mutants: %zu/%zu\n", valid, n);
     assert_true(valid * 100 >= n * 40);
@@ -209,6 +211,7 @@ static void test_mutator_crossover_generation_splice_reads(void **state)
             tgen_verdict r;
             gen_n++;
             gen_ok += tgen_judge(out, k, NULL, NULL, &r) == GTR_OK && r.end == TGEN_END_EOF;
+            tgen_verdict_free(&r);
         }
     }
     assert_true(gen_n > 50);
@@ -261,6 +264,7 @@ static void test_mutator_afl_shared_object_fuzzes_and_trims(void **state)
         assert_true(strlen(describe(st, 32)) > 0);
         tgen_verdict r;
         valid += tgen_judge(out, n, NULL, NULL, &r) == GTR_OK && tgen_verdict_clean(&r);
+        tgen_verdict_free(&r);
     }
     assert_true(valid > 30);
     /* Trim, accepting every candidate that is no bigger: ends with an empty trace. */

@@ -94,7 +94,7 @@ static void test_mutator_ops_reach_values_and_boundaries(void **state)
 {
     (void)state;
     gtr_buf seed = {0};
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_true(tgen_load_trace(SEED, &seed, NULL, &err) >= 0);
     gtr_fs_options opt = {.byte_mutate = marker_mutate};
     gtr_fs_mutator *m = gtr_fs_mutator_new(&opt);

@@ -35,7 +35,7 @@ typedef struct fx {
 static gtr__ev_table *new_table(bool with_strings)
 {
     gtr__ev_table *t = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr__evt_new(NULL, &t, &err), GTR_OK);
     if (with_strings) {
         assert_int_equal(gtr__evt_add_string(t, 1, "foo", 3, &err), GTR_OK);
@@ -213,7 +213,7 @@ static void test_order_dispatch_unknown_type_fails(void **state)
 static void test_order_validate_ctx_each_requirement_fails(void **state)
 {
     (void)state;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     enum { N = GTR__MUST_NOT_HAVE, Y = GTR__MAY_HAVE, H = GTR__MUST_HAVE };
     assert_int_equal(gtr__ordering_validate_ctx(-1, -1, -1, H, Y, Y, &err), GTR_E_ORDER);
     assert_string_equal(err.msg, "expected a thread but didn't have one");
@@ -1020,7 +1020,7 @@ static void test_order_region_nesting(void **state)
     ADV_OK(f, 0, 1, E3(GTR_EV_USER_REGION_BEGIN, 4, 0, 0));
     /* Matched by value across generations (string IDs differ). */
     gtr__ev_table *t3 = new_table(false);
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr__evt_add_string(t3, 8, "bar", 3, &err), GTR_OK);
     adv_ok_(f, t3, 0, 2, E3(GTR_EV_USER_REGION_END, 4, 0, 0), WHERE);
     adv_ok_(f, t3, 0, 2, E3(GTR_EV_USER_REGION_END, 3, 8, 0), WHERE);
@@ -1460,7 +1460,7 @@ static void test_order_steady_state_does_not_allocate(void **state)
     count_alloc c = {0, SIZE_MAX, 0};
     gtr_alloc a = {ca_malloc, ca_realloc, ca_free, &c};
     gtr__ordering *o = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr__ordering_new(&a, &o, &err), GTR_OK);
     assert_int_equal(scenario(o, f->evt, &err, 3), GTR_OK);
     size_t warm = c.calls;
@@ -1477,7 +1477,7 @@ static void test_order_allocation_failures_report_nomem(void **state)
     count_alloc probe = {0, SIZE_MAX, 0};
     gtr_alloc a = {ca_malloc, ca_realloc, ca_free, &probe};
     gtr__ordering *o = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr__ordering_new(&a, &o, &err), GTR_OK);
     assert_int_equal(scenario(o, f->evt, &err, 2), GTR_OK);
     gtr__ordering_free(o);

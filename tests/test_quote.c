@@ -33,7 +33,7 @@ static void check_unquote(const char *in, const char *want, size_t want_len)
     gtr_buf b;
     gtr_buf_init(&b, NULL);
     gtr_buf_puts(&b, "keep");
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_err_clear(&err);
     gtr_status st = gtr_go_unquote(&b, in, strlen(in), &err);
     if (want == NULL) {
@@ -171,7 +171,7 @@ static void test_quote_go_vectors_match(void **state)
             nq++;
         } else {
             assert_string_equal(kind, "U");
-            gtr_err err;
+            gtr_err err = GTR_ERR_INIT;
             gtr_status st = gtr_go_unquote(&out, (const char *)in, in_n, &err);
             if (strcmp(b, "ERR") == 0) {
                 if (st != GTR_E_FORMAT)

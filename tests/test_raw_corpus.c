@@ -94,7 +94,7 @@ static void test_raw_corpus_upstream_fixtures_roundtrip_to_go_wire(void **state)
 
         /* text -> bytes */
         gtr_input *in = NULL;
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         assert_int_equal(gtr_input_open_memory(tf->data, tf->data_len, NULL, &in, &err), GTR_OK);
         gtr_buf wire;
         gtr_buf_init(&wire, NULL);
@@ -150,7 +150,7 @@ static void test_raw_corpus_real_traces_match_go_text(void **state)
         char path[1024];
         snprintf(path, sizeof path, REAL "%s.trace.gz", name);
         gtr_input *in = NULL;
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         assert_int_equal(gtr_input_open_path(path, NULL, &in, &err), GTR_OK);
         assert_true(gtr_input_is_gzip(in));
         gtr_buf text;

@@ -72,7 +72,7 @@ static void test_header_cases_match_go(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const hdr_case *c = &cases[i];
         gtr_input *in = NULL;
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         assert_int_equal(gtr_input_open_memory(c->in, c->len, NULL, &in, &err), GTR_OK);
         gtr_go_version v = 0;
         gtr_err_clear(&err);
@@ -108,7 +108,7 @@ static void big_header(gtr_buf *b, size_t k, size_t z)
 
 static void check_big(gtr_input *in, size_t hdr_len)
 {
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_go_version v;
     assert_int_equal(gtr_header_read(in, &v, &err), GTR_OK);
     assert_int_equal(v, GTR_GO122);
@@ -136,7 +136,7 @@ static void test_header_straddling_windows_reads_exactly(void **state)
         assert_int_equal(fwrite(b.data, 1, b.len, f), b.len);
         rewind(f);
         gtr_input *in = NULL;
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         assert_int_equal(gtr_input_open_file(f, NULL, &in, &err), GTR_OK);
         check_big(in, hdr_len);
         gtr_input_free(in);

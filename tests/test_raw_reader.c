@@ -267,7 +267,7 @@ static void test_raw_reader_go_table_matches(void **state)
         const wire_case *c = &wire_cases[i];
         gtr_buf out;
         gtr_buf_init(&out, NULL);
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         gtr_err_clear(&err);
         gtr_status st = bytes2text(c->in, c->in_len, NULL, &out, &err);
         if (c->err == NULL) {
@@ -330,7 +330,7 @@ static void test_raw_reader_absurd_lengths_allocate_little(void **state)
         gtr_alloc a = {c_malloc, c_realloc, c_free, &c};
         gtr_buf out;
         gtr_buf_init(&out, NULL);
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         /* Go reads to the end of input and reports io.EOF: a clean (empty) end. */
         assert_int_equal(bytes2text(in[i].b, in[i].n, &a, &out, &err), GTR_OK);
         assert_string_equal(out.data, "Trace Go1.26\n");
@@ -342,7 +342,7 @@ static void test_raw_reader_absurd_lengths_allocate_little(void **state)
 static uint8_t *slurp_gz(const char *path, size_t *n)
 {
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_input_open_path(path, NULL, &in, &err), GTR_OK);
     char *data = NULL;
     *n = 0;
@@ -360,7 +360,7 @@ static void test_raw_reader_truncated_at_every_offset_never_crashes(void **state
     assert_true(n > 1000);
     gtr_buf full;
     gtr_buf_init(&full, NULL);
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(bytes2text(trace, n, NULL, &full, &err), GTR_OK);
     size_t clean = 0, failed = 0;
     gtr_buf out;
@@ -402,7 +402,7 @@ static void test_raw_writer_writes_spec_args_frames_and_data(void **state)
     gtr_buf b;
     gtr_buf_init(&b, NULL);
     gtr_raw_writer *w = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_raw_writer_new(gtr_sink_buf(&b), GTR_GO126, NULL, &w, &err), GTR_OK);
     /* GoStart with a surplus fourth arg: Go writes only len(spec.Args). */
     const uint64_t go_start[] = {1, 2, 300, 99};
@@ -487,7 +487,7 @@ static void test_raw_reader_errors_are_sticky(void **state)
     (void)state;
     static const char in_bytes[] = "go 1.22 trace\0\0\0\x2d\x10\x01\x02\x03";
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_input_open_memory(in_bytes, sizeof in_bytes - 1, NULL, &in, &err),
                      GTR_OK);
     gtr_raw_reader *r = NULL;

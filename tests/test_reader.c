@@ -349,7 +349,7 @@ static void test_reader_experimental_batches_reach_table(void **state)
     tb_exp_batch(&t, GTR_EXP_ALLOC_FREE, 1, 8, 100);
     rd_dump("exp-batches", t.out.data, t.out.len);
     gtr_input *in;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_input_open_memory(t.out.data, t.out.len, NULL, &in, &err), GTR_OK);
     gtr_reader *r;
     assert_int_equal(gtr_reader_new(in, NULL, &r, &err), GTR_OK);
@@ -414,7 +414,7 @@ static void test_reader_unknown_experiment_kept(void **state)
     tb_exp_batch(&t, 7, 1, 4, 100);
     rd_dump("unknown-exp", t.out.data, t.out.len);
     gtr_input *in;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_input_open_memory(t.out.data, t.out.len, NULL, &in, &err), GTR_OK);
     gtr_reader *r;
     assert_int_equal(gtr_reader_new(in, NULL, &r, &err), GTR_OK);
@@ -442,7 +442,7 @@ static void test_reader_unknown_experiment_kept(void **state)
 static void test_reader_null_arguments_fail(void **state)
 {
     (void)state;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_reader *r = NULL;
     assert_int_equal(gtr_reader_new(NULL, NULL, &r, &err), GTR_E_USAGE);
     assert_null(r);

@@ -75,7 +75,7 @@ static void test_reader_real_traces_match_go(void **state)
         char path[1024];
         snprintf(path, sizeof path, "%s/corpus/real/%.255s.trace.gz", GTR_SOURCE_DIR,
                  rows[i].name);
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         gtr_input *in;
         assert_int_equal(gtr_input_open_path(path, NULL, &in, &err), GTR_OK);
         gtr_reader *r;
@@ -100,12 +100,16 @@ static void test_reader_real_traces_match_go(void **state)
             if (st != GTR_EOF)
                 fail_msg("%s: %s", rows[i].name, err.msg);
         } else {
-            char want[GTR_ERR_MSG_CAP + 16];
-            snprintf(want, sizeof want, "error: %s", err.msg);
-            assert_string_equal(want, rows[i].result);
+            gtr_buf want = {0};
+            gtr_buf_puts(&want, "error: ");
+            gtr_buf_append(&want, gtr_err_text(&err, NULL), err.len);
+            assert_int_equal(want.len, strlen(rows[i].result));
+            assert_string_equal(want.data, rows[i].result);
+            gtr_buf_free(&want);
         }
         assert_int_equal(events, rows[i].events);
         assert_string_equal(hex, rows[i].dump_sha);
+        gtr_err_clear(&err);
         gtr_reader_free(r);
         gtr_input_free(in);
     }

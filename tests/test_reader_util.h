@@ -180,7 +180,7 @@ static inline void rd_bytes(const char *name, const void *p, size_t n, rd_result
         res->n++;
     }
     /* Errors and EOF are sticky. */
-    gtr_err again;
+    gtr_err again = GTR_ERR_INIT;
     assert_int_equal(gtr_reader_next(r, &ev, &again), res->st);
     assert_string_equal(again.msg, res->err.msg);
     gtr_reader_free(r);

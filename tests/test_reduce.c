@@ -24,7 +24,7 @@
 
 static void load(const char *path, gtr_buf *b)
 {
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     if (tgen_load_trace(path, b, NULL, &err) < 0)
         fail_msg("%s: %s", path, err.msg);
 }
@@ -385,7 +385,7 @@ static void test_reduce_expect_reader_error_behind_validator_error(void **state)
 {
     char dir[] = "/tmp/test_reduce_XXXXXX", path[600], cmd[1024];
     gtr_buf w = {0}, text = {0};
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     tgen_fixture *f;
     size_t n;
     (void)state;

@@ -22,7 +22,7 @@ static gtr_status run_seed(const gsim_config *c, uint64_t seed, gtr_buf *out)
 {
     gsim_seed_state st;
     gsim *s;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_status rc;
     assert_int_equal(gsim_new(c, gsim_choice_seed(&st, seed), NULL, &s, &err), GTR_OK);
     rc = gsim_run(s, gtr_sink_buf(out), NULL, NULL, &err);
@@ -59,7 +59,7 @@ static void test_sim_every_version_reads_back_equal_to_the_record(void **state)
         for (uint64_t seed = 1; seed <= 12; seed++) {
             gsim_seed_state st;
             gsim_stats stats;
-            gtr_err err;
+            gtr_err err = GTR_ERR_INIT;
             c.version = versions[v];
             c.events = 500 + 300 * seed;
             c.gens = 1 + seed % 5;
@@ -97,7 +97,7 @@ static void test_sim_record_is_what_the_reader_returns(void **state)
     gsim_seed_state st;
     gtr_buf trace = {0};
     gsim *s;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_input *in;
     gtr_reader *r;
     size_t i = 0, syncs = 0, deep = 0, exp = 0, experimental = 0;
@@ -155,7 +155,7 @@ static void test_sim_text_is_the_wire_trace(void **state)
     gsim_config_default(&c);
     for (size_t v = 0; v < NVERSIONS; v++) {
         gtr_buf wire = {0}, text = {0}, back = {0};
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         c.version = versions[v];
         c.text = false;
         assert_int_equal(run_seed(&c, 5, &wire), GTR_OK);
@@ -228,7 +228,7 @@ static size_t peak_for(uint64_t events, uint64_t *bytes)
     gsim_config c;
     gsim_seed_state st;
     gsim *s;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gsim_config_default(&c);
     c.events = events;
     c.gens = 2;
@@ -264,7 +264,7 @@ static void test_sim_arbitrary_choice_strings_are_legal(void **state)
         gsim_bytes_state bs;
         gsim_choice ch = gsim_choice_bytes(&bs, buf, len);
         gsim_config c;
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         if (round == 0)
             len = 0;
         for (size_t i = 0; i < len; i++)
@@ -285,7 +285,7 @@ static void test_sim_rejects_bad_configs(void **state)
     gsim_config c;
     gsim_seed_state st;
     gsim *s;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gsim_config_default(&c);
     c.version = GTR_GO121;
     assert_int_equal(gsim_new(&c, gsim_choice_seed(&st, 1), NULL, &s, &err), GTR_E_USAGE);

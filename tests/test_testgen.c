@@ -39,7 +39,7 @@ static const char *trace_section(const char *file)
 /* expect_error generates t and checks that it fails with exactly msg. */
 static void expect_error(tgen_trace *t, const char *msg)
 {
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_null(generate(t, GTR_E_USAGE, &err));
     assert_string_equal(err.msg, msg);
     assert_int_equal(tgen_trace_status(t, &err), GTR_E_USAGE);
@@ -94,7 +94,7 @@ static void test_testgen_stack_frames_interned_after_other_strings(void **state)
     static const tgen_frame fr[] = {{0x100, "main.f", "/x.go", 7}};
     tgen_trace *t = tgen_trace_new(GTR_GO122, NULL);
     tgen_batch *b = running_g1(t, 1, 0);
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     char *out;
     (void)state;
     tgen_event(b, "GoStop", TG_STR("why"), TG_STACK(fr, 1));
@@ -128,7 +128,7 @@ static size_t check_batch_sizes(const char *text)
     gtr_input *in = NULL;
     gtr_text_reader *r = NULL;
     gtr_raw_event ev;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_status st;
     uint64_t want = 0, got = 0;
     size_t nbatches = 0;
@@ -167,7 +167,7 @@ static void test_testgen_batch_sizes_equal_encoded_size(void **state)
     for (size_t v = 0; v < 4; v++) {
         tgen_trace *t = tgen_trace_new(versions[v], NULL);
         tgen_batch *b = running_g1(t, 1, 1000);
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         char *out;
         if (versions[v] >= GTR_GO125)
             tgen_sync(tgen_generation(t, 2), 1000000000, 500000, 1u << 20,
@@ -187,7 +187,7 @@ static void test_testgen_strings_batch_split_past_half_max_size(void **state)
 {
     char s[32];
     size_t split, whole;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     char *out;
     (void)state;
     for (int ignore = 0; ignore < 2; ignore++) {
@@ -256,7 +256,7 @@ static void test_testgen_raw_arity_checked_except_stack(void **state)
 {
     tgen_trace *t = tgen_trace_new(GTR_GO122, NULL);
     tgen_batch *b = tgen_batch_new(tgen_generation(t, 1), 0, 0);
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     char *out;
     (void)state;
     tgen_raw(b, GTR_EV_STACK, 1, 1, 10, 0, 0, 5); /* id, nframes, one frame */
@@ -315,7 +315,7 @@ static void test_testgen_layout_go122_frequency_after_batches(void **state)
 {
     tgen_trace *t = tgen_trace_new(GTR_GO122, NULL);
     tgen_batch *b = running_g1(t, 1, 5);
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     char *out;
     (void)state;
     tgen_event(b, "GoStop", TG_STR("x"), TG_NOSTACK);
@@ -353,7 +353,7 @@ static void test_testgen_layout_go126_sync_first_end_marker_last(void **state)
     tgen_trace *t = tgen_trace_new(GTR_GO126, NULL);
     tgen_gen *g = tgen_generation(t, 3);
     tgen_batch *b;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     char *out;
     (void)state;
     tgen_sync(g, 1000, 20, 77, TGEN_WALL(1767225600, 42));
@@ -394,7 +394,7 @@ static void test_testgen_layout_go126_sync_first_end_marker_last(void **state)
 static void test_testgen_layout_go123_has_no_sync_event(void **state)
 {
     tgen_trace *t = tgen_trace_new(GTR_GO123, NULL);
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     char *out;
     (void)state;
     running_g1(t, 1, 0);
@@ -410,7 +410,7 @@ static void test_testgen_disable_timestamps_zeroes_times(void **state)
 {
     tgen_trace *t = tgen_trace_new(GTR_GO125, NULL);
     tgen_batch *b;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     char *out;
     (void)state;
     tgen_disable_timestamps(t);
@@ -431,7 +431,7 @@ static void test_testgen_disable_timestamps_zeroes_times(void **state)
 static void test_testgen_expect_failure_quotes_pattern(void **state)
 {
     tgen_trace *t = tgen_trace_new(GTR_GO122, NULL);
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     char *out;
     (void)state;
     tgen_expect_failure(t, "a\"b\\.c\t");
@@ -449,7 +449,7 @@ static void test_testgen_expect_failure_quotes_pattern(void **state)
 static void test_testgen_expect_failure_bad_regexp_fails(void **state)
 {
     tgen_trace *t = tgen_trace_new(GTR_GO122, NULL);
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     (void)state;
     tgen_expect_failure(t, "a(b");
     assert_null(generate(t, GTR_E_USAGE, &err));
@@ -530,7 +530,7 @@ static void test_testgen_out_of_memory_is_reported_not_fatal(void **state)
         gtr_alloc alc = {b_malloc, b_realloc, b_free, &bud};
         tgen_trace *t = tgen_trace_new(GTR_GO126, &alc);
         gtr_buf out;
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         gtr_status st;
         if (t == NULL)
             continue;

@@ -46,7 +46,7 @@ static char *read_file(const char *path, size_t *len)
 static char *run(const tgen_generator *g, size_t *len)
 {
     gtr_buf out = {0};
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     if (tgen_run(g, &out, &err) != GTR_OK)
         fail_msg("%s: %s", g->name, err.msg);
     return gtr_buf_take(&out, len);
@@ -167,7 +167,7 @@ static void dump(const tgen_fixture *f, gtr_buf *out)
     gtr_input *in = NULL;
     gtr_reader *r = NULL;
     gtr_event ev;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_status st;
     gtr_buf s = {0};
 
@@ -209,7 +209,7 @@ static void test_testgen_corpus_upstream_ports_read_like_upstream(void **state)
         const char *gp, *up;
         tgen_fixture *gf = NULL, *uf = NULL;
         gtr_buf gd = {0}, ud = {0};
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
 
         if (strncmp(gens[i].name, "gtr-", 4) == 0)
             continue;
@@ -264,7 +264,7 @@ static void test_testgen_corpus_every_fixture_passes_golden_check(void **state)
         char *got = run(&gens[i], &len);
         tgen_fixture *f = NULL;
         tgen_check_report rep;
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         if (tgen_fixture_parse(gens[i].name, got, len, &f, &err) != GTR_OK ||
             tgen_fixture_check_parsed(f, &rep, &err) != GTR_OK)
             fail_msg("%s: %s", gens[i].name, err.msg);

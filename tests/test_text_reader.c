@@ -341,7 +341,7 @@ static void test_text_reader_go_table_matches(void **state)
         const text_case *c = &text_cases[i];
         gtr_buf out;
         gtr_buf_init(&out, NULL);
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         gtr_err_clear(&err);
         gtr_status st = text2bytes(c->in, strlen(c->in), &out, &err);
         if (c->err == NULL) {
@@ -376,7 +376,7 @@ static void test_text_reader_long_lines_are_read(void **state)
     assert_int_equal(gtr_buf_status(&text), GTR_OK);
 
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_input_open_memory(text.data, text.len, NULL, &in, &err), GTR_OK);
     gtr_text_reader *r = NULL;
     assert_int_equal(gtr_text_reader_new(in, NULL, &r, &err), GTR_OK);
@@ -404,7 +404,7 @@ static void test_text_writer_header_and_data_quirk(void **state)
     gtr_buf b;
     gtr_buf_init(&b, NULL);
     gtr_text_writer *w = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_text_writer_new(gtr_sink_buf(&b), GTR_GO123, NULL, &w, &err), GTR_OK);
     const uint64_t sid[] = {3};
     /* HasData with nil data (what the wire reader yields for an empty string): no data line,
@@ -440,7 +440,7 @@ static void test_text_reader_errors_are_sticky(void **state)
     (void)state;
     const char *text = "Trace Go1.22\nBogus\nGoStart dt=1 g=2 g_seq=3\n";
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_input_open_memory(text, strlen(text), NULL, &in, &err), GTR_OK);
     gtr_text_reader *r = NULL;
     assert_int_equal(gtr_text_reader_new(in, NULL, &r, &err), GTR_OK);

@@ -20,7 +20,7 @@
 
 static void load(const char *path, gtr_buf *b)
 {
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_buf_reset(b);
     if (tgen_load_trace(path, b, NULL, &err) < 0)
         fail_msg("%s: %s", path, err.msg);

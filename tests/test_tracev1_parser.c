@@ -55,7 +55,7 @@ static void test_tracev1_corrupted_inputs_fail(void **state)
     };
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
         gtr__v1_trace t;
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         gtr_status st = parse(tests[i].data, tests[i].len, (gtr_go_version)5, &t, &err);
         if (st >= 0)
             fail_msg("no error on input %zu", i);
@@ -64,7 +64,7 @@ static void test_tracev1_corrupted_inputs_fail(void **state)
     }
     /* The first one: 'g' is type 39 (GoUnblockLocal), which version 5 does not have. */
     gtr__v1_trace t;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(parse(tests[0].data, tests[0].len, (gtr_go_version)5, &t, &err),
                      GTR_E_FORMAT);
     assert_string_equal(err.msg, "unknown event type 39");
@@ -133,7 +133,7 @@ static void test_tracev1_canned_traces_parse(void **state)
         assert_true(len > 16 && memcmp(data, "go 1.", 5) == 0);
         int ver = (data[5] - '0') * 10 + (data[6] - '0');
         gtr__v1_trace t;
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         gtr_status st = parse(data + 16, len - 16, (gtr_go_version)ver, &t, &err);
         free(data);
         if (st != GTR_OK)
@@ -307,7 +307,7 @@ static void test_tracev1_crafted_traces_fail_with_gos_message(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         gtr__v1_trace t;
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         gtr_status st = parse(bad[i].data, bad[i].len, GTR_GO121, &t, &err);
         if (st >= 0)
             fail_msg("%s: no error", bad[i].name);
@@ -323,7 +323,7 @@ static void test_tracev1_every_cut_is_handled(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         for (size_t n = 0; n <= bad[i].len; n++) {
             gtr__v1_trace t;
-            gtr_err err;
+            gtr_err err = GTR_ERR_INIT;
             if (parse(bad[i].data, n, GTR_GO121, &t, &err) == GTR_OK)
                 gtr__v1_trace_free(&t);
             else
@@ -344,7 +344,7 @@ static void test_tracev1_sys_exits_move_to_their_real_time_stably(void **state)
 {
     (void)state;
     gtr__v1_trace t;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(parse(sysexit_trace, sizeof sysexit_trace - 1, GTR_GO121, &t, &err), GTR_OK);
     static const uint8_t want[] = {
         GTR_V1_PROC_START,   GTR_V1_GO_CREATE,   GTR_V1_GO_CREATE,   GTR_V1_GOMAXPROCS,

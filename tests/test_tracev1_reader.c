@@ -44,7 +44,7 @@ static void run(gtr_input *in, dump *d)
     gtr_err_clear(&d->rerr);
     gtr_reader *r = NULL;
     gtr_validator *v = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     if (gtr_reader_new(in, NULL, &r, &d->rerr) != GTR_OK)
         return;
     assert_int_equal(gtr_validator_new(NULL, &v, &err), GTR_OK);
@@ -70,7 +70,7 @@ static void run(gtr_input *in, dump *d)
 static void run_memory(const char *data, size_t len, dump *d)
 {
     gtr_input *in;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_input_open_memory(data, len, NULL, &in, &err), GTR_OK);
     run(in, d);
     gtr_input_free(in);
@@ -171,7 +171,7 @@ static void test_tracev1_reader_go_testdata_matches_go(void **state)
         char path[4096];
         snprintf(path, sizeof path, "%s/tracev1-%s.trace.gz", GTR_GO_TRACEV1_TESTDATA, golden[i].name);
         gtr_input *in;
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         if (gtr_input_open_path(path, NULL, &in, &err) != GTR_OK)
             skip();
         dump d;
@@ -201,7 +201,7 @@ static void test_tracev1_reader_user_annotations_convert(void **state)
         skip();
     gtr_input *in;
     gtr_reader *r;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     if (gtr_input_open_path(GTR_GO_TRACEV1_TESTDATA "/tracev1-user_task_region_1_21_good.trace.gz", NULL, &in,
                             &err) != GTR_OK)
         skip();
@@ -466,7 +466,7 @@ static void test_tracev1_reader_every_allocation_failure_is_clean(void **state)
         failing f = {n, 0, 0};
         gtr_alloc a = {f_malloc, f_realloc, f_free, &f};
         gtr_input *in;
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         assert_int_equal(gtr_input_open_memory(ok_small, sizeof ok_small - 1, NULL, &in, &err),
                          GTR_OK);
         gtr_reader *r = NULL;

@@ -26,7 +26,7 @@ static void run_scenario(const char *name)
 {
     const vec_scenario *sc = find_scenario(name);
     gtr_validator *v;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
 
     assert_int_equal(gtr_validator_new(NULL, &v, &err), GTR_OK);
     gtr_validator_set_go_version(v, (gtr_go_version)sc->version);
@@ -114,7 +114,7 @@ static void test_validate_large_and_negative_ids_tracked(void **state)
 {
     static const gtr_goid ids[] = {5000, INT64_C(1) << 40, -7, INT64_MAX, INT64_MIN + 1};
     gtr_validator *v;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_time t = 1;
     gtr_event e;
     (void)state;
@@ -174,7 +174,7 @@ static void test_validate_steady_state_allocates_nothing(void **state)
     vec_event ve = {.table = 1};
     gtr__ev_table *t = vec_table(&ve);
     gtr_validator *v;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_time ts = 1;
     size_t warm = 0;
     (void)state;
@@ -244,7 +244,7 @@ static void test_validate_random_events_never_crash(void **state)
     uint64_t x = UINT64_C(0x9e3779b97f4a7c15);
     gtr_buf b = {0};
     gtr_validator *v;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     size_t usage = 0, invalid = 0;
     (void)state;
 

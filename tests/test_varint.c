@@ -32,7 +32,7 @@ static result read_one(const uint8_t *b, size_t n, size_t pad)
         memcpy(mem, b, n);
     memset(mem + n, 0x55, pad);
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_input_open_memory(mem, n + pad, NULL, &in, &err), GTR_OK);
     result r;
     memset(&r, 0, sizeof r);
@@ -139,7 +139,7 @@ static void test_varint_limit_error_passes_through(void **state)
     (void)state;
     const uint8_t b[] = {0x81, 0x82, 0x03};
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_input_open_memory(b, sizeof b, NULL, &in, &err), GTR_OK);
     gtr_input_set_limit(in, 2);
     uint64_t v;
@@ -164,7 +164,7 @@ static void test_varint_sequence_from_file_across_chunks_decodes(void **state)
     assert_int_equal(fwrite(b.data, 1, b.len, f), b.len);
     rewind(f);
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_input_open_file(f, NULL, &in, &err), GTR_OK);
     for (uint64_t i = 0; i < 100000; i++) {
         uint64_t v;

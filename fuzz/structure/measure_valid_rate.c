@@ -82,7 +82,9 @@ static size_t havoc(uint8_t *d, size_t n, size_t max)
 static bool valid(const uint8_t *d, size_t n)
 {
     tgen_verdict v;
-    return tgen_judge(d, n, NULL, NULL, &v) == GTR_OK && tgen_verdict_clean(&v);
+    bool ok = tgen_judge(d, n, NULL, NULL, &v) == GTR_OK && tgen_verdict_clean(&v);
+    tgen_verdict_free(&v);
+    return ok;
 }
 
 int main(int argc, char **argv)
@@ -107,9 +109,10 @@ int main(int argc, char **argv)
     size_t nseeds = 0, skipped = 0;
     for (; i < argc; i++) {
         gtr_buf b = {0};
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         if (tgen_load_trace(argv[i], &b, NULL, &err) < 0) {
-            fprintf(stderr, "%s: %s\n", argv[i], err.msg);
+            fprintf(stderr, "%s: %s\n", argv[i], gtr_err_text(&err, NULL));
+            gtr_err_clear(&err);
             gtr_buf_free(&b);
             skipped++;
             continue;

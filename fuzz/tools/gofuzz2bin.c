@@ -32,16 +32,16 @@ int main(int argc, char **argv)
         return 2;
     }
     gtr_input *in = NULL;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     char *text = NULL;
     size_t len = 0;
     if (gtr_input_open_path(argv[1], NULL, &in, &err) != GTR_OK)
-        return fail(argv[1], err.msg);
+        return fail(argv[1], gtr_err_text(&err, NULL));
     gtr_status st = gtr_input_read_all(in, &text, &len, &err);
     gtr_input_free(in);
     if (st != GTR_OK) {
         free(text);
-        return fail(argv[1], err.msg);
+        return fail(argv[1], gtr_err_text(&err, NULL));
     }
     static const char magic[] = "go test fuzz v1\n";
     static const char open[] = "[]byte(";
@@ -66,7 +66,7 @@ int main(int argc, char **argv)
     free(text);
     if (st != GTR_OK) {
         gtr_buf_free(&out);
-        return fail(argv[1], err.msg);
+        return fail(argv[1], gtr_err_text(&err, NULL));
     }
     FILE *f = fopen(argv[2], "wb");
     int bad = f == NULL;

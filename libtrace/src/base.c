@@ -431,11 +431,13 @@ gtr_status gtr__evt_add_string(gtr__ev_table *t, uint64_t id, const char *s, siz
 {
     gtr_str existing;
     if (gtr__evt_string(t, id, &existing)) {
-        /* Go: "multiple %Ts with the same ID: id=%d, new=%v, existing=%v" (%T is "string") */
-        return gtr_err_setf(err, GTR_E_FORMAT,
-                            "multiple strings with the same ID: id=%llu, new=%.*s, existing=%.*s",
-                            (unsigned long long)id, (int)len, s, (int)existing.len,
-                            existing.data);
+        /* Go: "multiple %Ts with the same ID: id=%d, new=%v, existing=%v" (%T is "string");
+         * both strings are echoed whole, NUL bytes included. */
+        gtr_err_setf(err, GTR_E_FORMAT, "multiple strings with the same ID: id=%llu, new=",
+                     (unsigned long long)id);
+        gtr_err_appendn(err, s, len);
+        gtr_err_appendn(err, ", existing=", 11);
+        return gtr_err_appendn(err, existing.data, existing.len);
     }
     if (len > GTR__EVT_ALLOC_MAX - 1)
         return gtr_err_setf(err, GTR_E_LIMIT, "string of %zu bytes is too long", len);

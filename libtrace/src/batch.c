@@ -139,13 +139,14 @@ gtr_status gtr__batch_read(gtr_input *in, gtr__batch_dest dest, void *dest_ctx, 
     if (size > 0) {
         uint8_t first;
         size_t got = 0;
-        gtr_err ierr;
-        gtr_err_clear(&ierr);
+        gtr_err ierr = GTR_ERR_INIT;
         st = gtr_input_read(in, &first, 1, &got, &ierr);
         if (got == 1) {
             data = dest(dest_ctx, exp, first, (size_t)size);
-            if (data == NULL)
+            if (data == NULL) {
+                gtr_err_clear(&ierr);
                 return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+            }
             data[0] = first;
             if (size > 1) {
                 size_t rest = 0;
@@ -156,14 +157,16 @@ gtr_status gtr__batch_read(gtr_input *in, gtr__batch_dest dest, void *dest_ctx, 
         if (got != size) {
             /* A configured limit or an allocation failure is reported as such. */
             if (st == GTR_E_LIMIT || st == GTR_E_NOMEM) {
-                gtr_err_copy(err, &ierr);
+                gtr_err_move(err, &ierr);
                 return st;
             }
+            gtr_err_clear(&ierr);
             /* Go: "failed to read full batch: read %d but wanted %d" */
             return gtr_err_setf(err, GTR_E_FORMAT,
                                 "failed to read full batch: read %zu but wanted %llu", got,
                                 (unsigned long long)size);
         }
+        gtr_err_clear(&ierr);
     }
 
     b->m = (gtr_threadid)m;

@@ -1168,8 +1168,8 @@ static gtr_status make_metric(make_ctx *m, const gtr_metric *d, gtr_event *e)
         gtr_status st;
         gtr_value_string(&d->value, &v);
         /* Go: fmt.Errorf("metric value must be a uint64, got: %s", m.Value.String()) */
-        st = gtr_err_setf(m->err, GTR_E_INVALID, "metric value must be a uint64, got: %.*s",
-                          (int)v.len, v.data != NULL ? v.data : "");
+        gtr_err_setf(m->err, GTR_E_INVALID, "metric value must be a uint64, got: ");
+        st = gtr_err_appendn(m->err, v.data, v.len);
         gtr_buf_free(&v);
         return st;
     }
@@ -1179,9 +1179,10 @@ static gtr_status make_metric(make_ctx *m, const gtr_metric *d, gtr_event *e)
         e->type_ = GTR_EV_HEAP_ALLOC;
     else if (str_eq(d->name, "/gc/heap/goal:bytes"))
         e->type_ = GTR_EV_HEAP_GOAL;
-    else /* Go: fmt.Errorf("unknown metric name: %s", m.Name) */
-        return gtr_err_setf(m->err, GTR_E_INVALID, "unknown metric name: %.*s", (int)d->name.len,
-                            d->name.data);
+    else { /* Go: fmt.Errorf("unknown metric name: %s", m.Name) */
+        gtr_err_setf(m->err, GTR_E_INVALID, "unknown metric name: ");
+        return gtr_err_appendn(m->err, d->name.data, d->name.len);
+    }
     e->args_[0] = d->value.u64;
     return GTR_OK;
 }
@@ -1233,9 +1234,10 @@ static gtr_status make_range(make_ctx *m, gtr_event_kind kind, const gtr_range *
         which = 2, want = GTR_RESOURCE_GOROUTINE;
     else if (stw_kind(d->name, &stw))
         which = 3, want = GTR_RESOURCE_GOROUTINE;
-    else /* Go: fmt.Errorf("unexpected range name: %s", r.Name) */
-        return gtr_err_setf(m->err, GTR_E_INVALID, "unexpected range name: %.*s",
-                            (int)d->name.len, d->name.data);
+    else { /* Go: fmt.Errorf("unexpected range name: %s", r.Name) */
+        gtr_err_setf(m->err, GTR_E_INVALID, "unexpected range name: ");
+        return gtr_err_appendn(m->err, d->name.data, d->name.len);
+    }
     if (d->scope.kind != want) {
         /* Go: fmt.Errorf("unexpected scope: %s", r.Scope) */
         return gtr_err_setf(m->err, GTR_E_INVALID, "unexpected scope: %s",

@@ -107,11 +107,8 @@ static bool scan_uint32(gtr_input *in, uint32_t *v, gtr_err *err)
     return true;
 }
 
-gtr_status gtr_header_read(gtr_input *in, gtr_go_version *v, gtr_err *err)
+static gtr_status header_read(gtr_input *in, gtr_go_version *v, gtr_err *err)
 {
-    gtr_err local;
-    if (err == NULL)
-        err = &local;
     uint32_t ver = 0;
     bool ok = literal(in, 'g', err) && literal(in, 'o', err) && space(in, err) &&
               literal(in, '1', err) && literal(in, '.', err) && scan_uint32(in, &ver, err) &&
@@ -132,4 +129,14 @@ gtr_status gtr_header_read(gtr_input *in, gtr_go_version *v, gtr_err *err)
                             "unknown or unsupported trace version go 1.%" PRIu32, ver);
     *v = (gtr_go_version)ver;
     return GTR_OK;
+}
+
+gtr_status gtr_header_read(gtr_input *in, gtr_go_version *v, gtr_err *err)
+{
+    if (err != NULL)
+        return header_read(in, v, err);
+    gtr_err local = GTR_ERR_INIT;
+    gtr_status st = header_read(in, v, &local);
+    gtr_err_clear(&local);
+    return st;
 }

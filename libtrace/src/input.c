@@ -311,14 +311,15 @@ static gtr_status start(gtr_input *in)
 static gtr_status input_new(const gtr_alloc *alc, gtr_input **out, gtr_err *err)
 {
     const gtr_alloc *a = gtr__alloc_or_libc(alc);
-    /* Zero all but the 4 KiB message, left untouched until an error is written. */
+    /* Zero all but the error's message buffer, left untouched until an error is written. */
     gtr_input *in = gtr__malloc(a, sizeof *in);
     *out = NULL;
     if (in == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
     memset(in, 0, offsetof(gtr_input, err));
     in->alc = *a;
-    gtr_err_clear(&in->err);
+    gtr_err_init(&in->err);
+    gtr_err_set_alloc(&in->err, &in->alc);
     *out = in;
     return GTR_OK;
 }
@@ -429,6 +430,7 @@ void gtr_input_free(gtr_input *in)
     if (in == NULL)
         return;
     gtr_alloc a = in->alc;
+    gtr_err_clear(&in->err);
     if (in->zinit)
         inflateEnd(&in->zs);
     if (in->own_fp && in->fp != NULL)

@@ -701,23 +701,22 @@ static gtr_status active_range(const gtr_alloc *alc, range_state *s, range_type 
         return push_range(alc, s, t, err);
     }
     if (!has_range(s, t)) {
-        /* fmt's %v of a []rangeType: "[{typ desc} {typ desc}]". */
-        char list[GTR_ERR_MSG_CAP];
-        size_t n = 0;
-        list[n++] = '[';
-        for (size_t i = 0; i < s->n && n < sizeof list - 1; i++) {
-            int w = snprintf(list + n, sizeof list - n, "%s{%u %" PRIu64 "}", i > 0 ? " " : "",
-                             (unsigned)s->in_flight[i].typ, s->in_flight[i].desc);
-            if (w < 0)
-                break;
-            n += (size_t)w < sizeof list - n ? (size_t)w : sizeof list - 1 - n;
-        }
-        if (n < sizeof list - 1)
-            list[n++] = ']';
-        list[n] = '\0';
-        /* "resource is missing active range: %v %v" */
-        return gtr_err_setf(err, GTR_E_ORDER, "resource is missing active range: %s %s",
-                            spec_name(t.typ), list);
+        /* "resource is missing active range: %v %v", the second a []rangeType: "[{typ desc}
+         * {typ desc}]". Built in a buffer: the list has no length bound. */
+        gtr_buf b;
+        gtr_buf_init(&b, alc);
+        gtr_buf_printf(&b, "resource is missing active range: %s [", spec_name(t.typ));
+        for (size_t i = 0; i < s->n; i++)
+            gtr_buf_printf(&b, "%s{%u %" PRIu64 "}", i > 0 ? " " : "",
+                           (unsigned)s->in_flight[i].typ, s->in_flight[i].desc);
+        gtr_buf_putc(&b, ']');
+        gtr_status st = gtr_buf_status(&b) == GTR_OK
+                            ? gtr_err_setn(err, GTR_E_ORDER, b.data, b.len)
+                            : gtr_err_setf(err, GTR_E_ORDER, "resource is missing active range: "
+                                                             "%s [...]",
+                                           spec_name(t.typ));
+        gtr_buf_free(&b);
+        return st;
     }
     return GTR_OK;
 }
@@ -1556,15 +1555,22 @@ static gtr_status advance_user_region_end(ADV_PARAMS)
         const user_region *next = &gs->regions[gs->nregions - 1];
         const char *next_name = gs->names + next->off;
         if (next->task != tid || next->len != name.len ||
-            (name.len > 0 && memcmp(next_name, name.data, name.len) != 0))
+            (name.len > 0 && memcmp(next_name, name.data, name.len) != 0)) {
             /* "misuse of region in goroutine %v: region end %v when the inner-most active
-             * region start event is %v" (userRegion: {taskID name}) */
-            return gtr_err_setf(err, GTR_E_ORDER,
-                                "misuse of region in goroutine %" PRId64 ": region end {%" PRIu64
-                                " %.*s} when the inner-most active region start event is {%" PRIu64
-                                " %.*s}",
-                                gs->id, tid, (int)name.len, name.data, next->task,
-                                (int)next->len, next_name);
+             * region start event is %v" (userRegion: {taskID name}); the names are echoed
+             * whole, NUL bytes included. */
+            gtr_err_setf(err, GTR_E_ORDER,
+                         "misuse of region in goroutine %" PRId64 ": region end {%" PRIu64 " ",
+                         gs->id, tid);
+            gtr_err_appendn(err, name.data, name.len);
+            char mid[96];
+            int n = snprintf(mid, sizeof mid,
+                             "} when the inner-most active region start event is {%" PRIu64 " ",
+                             next->task);
+            gtr_err_appendn(err, mid, (size_t)n);
+            gtr_err_appendn(err, next_name, next->len);
+            return gtr_err_appendn(err, "}", 1);
+        }
         gs->names_len = next->off;
         gs->nregions--;
     }

@@ -46,7 +46,7 @@ gtr_status gtr_raw_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_raw_reade
     r->in = in;
     r->v = v;
     r->nspecs = gtr_version_nspecs(v);
-    gtr_err_clear(&r->err);
+    gtr_err_set_alloc(&r->err, &r->alc);
     *out = r;
     return GTR_OK;
 }
@@ -61,6 +61,7 @@ void gtr_raw_reader_free(gtr_raw_reader *r)
     if (r == NULL)
         return;
     gtr_alloc a = r->alc;
+    gtr_err_clear(&r->err);
     gtr__free(&a, r->args);
     gtr__free(&a, r->data);
     gtr__free(&a, r);

@@ -85,9 +85,12 @@ static gtr_reader *reader_alloc(gtr_input *in, const gtr_alloc *alc, gtr_go_vers
     if (r == NULL)
         return NULL;
     memset(r, 0, offsetof(gtr_reader, deferred_err));
-    gtr_err_clear(&r->deferred_err);
-    gtr_err_clear(&r->sticky);
-    gtr_err_clear(&r->scratch_err);
+    gtr_err_init(&r->deferred_err);
+    gtr_err_init(&r->sticky);
+    gtr_err_init(&r->scratch_err);
+    gtr_err_set_alloc(&r->deferred_err, alc);
+    gtr_err_set_alloc(&r->sticky, alc);
+    gtr_err_set_alloc(&r->scratch_err, alc);
     r->alc = alc;
     r->in = in;
     r->ver = v;
@@ -169,11 +172,9 @@ static gtr_status read_v1_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
     return st;
 }
 
-gtr_status gtr_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_reader **out, gtr_err *err)
+static gtr_status reader_new(gtr_input *in, const gtr_alloc *alc, gtr_reader **out,
+                             gtr_err *err)
 {
-    gtr_err local;
-    if (err == NULL)
-        err = &local;
     gtr_err_clear(err);
     if (in == NULL || out == NULL)
         return gtr_err_setf(err, GTR_E_USAGE, "gtr_reader_new: NULL argument");
@@ -217,10 +218,23 @@ gtr_status gtr_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_reader **out,
     return GTR_OK;
 }
 
+gtr_status gtr_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_reader **out, gtr_err *err)
+{
+    if (err != NULL)
+        return reader_new(in, alc, out, err);
+    gtr_err local = GTR_ERR_INIT;
+    gtr_status st = reader_new(in, alc, out, &local);
+    gtr_err_clear(&local);
+    return st;
+}
+
 void gtr_reader_free(gtr_reader *r)
 {
     if (r == NULL)
         return;
+    gtr_err_clear(&r->deferred_err);
+    gtr_err_clear(&r->sticky);
+    gtr_err_clear(&r->scratch_err);
     gtr__generation_free(r->gen);
     gtr__ordering_free(r->order);
     gtr__v1_converter_free(r->v1);
@@ -357,7 +371,7 @@ static gtr_status broken_trace(const gtr_reader *r, const char *what, gtr_err *e
     if (gtr_buf_status(&b) != GTR_OK)
         st = gtr_err_setf(err, GTR_E_ORDER, "broken trace: %s", what);
     else
-        st = gtr_err_setf(err, GTR_E_ORDER, "%s", b.data);
+        st = gtr_err_setn(err, GTR_E_ORDER, b.data, b.len);
     gtr_buf_free(&b);
     return st;
 }
@@ -519,10 +533,8 @@ gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
     if (r == NULL || ev == NULL)
         return gtr_err_setf(err, GTR_E_USAGE, "gtr_reader_next: NULL argument");
     if (err == NULL)
-        err = &r->scratch_err;   /* no 4 KiB gtr_err on the stack of the hot path */
-    err->code = GTR_OK;
-    err->truncated = false;
-    err->msg[0] = '\0';
+        err = &r->scratch_err;   /* no gtr_err on the stack of the hot path */
+    gtr_err_clear(err);
     if (r->failed) {
         gtr_err_copy(err, &r->sticky);
         return r->sticky.code;

@@ -247,30 +247,29 @@ static gtr_status read_data(gtr_text_reader *r, str line, gtr_err *err)
     }
     str dv = trim_space((str){eq + 1, line.n - (size_t)(eq + 1 - line.p)});
     gtr_buf_reset(&r->data);
-    gtr_err uerr;
+    gtr_err uerr = GTR_ERR_INIT;
     gtr_status st = gtr_go_unquote(&r->data, dv.p, dv.n, &uerr);
     if (st == GTR_E_NOMEM)
-        return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
-    if (st != GTR_OK) {
+        st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+    else if (st != GTR_OK) {
         quoted(r, line, &m);
         if (scratch_failed(r, err))
-            return GTR_E_NOMEM;
-        /* Go: fmt.Errorf("failed to parse data: %q: %v", line, err) */
-        return gtr_err_setf(err, GTR_E_FORMAT, "failed to parse data: %s: %s",
-                            r->scratch.data + m, uerr.msg);
+            st = GTR_E_NOMEM;
+        else
+            /* Go: fmt.Errorf("failed to parse data: %q: %v", line, err) */
+            st = gtr_err_setf(err, GTR_E_FORMAT, "failed to parse data: %s: %s",
+                              r->scratch.data + m, gtr_err_text(&uerr, NULL));
     }
-    return GTR_OK;
+    gtr_err_clear(&uerr);
+    return st;
 }
 
-gtr_status gtr_text_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_text_reader **out,
-                               gtr_err *err)
+static gtr_status text_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_text_reader **out,
+                                  gtr_err *err)
 {
     if (out == NULL || in == NULL)
         return gtr_err_setf(err, GTR_E_USAGE, "gtr_text_reader_new: NULL argument");
     *out = NULL;
-    gtr_err local;
-    if (err == NULL)
-        err = &local;
     const gtr_alloc *a = gtr__alloc_or_libc(alc);
     gtr_text_reader *r = gtr__calloc(a, 1, sizeof *r);
     if (r == NULL)
@@ -280,7 +279,7 @@ gtr_status gtr_text_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_text_rea
     gtr_buf_init(&r->line, &r->alc);
     gtr_buf_init(&r->data, &r->alc);
     gtr_buf_init(&r->scratch, &r->alc);
-    gtr_err_clear(&r->err);
+    gtr_err_set_alloc(&r->err, &r->alc);
 
     gtr_status st;
     str line, trace, gover, rest;
@@ -345,6 +344,17 @@ fail:
     return st;
 }
 
+gtr_status gtr_text_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_text_reader **out,
+                               gtr_err *err)
+{
+    if (err != NULL)
+        return text_reader_new(in, alc, out, err);
+    gtr_err local = GTR_ERR_INIT;
+    gtr_status st = text_reader_new(in, alc, out, &local);
+    gtr_err_clear(&local);
+    return st;
+}
+
 gtr_go_version gtr_text_reader_version(const gtr_text_reader *r)
 {
     return r->v;
@@ -355,6 +365,7 @@ void gtr_text_reader_free(gtr_text_reader *r)
     if (r == NULL)
         return;
     gtr_alloc a = r->alc;
+    gtr_err_clear(&r->err);
     gtr_buf_free(&r->line);
     gtr_buf_free(&r->data);
     gtr_buf_free(&r->scratch);
@@ -370,10 +381,16 @@ static gtr_status next(gtr_text_reader *r, gtr_raw_event *ev, gtr_err *err)
         return st;
     read_token(line, &evstr, &rest);
     int t = gtr_version_lookup_event(r->v, evstr.p, evstr.n);
-    if (t < 0)
-        /* Go: fmt.Errorf("unidentified event: %s", evStr) */
-        return gtr_err_setf(err, GTR_E_FORMAT, "unidentified event: %.*s",
-                            (int)(evstr.n < GTR_ERR_MSG_CAP ? evstr.n : GTR_ERR_MSG_CAP), evstr.p);
+    if (t < 0) {
+        /* Go: fmt.Errorf("unidentified event: %s", evStr); the token is echoed whole, NUL
+         * bytes included. */
+        gtr_buf_reset(&r->scratch);
+        gtr_buf_puts(&r->scratch, "unidentified event: ");
+        gtr_buf_append(&r->scratch, evstr.p, evstr.n);
+        if (scratch_failed(r, err))
+            return GTR_E_NOMEM;
+        return gtr_err_setn(err, GTR_E_FORMAT, r->scratch.data, r->scratch.len);
+    }
     /* evstr lives in r->line, which the next lines overwrite: keep a copy for messages. */
     char evname[64];
     snprintf(evname, sizeof evname, "%.*s", (int)evstr.n, evstr.p);

@@ -1022,13 +1022,10 @@ static gtr_status validate(gtr_validator *v, const gtr_event *ev, gtr_err *err)
     }
 }
 
-gtr_status gtr_validator_event(gtr_validator *v, const gtr_event *ev, gtr_err *err)
+static gtr_status validator_event(gtr_validator *v, const gtr_event *ev, gtr_err *err)
 {
-    gtr_err local;
     gtr_status st;
 
-    if (err == NULL)
-        err = &local;
     if (v == NULL || ev == NULL)
         return gtr_err_setf(err, GTR_E_USAGE, "gtr_validator_event: NULL argument");
     gtr_buf_reset(&v->errs);
@@ -1039,5 +1036,16 @@ gtr_status gtr_validator_event(gtr_validator *v, const gtr_event *ev, gtr_err *e
         return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
     if (v->nerrs == 0)
         return GTR_OK;
-    return gtr_err_setf(err, GTR_E_INVALID, "%s", v->errs.data);
+    return gtr_err_setn(err, GTR_E_INVALID, v->errs.data, v->errs.len);
+}
+
+gtr_status gtr_validator_event(gtr_validator *v, const gtr_event *ev, gtr_err *err)
+{
+    if (err != NULL)
+        return validator_event(v, ev, err);
+    gtr_err local;
+    gtr_err_init(&local);   /* per event: the message buffer need not be zeroed */
+    gtr_status st = validator_event(v, ev, &local);
+    gtr_err_clear(&local);
+    return st;
 }

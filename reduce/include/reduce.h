@@ -73,7 +73,8 @@ typedef struct reduce_probe {
 } reduce_probe;
 
 /* reduce_probe_run judges data[0..size) (tgen_judge) in a forked child with a timeout of
- * timeout_s seconds. Returns GTR_OK with *p filled, or GTR_E_IO when fork or pipe fail. */
+ * timeout_s seconds. Returns GTR_OK with *p filled (release p->verdict with tgen_verdict_free),
+ * or GTR_E_IO when fork or pipe fail. */
 gtr_status reduce_probe_run(const uint8_t *data, size_t size, unsigned timeout_s,
                             reduce_probe *p, gtr_err *err);
 

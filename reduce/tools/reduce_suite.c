@@ -43,8 +43,9 @@ static const char *basename_of(const char *p)
 
 static void judgment_text(const tgen_verdict *v, char *out, size_t cap)
 {
-    const char *m = v->invalid > 0 && !tgen_verdict_first_sync_artifact(v) ? v->valid_err.msg
-                                                                            : v->end_err.msg;
+    const char *m = v->invalid > 0 && !tgen_verdict_first_sync_artifact(v)
+                        ? gtr_err_text(&v->valid_err, NULL)
+                        : gtr_err_text(&v->end_err, NULL);
     const char *what = v->invalid > 0 && !tgen_verdict_first_sync_artifact(v) ? "validator"
                        : tgen_verdict_first_sync_artifact(v)                  ? "first-gen"
                                                                               : "reader";
@@ -116,7 +117,7 @@ static int cmd_make(int argc, char **argv)
         gtr_err err;
         gtr_buf_reset(&wire);
         if (tgen_load_trace(argv[a], &wire, NULL, &err) < 0) {
-            fprintf(stderr, "reduce_suite: %s\n", err.msg);
+            fprintf(stderr, "reduce_suite: %s\n", gtr_err_text(&err, NULL));
             return 1;
         }
         char name[256];
@@ -187,11 +188,12 @@ static int cmd_verify(int argc, char **argv)
     gtr_err err;
     tgen_verdict vin, vout;
     if (tgen_load_trace(argv[2], &in, NULL, &err) < 0)
-        return verdict_fail("input", err.msg);
+        return verdict_fail("input", gtr_err_text(&err, NULL));
     if (tgen_judge((const uint8_t *)in.data, in.len, NULL, NULL, &vin) < 0)
         return verdict_fail("judge", "out of memory");
     bool validator = vin.invalid > 0 && !tgen_verdict_first_sync_artifact(&vin);
-    const char *kept = validator ? vin.valid_err.msg : vin.end_err.msg;
+    const char *kept =
+        validator ? gtr_err_text(&vin.valid_err, NULL) : gtr_err_text(&vin.end_err, NULL);
     FILE *f = fopen(argv[3], "rb");
     if (f == NULL)
         return verdict_fail("no result", argv[3]);
@@ -200,9 +202,9 @@ static int cmd_verify(int argc, char **argv)
         tgen_fixture *fx;
         tgen_check_report rep;
         if (tgen_fixture_check(argv[3], &rep, &err) < 0)
-            return verdict_fail("the fixture fails gotrace check", err.msg);
+            return verdict_fail("the fixture fails gotrace check", gtr_err_text(&err, NULL));
         if (tgen_fixture_parse_file(argv[3], &fx, &err) < 0)
-            return verdict_fail("parse", err.msg);
+            return verdict_fail("parse", gtr_err_text(&err, NULL));
         const tgen_expect *e = tgen_fixture_expect(fx);
         bool matched = false;
         if (validator) {
@@ -221,11 +223,12 @@ static int cmd_verify(int argc, char **argv)
         tgen_fixture_free(fx);
     } else {
         if (tgen_load_trace(argv[3], &out, NULL, &err) < 0)
-            return verdict_fail("result", err.msg);
+            return verdict_fail("result", gtr_err_text(&err, NULL));
         if (tgen_judge((const uint8_t *)out.data, out.len, NULL, NULL, &vout) < 0)
             return verdict_fail("judge", "out of memory");
         bool ov = vout.invalid > 0 && !tgen_verdict_first_sync_artifact(&vout);
-        const char *got = ov ? vout.valid_err.msg : vout.end_err.msg;
+        const char *got =
+            ov ? gtr_err_text(&vout.valid_err, NULL) : gtr_err_text(&vout.end_err, NULL);
         gtr_buf re = {0};
         tgen_expect *e = NULL;
         bool matched = false;

@@ -49,6 +49,10 @@ typedef struct tgen_verdict {
 GTR_API gtr_status tgen_judge(const uint8_t *wire, size_t len, const gtr_alloc *alc,
                               gtr_buf *dump, tgen_verdict *v);
 
+/* tgen_verdict_free releases the texts of v's errors. tgen_judge initialises *v without
+ * releasing what it held: call this after each judgment that may have failed. NULL: no-op. */
+GTR_API void tgen_verdict_free(tgen_verdict *v);
+
 /* tgen_verdict_clean: the trace read to EOF and every event validated. */
 static inline bool tgen_verdict_clean(const tgen_verdict *v)
 {
