@@ -19,7 +19,7 @@
 #  7. sim       ci/sim-check.sh SIM_SEEDS (default 50) per version: every `gotrace sim` trace
 #               read by Go's reader and validator to the end, the same dump from gotrace, the
 #               model's record equal to what the reader returns.
-#  8. difffuzz  ci/difffuzz.sh --ci: a short differential campaign (structure-aware mutants of
+#  8. difffuzz  ci/difffuzz.sh DIFFFUZZ_N (default 300): a short differential campaign (structure-aware mutants of
 #               the seeds, model traces) against the oracle; any divergence that is not Go's
 #               nondeterminism, or a gotrace crash or hang, fails it.
 #  9. reduce    ci/reduce-suite.sh REDUCE_PER_KIND (default 4: 96 inputs derived from six real
@@ -210,7 +210,7 @@ elif [ -z "${oracle:-}" ]; then
 elif [ ! -f ci/difffuzz.sh ]; then
     record difffuzz SKIPPED "no ci/difffuzz.sh"
 else
-    GOTRACE=$gotrace_san GTR_ORACLE=$oracle JOBS=$jobs bash ci/difffuzz.sh --ci
+    GOTRACE=$gotrace_san GTR_ORACLE=$oracle JOBS=$jobs bash ci/difffuzz.sh "${DIFFFUZZ_N:-300}"
     record_rc difffuzz $? "short campaign (long: ci/difffuzz.sh 100000)"
 fi
 
