@@ -281,7 +281,7 @@ static gtr__ev_table *mini_table(gtr__ev_table *t, bool complete)
 {
     static const uint64_t pcs[] = {0x10, 0x20};
     gtr__frame f1 = {0x10, 1, 2, 3}, f2 = {0x20, 1, 2, complete ? 4 : 0};
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
 
     if (t == NULL)
         assert_int_equal(gtr__evt_new(NULL, &t, &err), GTR_OK);
@@ -304,7 +304,7 @@ static void feed(gtr_validator *v, const gtr__ev_table *t, gtr_time ts, uint64_t
     gtr_event e = gtr__make_event(t, n > 0 ? GTR_NO_GOROUTINE : 1, n > 0 ? GTR_NO_PROC : 2,
                                   n > 0 ? GTR_NO_THREAD : 3,
                                   n > 0 ? GTR_EV_SYNC_EVENT : GTR_EV_CPU_SAMPLE, ts);
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     gtr_status st;
 
     e.args_[0] = n > 0 ? n : 1;
@@ -326,7 +326,7 @@ static void test_validate_stack_checks_per_generation(void **state)
                               "File:\"x.go\", Line:0x0}: missing information";
     gtr__ev_table *t = mini_table(NULL, true), *t2;
     gtr_validator *v;
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
 
     (void)state;
     assert_int_equal(gtr_validator_new(NULL, &v, &err), GTR_OK);

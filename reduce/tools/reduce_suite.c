@@ -114,7 +114,7 @@ static int cmd_make(int argc, char **argv)
     gtr_buf wire = {0}, m = {0};
     int total = 0;
     for (int a = 4; a < argc; a++) {
-        gtr_err err;
+        gtr_err err = GTR_ERR_INIT;
         gtr_buf_reset(&wire);
         if (tgen_load_trace(argv[a], &wire, NULL, &err) < 0) {
             fprintf(stderr, "reduce_suite: %s\n", gtr_err_text(&err, NULL));
@@ -185,7 +185,7 @@ static int cmd_verify(int argc, char **argv)
         return 2;
     }
     gtr_buf in = {0}, out = {0};
-    gtr_err err;
+    gtr_err err = GTR_ERR_INIT;
     tgen_verdict vin, vout;
     if (tgen_load_trace(argv[2], &in, NULL, &err) < 0)
         return verdict_fail("input", gtr_err_text(&err, NULL));
