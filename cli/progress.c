@@ -55,8 +55,14 @@ void cli_progress_start(cli_progress *p, cli_progress_mode mode, const char *lab
     p->in = in;
     p->total = total;
     p->next = CLI_PROGRESS_EVERY;
-    if (p->on)
+    if (p->on) {
         p->start = p->last = now();
+        /* On a terminal the first tick (CLI_PROGRESS_EVERY events in) draws at once: a run
+         * of a fraction of a second still shows where it is, and what it draws does not
+         * depend on how fast the machine is. */
+        if (p->tty)
+            p->last -= REFRESH;
+    }
 }
 
 /* scaled writes v with an SI suffix: 950, 12.3k, 4.56M, 7.89G. */
