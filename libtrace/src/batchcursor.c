@@ -7,19 +7,25 @@
  * timestamps must match Go's reader. */
 #include "batchcursor.h"
 
+#include <string.h>
+
 void gtr__cursor_ctx_init(gtr__cursor_ctx *ctx)
 {
-    for (unsigned t = 0; t < 256; t++) {
-        if (t >= GTR_EV_MAX_EXPERIMENTAL) {
-            ctx->argc[t] = GTR__ARGC_INVALID_TYPE;   /* int(typ) >= len(specs) */
-            continue;
-        }
-        const gtr_event_spec *spec = gtr_spec((uint8_t)t);
-        if (spec->nargs == 0 || !spec->is_timed)
-            ctx->argc[t] = GTR__ARGC_UNTIMED;
-        else
-            ctx->argc[t] = (uint8_t)(spec->nargs - 1);
+    memset(ctx->argc, GTR__ARGC_UNKNOWN, sizeof ctx->argc);
+}
+
+/* argc_of looks type t up in the event table and remembers the answer in ctx->argc[t]. */
+static uint8_t argc_of(gtr__cursor_ctx *ctx, uint8_t t)
+{
+    uint8_t a;
+    if (t >= GTR_EV_MAX_EXPERIMENTAL) {
+        a = GTR__ARGC_INVALID_TYPE; /* int(typ) >= len(specs) */
+    } else {
+        const gtr_event_spec *spec = gtr_spec(t);
+        a = spec->nargs == 0 || !spec->is_timed ? GTR__ARGC_UNTIMED : (uint8_t)(spec->nargs - 1);
     }
+    ctx->argc[t] = a;
+    return a;
 }
 
 /* time_add is Go's wrapping Time addition. */
@@ -31,12 +37,14 @@ static gtr_time time_add(gtr_time a, gtr_time b)
 /* read_timed_base_event is Go's readTimedBaseEvent over p[0..n) (n >= 1): it decodes the
  * type, the timestamp delta and the arguments into e, and returns the bytes consumed. Args
  * past the event's own keep their old values, as in Go. */
-static gtr_status read_timed_base_event(const gtr__cursor_ctx *ctx, const uint8_t *p, size_t n,
+static gtr_status read_timed_base_event(gtr__cursor_ctx *ctx, const uint8_t *p, size_t n,
                                         gtr__base_event *e, size_t *used, uint64_t *tsdiff,
                                         gtr_err *err)
 {
     uint8_t typ = p[0];
     uint8_t argc = ctx->argc[typ];
+    if (argc == GTR__ARGC_UNKNOWN)
+        argc = argc_of(ctx, typ);
     if (argc == GTR__ARGC_INVALID_TYPE)
         /* Go: "found invalid event type: %v" */
         return gtr_err_setf(err, GTR_E_FORMAT, "found invalid event type: %d", typ);
@@ -70,7 +78,7 @@ static gtr_status read_timed_base_event(const gtr__cursor_ctx *ctx, const uint8_
     return GTR_OK;
 }
 
-gtr_status gtr__batch_cursor_next(gtr__batch_cursor *bc, const gtr__cursor_ctx *ctx, bool *ok,
+gtr_status gtr__batch_cursor_next(gtr__batch_cursor *bc, gtr__cursor_ctx *ctx, bool *ok,
                                   gtr_err *err)
 {
     const gtr__batch *batches = ctx->batches;

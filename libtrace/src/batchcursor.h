@@ -12,14 +12,16 @@ typedef struct gtr__cursor_ctx {
     const gtr__batch *batches;   /* the generation's batches; cursors follow their links */
     double freq;                 /* ns per timestamp unit */
     /* argc[t]: how many arguments after dt a timed event of type t has, or
-     * GTR__ARGC_INVALID_TYPE / GTR__ARGC_UNTIMED (see gtr__cursor_ctx_init). */
+     * GTR__ARGC_INVALID_TYPE / GTR__ARGC_UNTIMED; GTR__ARGC_UNKNOWN until a batch has an
+     * event of type t (the table is filled on demand: most readers see a few types). */
     uint8_t argc[256];
 } gtr__cursor_ctx;
 #define GTR__ARGC_INVALID_TYPE 0xff
 #define GTR__ARGC_UNTIMED 0xfe
+#define GTR__ARGC_UNKNOWN 0xfd
 
-/* gtr__cursor_ctx_init fills ctx->argc from the full event table (ctx->batches and freq are
- * set by the caller). */
+/* gtr__cursor_ctx_init marks every type of ctx->argc unknown (ctx->batches and freq are set
+ * by the caller); gtr__batch_cursor_next looks each type up once. */
 void gtr__cursor_ctx_init(gtr__cursor_ctx *ctx);
 
 /* gtr__batch_cursor is Go's batchCursor. idx is the index of the current batch in
@@ -36,7 +38,7 @@ typedef struct gtr__batch_cursor {
  * bc->ev. *ok is false at the end of the M's batches. Errors (GTR_E_FORMAT): "found invalid
  * event type: %v", "found event without a timestamp: type=%v", "found invalid uvarint for
  * timestamp", "found invalid uvarint". */
-gtr_status gtr__batch_cursor_next(gtr__batch_cursor *bc, const gtr__cursor_ctx *ctx, bool *ok,
+gtr_status gtr__batch_cursor_next(gtr__batch_cursor *bc, gtr__cursor_ctx *ctx, bool *ok,
                                   gtr_err *err);
 
 /* gtr__batch_cursor_compare is Go's compare: cmp.Compare(a.ev.time, b.ev.time). */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "err_text.h"
 #include "event_wall.h"
 #include "gtr/event.h"
 #include "gtr/raw.h"
@@ -340,8 +341,7 @@ gtr_status gtr_stack_frame(gtr_stack s, size_t i, gtr_frame *out, gtr_err *err)
         return st;
     if (i >= n) {
         /* Go: panic: runtime error: index out of range [%d] with length %d */
-        return gtr_err_setf(err, GTR_E_USAGE, "runtime error: index out of range [%zu] with length %zu",
-                            i, n);
+        return gtr__err_index(err, i, n);
     }
     return frame_at(s.table_, pcs[i], out, err);
 }
@@ -406,7 +406,7 @@ gtr_status gtr_event_metric(const gtr_event *ev, gtr_metric *out, gtr_err *err)
 
     if (ev == NULL || out == NULL || gtr_event_get_kind(ev) != GTR_EVENT_METRIC) {
         /* Go: panic("Metric called on non-Metric event") */
-        return gtr_err_setf(err, GTR_E_USAGE, "Metric called on non-Metric event");
+        return GTR__ERR_LIT(err, GTR_E_USAGE, "Metric called on non-Metric event");
     }
     switch (ev->type_) {
     case GTR_EV_PROCS_CHANGE:
@@ -428,7 +428,7 @@ gtr_status gtr_event_label(const gtr_event *ev, gtr_label *out, gtr_err *err)
 {
     if (ev == NULL || out == NULL || gtr_event_get_kind(ev) != GTR_EVENT_LABEL) {
         /* Go: panic("Label called on non-Label event") */
-        return gtr_err_setf(err, GTR_E_USAGE, "Label called on non-Label event");
+        return GTR__ERR_LIT(err, GTR_E_USAGE, "Label called on non-Label event");
     }
     out->resource = gtr_make_resource_goroutine(ev->g_);
     return must_string(ev->table_, ev->args_[0], &out->label, err);
@@ -452,7 +452,7 @@ gtr_status gtr_event_range(const gtr_event *ev, gtr_range *out, gtr_err *err)
 
     if (ev == NULL || out == NULL || !is_range_kind(gtr_event_get_kind(ev))) {
         /* Go: panic("Range called on non-Range event") */
-        return gtr_err_setf(err, GTR_E_USAGE, "Range called on non-Range event");
+        return GTR__ERR_LIT(err, GTR_E_USAGE, "Range called on non-Range event");
     }
     out->name_buf_[0] = '\0';
     switch (ev->type_) {
@@ -503,7 +503,7 @@ gtr_status gtr_event_range_attributes(const gtr_event *ev,
     if (ev == NULL || out == NULL || n == NULL ||
         gtr_event_get_kind(ev) != GTR_EVENT_RANGE_END) {
         /* Go: panic("Range called on non-Range event") (sic, in RangeAttributes) */
-        return gtr_err_setf(err, GTR_E_USAGE, "Range called on non-Range event");
+        return GTR__ERR_LIT(err, GTR_E_USAGE, "Range called on non-Range event");
     }
     *n = 0;
     if (ev->type_ != GTR_EV_GC_SWEEP_END)
@@ -522,7 +522,7 @@ gtr_status gtr_event_task(const gtr_event *ev, gtr_task *out, gtr_err *err)
 
     if (ev == NULL || out == NULL || (k != GTR_EVENT_TASK_BEGIN && k != GTR_EVENT_TASK_END)) {
         /* Go: panic("Task called on non-Task event") */
-        return gtr_err_setf(err, GTR_E_USAGE, "Task called on non-Task event");
+        return GTR__ERR_LIT(err, GTR_E_USAGE, "Task called on non-Task event");
     }
     out->id = ev->args_[0];
     if (ev->type_ == GTR_EV_USER_TASK_BEGIN) {
@@ -542,7 +542,7 @@ gtr_status gtr_event_region(const gtr_event *ev, gtr_region *out, gtr_err *err)
 
     if (ev == NULL || out == NULL || (k != GTR_EVENT_REGION_BEGIN && k != GTR_EVENT_REGION_END)) {
         /* Go: panic("Region called on non-Region event") */
-        return gtr_err_setf(err, GTR_E_USAGE, "Region called on non-Region event");
+        return GTR__ERR_LIT(err, GTR_E_USAGE, "Region called on non-Region event");
     }
     out->task = ev->args_[0];
     return must_string(ev->table_, ev->args_[1], &out->type, err);
@@ -554,7 +554,7 @@ gtr_status gtr_event_log(const gtr_event *ev, gtr_log *out, gtr_err *err)
 
     if (ev == NULL || out == NULL || gtr_event_get_kind(ev) != GTR_EVENT_LOG) {
         /* Go: panic("Log called on non-Log event") */
-        return gtr_err_setf(err, GTR_E_USAGE, "Log called on non-Log event");
+        return GTR__ERR_LIT(err, GTR_E_USAGE, "Log called on non-Log event");
     }
     out->task = ev->args_[0];
     out->message = (gtr_str){"", 0};
@@ -566,8 +566,7 @@ gtr_status gtr_event_log(const gtr_event *ev, gtr_log *out, gtr_err *err)
 static gtr_status status_index_panic(gtr_err *err, uint64_t i)
 {
     /* Go: panic: runtime error: index out of range [%d] with length 5 */
-    return gtr_err_setf(err, GTR_E_USAGE, "runtime error: index out of range [%" PRIu64
-                        "] with length 5", i);
+    return gtr__err_index(err, i, 5);
 }
 
 gtr_status gtr_event_state_transition(const gtr_event *ev, gtr_state_transition *out,
@@ -579,7 +578,7 @@ gtr_status gtr_event_state_transition(const gtr_event *ev, gtr_state_transition 
 
     if (ev == NULL || out == NULL || gtr_event_get_kind(ev) != GTR_EVENT_STATE_TRANSITION) {
         /* Go: panic("StateTransition called on non-StateTransition event") */
-        return gtr_err_setf(err, GTR_E_USAGE,
+        return GTR__ERR_LIT(err, GTR_E_USAGE,
                             "StateTransition called on non-StateTransition event");
     }
     a = ev->args_;
@@ -670,7 +669,7 @@ gtr_status gtr_event_sync(const gtr_event *ev, gtr_sync *out, gtr_err *err)
 {
     if (ev == NULL || out == NULL || gtr_event_get_kind(ev) != GTR_EVENT_SYNC) {
         /* Go: panic("Sync called on non-Sync event") */
-        return gtr_err_setf(err, GTR_E_USAGE, "Sync called on non-Sync event");
+        return GTR__ERR_LIT(err, GTR_E_USAGE, "Sync called on non-Sync event");
     }
     memset(out, 0, sizeof *out);
     out->n = (int64_t)ev->args_[0];
@@ -706,8 +705,7 @@ gtr_status gtr_sync_experimental_batch(const gtr_sync *s, unsigned exp, size_t i
         n = gtr__evt_exp_batches(s->table_, exp, &b);
     if (out == NULL || i >= n) {
         /* Go: panic: runtime error: index out of range [%d] with length %d */
-        return gtr_err_setf(err, GTR_E_USAGE,
-                            "runtime error: index out of range [%zu] with length %zu", i, n);
+        return gtr__err_index(err, i, n);
     }
     out->thread = b[i].thread;
     out->data = b[i].data;
@@ -730,7 +728,7 @@ gtr_status gtr_event_experimental(const gtr_event *ev, gtr_experimental_event *o
 
     if (ev == NULL || out == NULL || gtr_event_get_kind(ev) != GTR_EVENT_EXPERIMENTAL) {
         /* Go: panic("Experimental called on non-Experimental event") */
-        return gtr_err_setf(err, GTR_E_USAGE, "Experimental called on non-Experimental event");
+        return GTR__ERR_LIT(err, GTR_E_USAGE, "Experimental called on non-Experimental event");
     }
     spec = gtr_spec(ev->type_);
     memset(out, 0, sizeof *out);
@@ -755,6 +753,23 @@ static bool has_suffix(const char *s, const char *suffix)
     return n >= m && memcmp(s + n - m, suffix, m) == 0;
 }
 
+/* arg_index_panic: "experimental event argument index %d out of bounds [0, %d)". */
+static gtr_status arg_index_panic(gtr_err *err, int i, size_t n)
+{
+    static const char head[] = "experimental event argument index ";
+    static const char mid[] = " out of bounds [0, ";
+    char b[sizeof head + sizeof mid + 48];
+    size_t at = 0;
+    if (err == NULL)
+        return GTR_E_USAGE;
+    gtr__err_put(b, &at, head, sizeof head - 1);
+    gtr__err_put_dec(b, &at, i < 0 ? 0 - (uint64_t)(int64_t)i : (uint64_t)i, i < 0);
+    gtr__err_put(b, &at, mid, sizeof mid - 1);
+    gtr__err_put_dec(b, &at, n, false);
+    gtr__err_put(b, &at, ")", 1);
+    return gtr__err_setn(err, GTR_E_USAGE, b, at);
+}
+
 gtr_status gtr_experimental_arg_value(const gtr_experimental_event *e, int i, gtr_value *out,
                                       gtr_err *err)
 {
@@ -764,9 +779,7 @@ gtr_status gtr_experimental_arg_value(const gtr_experimental_event *e, int i, gt
     if (e == NULL || out == NULL || i < 0 || (size_t)i >= e->nargs) {
         /* Go: panic(fmt.Sprintf("experimental event argument index %d out of bounds [0, %d)",
          *     i, len(e.Args))) */
-        return gtr_err_setf(err, GTR_E_USAGE,
-                            "experimental event argument index %d out of bounds [0, %zu)", i,
-                            e != NULL ? e->nargs : 0);
+        return arg_index_panic(err, i, e != NULL ? e->nargs : 0);
     }
     if (has_suffix(e->args[i], "string")) {
         if ((st = must_string(e->table_, e->arg_values_[i], &s, err)) < 0)

@@ -552,6 +552,15 @@ gtr_status gtr__input_peek(gtr_input *in, size_t n, const uint8_t **p, size_t *a
         *avail = n;
         return GTR_OK;
     }
+    /* This window is used up: when the next one holds n bytes, peek into it. Otherwise (or
+     * when it fails) the splice below starts at the same stream offset, and refill fails
+     * again with the same status. Without this, every peek after the first one of an input
+     * went through the splice. */
+    if (in->pos == in->end && refill(in) == GTR_OK && in->end - in->pos >= n) {
+        *p = in->buf + in->pos;
+        *avail = n;
+        return GTR_OK;
+    }
     /* Gather the rest of this window and the head of the following ones. */
     uint8_t tmp[GTR__INPUT_PEEK_MAX];
     size_t k = in->end - in->pos;

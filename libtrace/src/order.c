@@ -193,7 +193,9 @@ static bool alloc_slot(idmap *mp, uint32_t *out)
     if ((mp->nslots >> SLOT_CHUNK_SHIFT) >= mp->nchunks) {
         if (!GTR__GROW(mp->alc, mp->chunks, mp->chunks_cap, mp->nchunks + 1))
             return false;
-        unsigned char *c = gtr__calloc(mp->alc, SLOT_CHUNK, mp->elem_size);
+        /* Not zeroed here: a fresh slot is zeroed when handed out (below), so a small trace
+         * does not pay for clearing a whole chunk. */
+        unsigned char *c = gtr__malloc(mp->alc, (size_t)SLOT_CHUNK * mp->elem_size);
         if (c == NULL)
             return false;
         mp->chunks[mp->nchunks++] = c;
@@ -201,6 +203,7 @@ static bool alloc_slot(idmap *mp, uint32_t *out)
     if (!GTR__GROW(mp->alc, mp->free_slots, mp->free_cap, (size_t)mp->nslots + 1))
         return false;
     *out = mp->nslots++;
+    memset(slot_ptr(mp, *out), 0, mp->elem_size);
     return true;
 }
 
