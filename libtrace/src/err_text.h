@@ -16,19 +16,7 @@
 /* gtr__err_setn sets err's text to s[0..n) and its code; returns code. NULL err: no-op. */
 static inline gtr_status gtr__err_setn(gtr_err *err, gtr_status code, const char *s, size_t n)
 {
-#ifdef GTR_ERR_INIT /* the full-length gtr_err (status.h with gtr_err_setn) */
     return gtr_err_setn(err, code, s, n);
-#else
-    if (err == NULL)
-        return code;
-    err->truncated = n >= sizeof err->msg;
-    if (err->truncated)
-        n = sizeof err->msg - 1;
-    memcpy(err->msg, s, n);
-    err->msg[n] = '\0';
-    err->code = code;
-    return code;
-#endif
 }
 
 /* GTR__ERR_LIT(err, code, "literal"): gtr__err_setn of a string literal. */
