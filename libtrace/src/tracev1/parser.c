@@ -191,11 +191,10 @@ static gtr_status slot_put_slow(const gtr_alloc *alc, gtr__v1_slotmap *m, uint64
     uint64_t k = key + SLOT_BIAS;
     if (k < SLOT_DENSE_MAX) {
         if (k >= m->ndense) {
+            /* Powers of two from 64: the first above k is at most SLOT_DENSE_MAX. */
             size_t ncap = m->ndense ? m->ndense * 2 : 64;
             while (ncap <= k)
                 ncap *= 2;
-            if (ncap > SLOT_DENSE_MAX)
-                ncap = SLOT_DENSE_MAX;
             uint32_t *d = gtr__realloc_array(alc, m->dense, ncap, sizeof *d);
             if (d == NULL)
                 return GTR_E_NOMEM;
@@ -203,11 +202,7 @@ static gtr_status slot_put_slow(const gtr_alloc *alc, gtr__v1_slotmap *m, uint64
             m->dense = d;
             m->ndense = ncap;
         }
-        if (m->dense[k] != 0) {
-            *idx = m->dense[k] - 1;
-            *found = true;
-            return GTR_OK;
-        }
+        /* dense[k] is 0 here: gtr__v1_slot_put handled a present key. */
         m->dense[k] = (uint32_t)next + 1;
         *idx = next;
         return GTR_OK;
