@@ -96,8 +96,8 @@ struct gtr__v1_converter {
     gtr__u64map task_map;
     task_state *tasks;
     size_t ntasks, tasks_cap;
-    gtr__u64map seen_procs;
-    gtr__u64map procm_map;
+    gtr__v1_slotmap seen_procs;
+    gtr__v1_slotmap procm_map;
     proc_m *procms;
     size_t nprocms, procms_cap;
     gtr_time last_ts;
@@ -237,8 +237,8 @@ void gtr__v1_converter_free(gtr__v1_converter *c)
     gtr__free(a, c->extra);
     gtr__u64map_free(a, &c->task_map);
     gtr__free(a, c->tasks);
-    gtr__u64map_free(a, &c->seen_procs);
-    gtr__u64map_free(a, &c->procm_map);
+    gtr__v1_slotmap_free(a, &c->seen_procs);
+    gtr__v1_slotmap_free(a, &c->procm_map);
     gtr__free(a, c->procms);
     gtr__free(a, c);
 }
@@ -291,8 +291,8 @@ static gtr_status created_add(gtr__v1_converter *c, uint64_t g, gtr_err *err)
 /* proc_m_get: it.procMs[p] with its ok. */
 static bool proc_m_get(const gtr__v1_converter *c, int32_t p, gtr_threadid *m)
 {
-    uint32_t v;
-    if (!gtr__u64map_get(&c->procm_map, (uint64_t)(int64_t)p, &v) || !c->procms[v].live)
+    size_t v;
+    if (!gtr__v1_slot_get(&c->procm_map, (uint64_t)(int64_t)p, &v) || !c->procms[v].live)
         return false;
     *m = c->procms[v].m;
     return true;
@@ -311,10 +311,9 @@ static gtr_status proc_m_set(gtr__v1_converter *c, int32_t p, gtr_threadid m, bo
 {
     size_t idx;
     bool found;
-    gtr_status st = slot(c->alc, &c->procm_map, (uint64_t)(int64_t)p, c->nprocms, &idx, &found,
-                         err);
-    if (st != GTR_OK)
-        return st;
+    if (gtr__v1_slot_put(c->alc, &c->procm_map, (uint64_t)(int64_t)p, c->nprocms, &idx,
+                         &found) != GTR_OK)
+        return nomem(err);
     if (!found) {
         if (!GTR__GROW(c->alc, c->procms, c->procms_cap, c->nprocms + 1))
             return nomem(err);
@@ -328,8 +327,8 @@ static gtr_status proc_m_set(gtr__v1_converter *c, int32_t p, gtr_threadid m, bo
 /* seen_proc marks p seen; *seen tells whether it already was. */
 static gtr_status seen_proc(gtr__v1_converter *c, int32_t p, bool *seen, gtr_err *err)
 {
-    uint32_t v = 0;
-    if (gtr__u64map_put(c->alc, &c->seen_procs, (uint64_t)(int64_t)p, &v, seen) != GTR_OK)
+    size_t idx;
+    if (gtr__v1_slot_put(c->alc, &c->seen_procs, (uint64_t)(int64_t)p, 0, &idx, seen) != GTR_OK)
         return nomem(err);
     return GTR_OK;
 }

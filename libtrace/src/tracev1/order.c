@@ -81,7 +81,7 @@ bool gtr__v1_transition_ready(uint64_t g, gtr__v1_gstate curr, gtr__v1_gstate in
 
 static bool less(const gtr__v1_order_event *h, size_t i, size_t j)
 {
-    return h[i].ev.ts < h[j].ev.ts;
+    return h[i].ts < h[j].ts;
 }
 
 static void swap(gtr__v1_order_event *h, size_t i, size_t j)

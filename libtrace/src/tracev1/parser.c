@@ -159,6 +159,81 @@ gtr_status gtr__v1_pack(gtr__v1_trace *t, const gtr__v1_event *e, gtr__v1_packed
     return GTR_OK;
 }
 
+/* gtr__v1_slotmap: keys below SLOT_DENSE_MAX after adding SLOT_BIAS (which brings the
+ * negative fake Ps in range) live in a plain array grown to the largest such key seen (at
+ * most 1 MiB); other keys go to the hash map. */
+#define SLOT_BIAS 16u
+#define SLOT_DENSE_MAX ((size_t)1 << 18)
+
+bool gtr__v1_slot_get(const gtr__v1_slotmap *m, uint64_t key, size_t *idx)
+{
+    uint64_t k = key + SLOT_BIAS;
+    if (k < SLOT_DENSE_MAX) {
+        if (k >= m->ndense || m->dense[k] == 0)
+            return false;
+        *idx = m->dense[k] - 1;
+        return true;
+    }
+    uint32_t v;
+    if (!gtr__u64map_get(&m->map, key, &v))
+        return false;
+    *idx = v;
+    return true;
+}
+
+static gtr_status slot_put_slow(const gtr_alloc *alc, gtr__v1_slotmap *m, uint64_t key,
+                                size_t next, size_t *idx, bool *found)
+{
+    *idx = 0;
+    *found = false;
+    if (next >= UINT32_MAX - 1)
+        return GTR_E_NOMEM;
+    uint64_t k = key + SLOT_BIAS;
+    if (k < SLOT_DENSE_MAX) {
+        if (k >= m->ndense) {
+            /* Powers of two from 64: the first above k is at most SLOT_DENSE_MAX. */
+            size_t ncap = m->ndense ? m->ndense * 2 : 64;
+            while (ncap <= k)
+                ncap *= 2;
+            uint32_t *d = gtr__realloc_array(alc, m->dense, ncap, sizeof *d);
+            if (d == NULL)
+                return GTR_E_NOMEM;
+            memset(d + m->ndense, 0, (ncap - m->ndense) * sizeof *d);
+            m->dense = d;
+            m->ndense = ncap;
+        }
+        /* dense[k] is 0 here: gtr__v1_slot_put handled a present key. */
+        m->dense[k] = (uint32_t)next + 1;
+        *idx = next;
+        return GTR_OK;
+    }
+    uint32_t v = (uint32_t)next;
+    if (gtr__u64map_put(alc, &m->map, key, &v, found) != GTR_OK)
+        return GTR_E_NOMEM;
+    *idx = v;
+    return GTR_OK;
+}
+
+gtr_status gtr__v1_slot_put(const gtr_alloc *alc, gtr__v1_slotmap *m, uint64_t key,
+                            size_t next, size_t *idx, bool *found)
+{
+    uint64_t k = key + SLOT_BIAS;
+    if (k < m->ndense && m->dense[k] != 0) {   /* the common case: a known small key */
+        *idx = m->dense[k] - 1;
+        *found = true;
+        return GTR_OK;
+    }
+    return slot_put_slow(alc, m, key, next, idx, found);
+}
+
+void gtr__v1_slotmap_free(const gtr_alloc *alc, gtr__v1_slotmap *m)
+{
+    gtr__u64map_free(alc, &m->map);
+    gtr__free(alc, m->dense);
+    m->dense = NULL;
+    m->ndense = 0;
+}
+
 /* --------------------------------------------------------------------------------------
  * Parser state.
  * -------------------------------------------------------------------------------------- */
@@ -184,6 +259,10 @@ typedef struct proc {
     gtr__v1_packed *buf;  /* buffer for reading batches into */
     size_t cap;
     bool done;
+    /* The head event's stateTransition, once computed (head_known). */
+    bool head_known;
+    uint64_t head_g;
+    gtr__v1_gstate head_init, head_next;
 } proc;
 
 typedef struct raw_event {
@@ -196,11 +275,7 @@ typedef struct raw_event {
     size_t batch_off;
 } raw_event;
 
-/* A dense value table behind a u64map (ID -> slot). */
-typedef struct slots {
-    gtr__u64map map;
-    size_t n;
-} slots;
+typedef gtr__v1_slotmap slotmap;
 
 typedef struct parser {
     const gtr_alloc *alc;
@@ -210,17 +285,17 @@ typedef struct parser {
     size_t len, off;
     gtr_err *err;
 
-    gtr__u64map pids;   /* pid -> index into plists */
+    slotmap pids;   /* pid -> index into plists */
     plist *plists;
     size_t nplists, plists_cap;
 
-    gtr__u64map strids;  /* string id -> index into t->strings */
+    slotmap strids;  /* string id -> index into t->strings */
     size_t strings_cap;
     uint32_t *inl_hash;  /* open addressing over t->inline_strings, UINT32_MAX empty */
     size_t inl_hash_cap, inline_cap;
-    gtr__u64map stackids; /* stack id -> index into t->stacks */
+    slotmap stackids; /* stack id -> index into t->stacks */
     size_t stacks_cap, pcs_cap;
-    gtr__u64map pcids;    /* pc -> index into t->frames */
+    slotmap pcids;        /* pc -> index into t->frames */
     size_t frames_cap;
     gtr__u64map timer_goids;
     int64_t ticks_per_sec;
@@ -234,7 +309,7 @@ typedef struct parser {
     /* parseEvent's state */
     int64_t last_ts;
     uint64_t last_g;
-    gtr__u64map last_gs_map; /* P -> index into last_gs */
+    slotmap last_gs_map; /* P -> index into last_gs */
     uint64_t *last_gs;
     size_t nlast_gs, last_gs_cap;
     int32_t last_p;
@@ -264,28 +339,23 @@ static gtr_status time_order(parser *p)
     return gtr_err_setf(p->err, GTR_E_FORMAT, "time stamps out of order");
 }
 
-/* slot_get/slot_put: a map from key to a dense slot index. */
-static bool slot_get(const gtr__u64map *m, uint64_t key, size_t *idx)
+/* slot_get/slot_put: the ID -> dense slot maps (gtr__v1_slot_*), failures as nomem. */
+static bool slot_get(const slotmap *m, uint64_t key, size_t *idx)
 {
-    uint32_t v;
-    if (!gtr__u64map_get(m, key, &v))
-        return false;
-    *idx = v;
-    return true;
+    return gtr__v1_slot_get(m, key, idx);
 }
 
-static gtr_status slot_put(parser *p, gtr__u64map *m, uint64_t key, size_t next, size_t *idx,
+static gtr_status slot_put(parser *p, slotmap *m, uint64_t key, size_t next, size_t *idx,
                            bool *found)
 {
-    *idx = 0;
-    *found = false;
-    if (next >= UINT32_MAX)
+    if (gtr__v1_slot_put(p->alc, m, key, next, idx, found) != GTR_OK)
         return nomem(p);
-    uint32_t v = (uint32_t)next;
-    if (gtr__u64map_put(p->alc, m, key, &v, found) != GTR_OK)
-        return nomem(p);
-    *idx = v;
     return GTR_OK;
+}
+
+static void slotmap_free(const gtr_alloc *alc, slotmap *m)
+{
+    gtr__v1_slotmap_free(alc, m);
 }
 
 /* read_val is readVal. */
@@ -850,6 +920,7 @@ static gtr_status load_batch(parser *p, proc *pr)
         }
     }
     pr->ev = pr->buf;
+    pr->head_known = false;
     pr->nev = n;
     return GTR_OK;
 }
@@ -865,7 +936,7 @@ static int cmp_ts(const void *a, const void *b)
 }
 
 typedef struct gs_table {
-    gtr__u64map map;
+    slotmap map;
     gtr__v1_gstate *v;
     size_t n, cap;
 } gs_table;
@@ -914,7 +985,7 @@ static int cmp_moved(const void *a, const void *b)
 static gtr_status fix_sys_exits(parser *p)
 {
     gtr__v1_trace *t = p->t;
-    gtr__u64map blk = {0};
+    slotmap blk = {{0}, NULL, 0};
     int64_t *blk_ts = NULL;
     size_t nblk = 0, blk_cap = 0, nmoved = 0;
     gtr_status st = GTR_OK;
@@ -960,7 +1031,7 @@ static gtr_status fix_sys_exits(parser *p)
             break;
         }
     }
-    gtr__u64map_free(p->alc, &blk);
+    slotmap_free(p->alc, &blk);
     gtr__free(p->alc, blk_ts);
     if (st != GTR_OK || nmoved == 0)
         return st;
@@ -1021,7 +1092,7 @@ static gtr_status merge_batches(parser *p)
     proc *procs = gtr__calloc(p->alc, nprocs, sizeof *procs);
     size_t *avail = gtr__calloc(p->alc, nprocs, sizeof *avail);
     gtr__v1_order_event *frontier = gtr__calloc(p->alc, nprocs, sizeof *frontier);
-    gs_table gs = {{0}, NULL, 0, 0};
+    gs_table gs = {{{0}, NULL, 0}, NULL, 0, 0};
     size_t events_cap = 0;
     if (procs == NULL || avail == NULL || frontier == NULL) {
         st = nomem(p);
@@ -1063,13 +1134,18 @@ static gtr_status merge_batches(parser *p)
                 i--; /* look at index i again (wraps to SIZE_MAX and back with i++) */
                 continue;
             }
-            gtr__v1_event ev;
-            gtr__v1_unpack(t, &pr->ev[0], &ev);
-            gtr__v1_gstate init, next;
-            uint64_t g = gtr__v1_state_transition(&ev, &init, &next);
-            if (!gtr__v1_transition_ready(g, gs_get(&gs, g), init))
+            if (!pr->head_known) {
+                gtr__v1_event ev;
+                gtr__v1_unpack(t, &pr->ev[0], &ev);
+                pr->head_g = gtr__v1_state_transition(&ev, &pr->head_init, &pr->head_next);
+                pr->head_known = true;
+            }
+            if (pr->head_g != GTR_V1_UNORDERED &&
+                !gtr__v1_transition_ready(pr->head_g, gs_get(&gs, pr->head_g), pr->head_init))
                 continue;
-            gtr__v1_order_event oe = {pr->ev[0], avail[i]};
+            /* The event stays at pr->ev[-1] (its buffer is not reloaded while the P is in
+             * the frontier); head_* keep its transition until it is merged. */
+            gtr__v1_order_event oe = {pr->ev[0].ts, avail[i]};
             pr->ev++;
             pr->nev--;
             avail[i] = avail[navail - 1];
@@ -1089,20 +1165,21 @@ static gtr_status merge_batches(parser *p)
             break;
         }
         gtr__v1_order_event f = gtr__v1_heap_pop(frontier, &nfrontier);
-        gtr__v1_event full;
-        gtr__v1_unpack(t, &f.ev, &full);
-        gtr__v1_gstate init, next;
-        uint64_t g = gtr__v1_state_transition(&full, &init, &next);
+        proc *fp = &procs[f.proc];
+        gtr__v1_packed fev = fp->ev[-1];
+        uint64_t g = fp->head_g;
+        gtr__v1_gstate init = fp->head_init, next = fp->head_next;
+        fp->head_known = false;
         /* "Local" events are only there for ordering. */
-        switch (f.ev.type) {
+        switch (fev.type) {
         case GTR_V1_GO_START_LOCAL:
-            f.ev.type = GTR_V1_GO_START;
+            fev.type = GTR_V1_GO_START;
             break;
         case GTR_V1_GO_UNBLOCK_LOCAL:
-            f.ev.type = GTR_V1_GO_UNBLOCK;
+            fev.type = GTR_V1_GO_UNBLOCK;
             break;
         case GTR_V1_GO_SYS_EXIT_LOCAL:
-            f.ev.type = GTR_V1_GO_SYS_EXIT;
+            fev.type = GTR_V1_GO_SYS_EXIT;
             break;
         default:
             break;
@@ -1111,7 +1188,7 @@ static gtr_status merge_batches(parser *p)
             st = nomem(p);
             goto out;
         }
-        t->events[t->nevents++] = f.ev;
+        t->events[t->nevents++] = fev;
 
         if (g != GTR_V1_UNORDERED) {
             gtr__v1_gstate curr = gs_get(&gs, g);
@@ -1144,7 +1221,7 @@ out:
     gtr__free(p->alc, procs);
     gtr__free(p->alc, avail);
     gtr__free(p->alc, frontier);
-    gtr__u64map_free(p->alc, &gs.map);
+    slotmap_free(p->alc, &gs.map);
     gtr__free(p->alc, gs.v);
     return st;
 }
@@ -1173,7 +1250,7 @@ typedef struct region_stack {
 
 typedef struct post {
     parser *p;
-    gtr__u64map gmap, pmap, tmap, rmap;
+    slotmap gmap, pmap, tmap, rmap;
     gdesc *gs;
     size_t ngs, gs_cap;
     pdesc *ps;
@@ -1659,10 +1736,10 @@ static gtr_status post_process(parser *p)
         t->events[i].p = ev->p;
         t->events[i].stk = ev->stk;
     }
-    gtr__u64map_free(p->alc, &s.gmap);
-    gtr__u64map_free(p->alc, &s.pmap);
-    gtr__u64map_free(p->alc, &s.tmap);
-    gtr__u64map_free(p->alc, &s.rmap);
+    slotmap_free(p->alc, &s.gmap);
+    slotmap_free(p->alc, &s.pmap);
+    slotmap_free(p->alc, &s.tmap);
+    slotmap_free(p->alc, &s.rmap);
     gtr__free(p->alc, s.gs);
     gtr__free(p->alc, s.ps);
     gtr__free(p->alc, s.tasks);
@@ -1677,7 +1754,7 @@ static gtr_status post_process(parser *p)
 static gtr_status mark_blocking_syscalls(parser *p)
 {
     gtr__v1_trace *t = p->t;
-    gtr__u64map m = {0};
+    slotmap m = {{0}, NULL, 0};
     uint8_t *next_type = NULL;
     size_t n = 0, cap = 0;
     gtr_status st = GTR_OK;
@@ -1698,25 +1775,25 @@ static gtr_status mark_blocking_syscalls(parser *p)
         }
         next_type[idx] = ev->type;
     }
-    gtr__u64map_free(p->alc, &m);
+    slotmap_free(p->alc, &m);
     gtr__free(p->alc, next_type);
     return st;
 }
 
 static void parser_free(parser *p)
 {
-    gtr__u64map_free(p->alc, &p->pids);
+    slotmap_free(p->alc, &p->pids);
     for (size_t i = 0; i < p->nplists; i++)
         gtr__free(p->alc, p->plists[i].b);
     gtr__free(p->alc, p->plists);
-    gtr__u64map_free(p->alc, &p->strids);
+    slotmap_free(p->alc, &p->strids);
     gtr__free(p->alc, p->inl_hash);
-    gtr__u64map_free(p->alc, &p->stackids);
-    gtr__u64map_free(p->alc, &p->pcids);
+    slotmap_free(p->alc, &p->stackids);
+    slotmap_free(p->alc, &p->pcids);
     gtr__u64map_free(p->alc, &p->timer_goids);
     gtr__free(p->alc, p->cpu);
     gtr__free(p->alc, p->cpu_packed);
-    gtr__u64map_free(p->alc, &p->last_gs_map);
+    slotmap_free(p->alc, &p->last_gs_map);
     gtr__free(p->alc, p->last_gs);
 }
 

@@ -206,6 +206,22 @@ enum { GTR_V1_G_DEAD, GTR_V1_G_RUNNABLE, GTR_V1_G_RUNNING, GTR_V1_G_WAITING };
 #define GTR_V1_NOSEQ UINT64_MAX
 #define GTR_V1_SEQINC (UINT64_MAX - 1)
 
+/* gtr__v1_slotmap: a map from an ID to a dense slot index. IDs (goroutines, Ps, stacks,
+ * strings) are mostly small: those index a plain array, the others a hash map. Zeroed is
+ * empty. */
+typedef struct gtr__v1_slotmap {
+    gtr__u64map map;  /* keys outside the dense range */
+    uint32_t *dense;  /* by key (biased): slot + 1, 0 when absent */
+    size_t ndense;
+} gtr__v1_slotmap;
+/* gtr__v1_slot_get: true and *idx when key is present. */
+bool gtr__v1_slot_get(const gtr__v1_slotmap *m, uint64_t key, size_t *idx);
+/* gtr__v1_slot_put: key's slot in *idx; when absent (*found false) key gets slot next.
+ * GTR_E_NOMEM (no error text) on allocation failure or next >= UINT32_MAX - 1. */
+gtr_status gtr__v1_slot_put(const gtr_alloc *alc, gtr__v1_slotmap *m, uint64_t key,
+                            size_t next, size_t *idx, bool *found);
+void gtr__v1_slotmap_free(const gtr_alloc *alc, gtr__v1_slotmap *m);
+
 /* gtr__v1_state_transition is stateTransition: the goroutine an event orders on, its state
  * needed for merging (init) and after the event (next). */
 uint64_t gtr__v1_state_transition(const gtr__v1_event *ev, gtr__v1_gstate *init,
@@ -213,9 +229,10 @@ uint64_t gtr__v1_state_transition(const gtr__v1_event *ev, gtr__v1_gstate *init,
 /* gtr__v1_transition_ready is transitionReady. */
 bool gtr__v1_transition_ready(uint64_t g, gtr__v1_gstate curr, gtr__v1_gstate init);
 
-/* orderEvent and orderEventList. */
+/* orderEvent and orderEventList: the frontier holds the time of each ready P's head event
+ * and the P (the event itself stays in the P's batch buffer until it is merged). */
 typedef struct gtr__v1_order_event {
-    gtr__v1_packed ev;
+    int64_t ts;
     size_t proc;
 } gtr__v1_order_event;
 /* gtr__v1_heap_push / _pop: orderEventList.Push and Pop over h[0..*n) (room for one more
