@@ -357,10 +357,14 @@ static void probe_make(const gtr_event *ev, gtr_event_kind k, probe *p)
     gtr_event m;
     st = gtr_make_event(p->builder, &c, &m, &p->err);
     if (st != GTR_OK) {
-        /* MakeEvent reads the stack's frames (Go: Stack.Frames), so a frame that refuses (Go
-         * panics: a frame string missing from a v1 trace's table) makes it refuse too. */
+        /* MakeEvent reads the stacks' frames (Go: Stack.Frames), the event's and a state
+         * transition's own (a GoCreate's new goroutine), so a frame that refuses (Go panics:
+         * a frame string missing from a v1 trace's table) makes it refuse too. */
         FUZZ_CHECK(st == GTR_E_INVALID || st == GTR_E_NOMEM ||
-                       (st == GTR_E_USAGE && stack_refuses(c.stack)),
+                       (st == GTR_E_USAGE &&
+                        (stack_refuses(c.stack) ||
+                         (c.details == GTR_DETAILS_STATE_TRANSITION &&
+                          stack_refuses(c.transition.stack)))),
                    "MakeEvent refuses with an error");
         check_error(st, &p->err, "MakeEvent error has a message");
         return;
