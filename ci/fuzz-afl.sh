@@ -70,4 +70,25 @@ if ls "$out/default/hangs"/id:* >/dev/null 2>&1; then
   echo "fuzz-afl: hangs saved to $artifacts/$t" >&2; fail=1
 fi
 case "$(get stability)" in 100.00%) ;; *) echo "fuzz-afl: stability below 100 %" >&2; fail=1;; esac
+
+# The stability figure samples re-runs; this check is exhaustive: every queue entry is run in
+# one persistent process in queue order, then in reverse order, and each input's edge map must
+# be the same both times (a target that keeps state from one input to the next fails it).
+if command -v afl-showmap >/dev/null; then
+  fwd=$(mktemp -d) rev_in=$(mktemp -d) rev=$(mktemp -d)
+  trap 'rm -rf "$in" "$fwd" "$rev_in" "$rev"' EXIT
+  n=0
+  while read -r f; do
+    n=$((n + 1)); cp "$out/default/queue/$f" "$rev_in/$(printf '%06d' "$n")_$f"
+  done < <(ls "$out/default/queue" | grep '^id:' | sort -r)
+  afl-showmap -q -i "$out/default/queue" -o "$fwd" -t 1000 -m none -- "$b_asan/bin/fuzz_${t}_afl" >/dev/null 2>&1 || true
+  afl-showmap -q -i "$rev_in" -o "$rev" -t 1000 -m none -- "$b_asan/bin/fuzz_${t}_afl" >/dev/null 2>&1 || true
+  differ=0
+  for m in "$rev"/*; do
+    [ -e "$m" ] || continue
+    cmp -s "$m" "$fwd/$(basename "$m" | cut -d_ -f2-)" || { differ=$((differ + 1)); echo "fuzz-afl: edges depend on input order: $(basename "$m" | cut -d_ -f2-)" >&2; }
+  done
+  echo "fuzz-afl: order check: $n queue entries run forward and reversed, $differ differ"
+  [ "$differ" -eq 0 ] || fail=1
+fi
 exit $fail

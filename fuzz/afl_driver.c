@@ -8,7 +8,8 @@
  * Build with afl-clang-fast (fuzz/CMakeLists.txt, option GTR_FUZZ_AFL); with
  * AFL_USE_ASAN=1 AFL_USE_UBSAN=1 for the crash-detecting binary, AFL_LLVM_CMPLOG=1 for the
  * CmpLog twin (ci/fuzz-afl.sh builds both). Compiled by a plain compiler the fallback
- * macros below turn it into a stdin reader, so `fuzz_x_afl < crash` reproduces a finding. */
+ * macros below turn it into a stdin reader, so `fuzz_x_afl < crash` reproduces a finding.
+ * This file is not instrumented (afl_driver.denylist): its edges are not the target's. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
