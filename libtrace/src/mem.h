@@ -21,7 +21,9 @@ char *gtr__strndup(const gtr_alloc *a, const char *s, size_t n);
  * geometrically. Returns false (leaving *p and *cap) on overflow or allocation failure. */
 bool gtr__grow(const gtr_alloc *a, void **p, size_t *cap, size_t need, size_t size);
 
+/* The capacity test is inline: GTR__GROW sits in per-event loops where it almost never grows.
+ * cap and need are evaluated twice (no side effects in them). */
 #define GTR__GROW(a, arr, cap, need) \
-    gtr__grow((a), (void **)&(arr), &(cap), (need), sizeof *(arr))
+    ((need) <= (cap) || gtr__grow((a), (void **)&(arr), &(cap), (need), sizeof *(arr)))
 
 #endif /* GTR_SRC_MEM_H */
