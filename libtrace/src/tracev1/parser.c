@@ -597,12 +597,48 @@ static plist *plist_of(parser *p, int32_t pid)
     return &p->plists[idx];
 }
 
+/* skip_plain_event is read_raw_event(SKIP_ARGS | SKIP_STRINGS) for the common case, an
+ * event of a known type with at most 3 inline arguments that are well-formed varints (not a
+ * CPU sample: collect_batches checks their arguments): it
+ * moves past it and returns true. For anything else (a string, a batch header, a
+ * length-prefixed event, a bad type, a malformed or cut varint) it reads nothing and returns
+ * false, and read_raw_event takes the event, its errors included. */
+static inline bool skip_plain_event(parser *p)
+{
+    size_t off = p->off;
+    if (off >= p->len)
+        return false;
+    uint8_t b = p->data[off];
+    uint8_t typ = (uint8_t)(b & 0x3f);
+    unsigned narg = (unsigned)(b >> 6) + 1;
+    if (narg > 3 || typ == GTR_V1_NONE || typ >= GTR_V1_COUNT || typ == GTR_V1_STRING ||
+        typ == GTR_V1_BATCH || typ == GTR_V1_CPU_SAMPLE || descs[typ].min_version > p->ver)
+        return false;
+    off++;
+    for (unsigned i = 0; i < narg; i++) {
+        uint64_t v;
+        int n = gtr__uvarint(p->data + off, p->len - off, &v);
+        if (n <= 0)
+            return false;
+        off += (size_t)n;
+    }
+    p->off = off;
+    return true;
+}
+
 static gtr_status collect_batches(parser *p)
 {
     raw_event raw;
     int32_t cur_p = 0;
+    /* The current P's list while it has one (indexes are stable; the array may move). */
+    size_t cur_idx = SIZE_MAX;
     gtr_status st;
     for (;;) {
+        if (cur_idx != SIZE_MAX && skip_plain_event(p)) {
+            p->plists[cur_idx].b[p->plists[cur_idx].n - 1].nevents++;
+            p->total_events++;
+            continue;
+        }
         st = read_raw_event(p, SKIP_ARGS | SKIP_STRINGS, &raw);
         if (st == GTR_EOF)
             break;
@@ -628,6 +664,7 @@ static gtr_status collect_batches(parser *p)
                 return nomem(p);
             l->b[l->n++] = (batch_off){raw.batch_off, 0};
             cur_p = raw.batch_pid;
+            cur_idx = idx;
         }
         plist *l = plist_of(p, cur_p);
         if (l == NULL || l->n == 0)
