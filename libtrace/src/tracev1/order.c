@@ -79,57 +79,55 @@ bool gtr__v1_transition_ready(uint64_t g, gtr__v1_gstate curr, gtr__v1_gstate in
            ((init.seq == GTR_V1_NOSEQ || init.seq == curr.seq) && init.status == curr.status);
 }
 
-static bool less(const gtr__v1_order_event *h, size_t i, size_t j)
-{
-    return h[i].ts < h[j].ts;
-}
+/* The heap is container/heap's over orderEventList (Less: a lower timestamp), step for step:
+ * which of two events with equal timestamps is merged first depends on the exact layout, so
+ * up and down make Go's moves. They move a hole instead of swapping: x ends where Go's swaps
+ * put it, and every element it passes moves exactly as a swap would move it. */
 
-static void swap(gtr__v1_order_event *h, size_t i, size_t j)
-{
-    gtr__v1_order_event t = h[i];
-    h[i] = h[j];
-    h[j] = t;
-}
-
-static void heap_up(gtr__v1_order_event *h, size_t j)
+/* heap_up is up(j) with h[j] == x. */
+static void heap_up(gtr__v1_order_event *h, size_t j, gtr__v1_order_event x)
 {
     while (j > 0) {
         size_t i = (j - 1) / 2; /* parent */
-        if (!less(h, j, i))
+        if (!(x.ts < h[i].ts))
             break;
-        swap(h, i, j);
+        h[j] = h[i];
         j = i;
     }
+    h[j] = x;
 }
 
-static void heap_down(gtr__v1_order_event *h, size_t i, size_t n)
+/* heap_down is down(i, n) with h[i] == x. */
+static void heap_down(gtr__v1_order_event *h, size_t i, size_t n, gtr__v1_order_event x)
 {
     for (;;) {
         size_t j1 = 2 * i + 1;
         if (j1 >= n)
             break;
         size_t j = j1; /* left child */
-        if (j1 + 1 < n && less(h, j1 + 1, j1))
+        if (j1 + 1 < n && h[j1 + 1].ts < h[j1].ts)
             j = j1 + 1; /* right child */
-        if (!less(h, j, i))
+        if (!(h[j].ts < x.ts))
             break;
-        swap(h, i, j);
+        h[i] = h[j];
         i = j;
     }
+    h[i] = x;
 }
 
 void gtr__v1_heap_push(gtr__v1_order_event *h, size_t *n, const gtr__v1_order_event *x)
 {
-    h[*n] = *x;
-    (*n)++;
-    heap_up(h, *n - 1);
+    size_t j = (*n)++;
+    heap_up(h, j, *x);
 }
 
 gtr__v1_order_event gtr__v1_heap_pop(gtr__v1_order_event *h, size_t *n)
 {
+    /* Swap(0, n-1), down(0, n-1), then the old root leaves from the end. */
     size_t last = *n - 1;
-    swap(h, 0, last);
-    heap_down(h, 0, last);
+    gtr__v1_order_event top = h[0];
+    if (last > 0)
+        heap_down(h, 0, last, h[last]);
     (*n)--;
-    return h[last];
+    return top;
 }
