@@ -417,6 +417,40 @@ static gtr_status add_string(parser *p, uint64_t id, size_t off, size_t len)
 #define SKIP_STRINGS 2u
 
 /* read_raw_event is readRawEvent: GTR_EOF at the end of the input ("EOF"). */
+/* read_plain_event is read_raw_event for the common case, in both passes: an event of a known
+ * type, not a string, a batch header or a CPU sample (collect_batches checks their
+ * arguments), with at most 3 inline arguments that are well-formed varints. It fills ev and
+ * returns true; for anything else it reads nothing and returns false, and read_raw_event
+ * takes the event, its errors included. */
+static inline bool read_plain_event(parser *p, raw_event *ev)
+{
+    size_t off = p->off;
+    if (off >= p->len)
+        return false;
+    uint8_t b = p->data[off];
+    uint8_t typ = (uint8_t)(b & 0x3f);
+    unsigned narg = (unsigned)(b >> 6) + 1;
+    if (narg > 3 || typ == GTR_V1_NONE || typ >= GTR_V1_COUNT || typ == GTR_V1_STRING ||
+        typ == GTR_V1_BATCH || typ == GTR_V1_CPU_SAMPLE || descs[typ].min_version > p->ver)
+        return false;
+    off++;
+    for (unsigned i = 0; i < narg; i++) {
+        int n = gtr__uvarint(p->data + off, p->len - off, &p->args[i]);
+        if (n <= 0)
+            return false;
+        off += (size_t)n;
+    }
+    p->off = off;
+    ev->typ = typ;
+    ev->args = p->args;
+    ev->nargs = narg;
+    ev->has_sarg = false;
+    ev->sarg_off = ev->sarg_len = 0;
+    ev->batch_pid = 0;
+    ev->batch_off = 0;
+    return true;
+}
+
 static gtr_status read_raw_event(parser *p, unsigned flags, raw_event *ev)
 {
     gtr_status st;
@@ -597,35 +631,6 @@ static plist *plist_of(parser *p, int32_t pid)
     return &p->plists[idx];
 }
 
-/* skip_plain_event is read_raw_event(SKIP_ARGS | SKIP_STRINGS) for the common case, an
- * event of a known type with at most 3 inline arguments that are well-formed varints (not a
- * CPU sample: collect_batches checks their arguments): it
- * moves past it and returns true. For anything else (a string, a batch header, a
- * length-prefixed event, a bad type, a malformed or cut varint) it reads nothing and returns
- * false, and read_raw_event takes the event, its errors included. */
-static inline bool skip_plain_event(parser *p)
-{
-    size_t off = p->off;
-    if (off >= p->len)
-        return false;
-    uint8_t b = p->data[off];
-    uint8_t typ = (uint8_t)(b & 0x3f);
-    unsigned narg = (unsigned)(b >> 6) + 1;
-    if (narg > 3 || typ == GTR_V1_NONE || typ >= GTR_V1_COUNT || typ == GTR_V1_STRING ||
-        typ == GTR_V1_BATCH || typ == GTR_V1_CPU_SAMPLE || descs[typ].min_version > p->ver)
-        return false;
-    off++;
-    for (unsigned i = 0; i < narg; i++) {
-        uint64_t v;
-        int n = gtr__uvarint(p->data + off, p->len - off, &v);
-        if (n <= 0)
-            return false;
-        off += (size_t)n;
-    }
-    p->off = off;
-    return true;
-}
-
 static gtr_status collect_batches(parser *p)
 {
     raw_event raw;
@@ -634,7 +639,8 @@ static gtr_status collect_batches(parser *p)
     size_t cur_idx = SIZE_MAX;
     gtr_status st;
     for (;;) {
-        if (cur_idx != SIZE_MAX && skip_plain_event(p)) {
+        /* The common case skips read_raw_event: the arguments are decoded, but not used. */
+        if (cur_idx != SIZE_MAX && read_plain_event(p, &raw)) {
             p->plists[cur_idx].b[p->plists[cur_idx].n - 1].nevents++;
             p->total_events++;
             continue;
@@ -935,7 +941,9 @@ static gtr_status load_batch(parser *p, proc *pr)
     gtr__v1_event ev;
     memset(&ev, 0, sizeof ev);
     for (;;) {
-        gtr_status st = read_raw_event(p, 0, &raw);
+        gtr_status st = GTR_OK;
+        if (!read_plain_event(p, &raw))
+            st = read_raw_event(p, 0, &raw);
         if (st == GTR_EOF)
             break;
         if (st != GTR_OK)
