@@ -1304,15 +1304,27 @@ typedef struct post {
     size_t ntasks, tasks_cap;
     region_stack *regions;
     size_t nregions, regions_cap;
+    /* The slots of the G and the P last looked up or stored (slots never move or go):
+     * post_event reads a descriptor and writes it back, and the write finds it here. */
+    bool last_g_ok, last_p_ok;
+    uint64_t last_g;
+    int32_t last_p;
+    size_t last_g_slot, last_p_slot;
 } post;
 
 static const gdesc gzero = {GTR_V1_G_DEAD, NONE, NONE, NONE, NONE};
 static const pdesc pzero = {false, 0, NONE};
 
-static bool g_exists(const post *s, uint64_t g, gdesc *out)
+static bool g_exists(post *s, uint64_t g, gdesc *out)
 {
     size_t idx;
-    if (!slot_get(&s->gmap, g, &idx)) {
+    if (s->last_g_ok && s->last_g == g) {
+        idx = s->last_g_slot;
+    } else if (slot_get(&s->gmap, g, &idx)) {
+        s->last_g_ok = true;
+        s->last_g = g;
+        s->last_g_slot = idx;
+    } else {
         *out = gzero;
         return false;
     }
@@ -1320,7 +1332,7 @@ static bool g_exists(const post *s, uint64_t g, gdesc *out)
     return true;
 }
 
-static gdesc g_get(const post *s, uint64_t g)
+static gdesc g_get(post *s, uint64_t g)
 {
     gdesc d;
     g_exists(s, g, &d);
@@ -1330,6 +1342,10 @@ static gdesc g_get(const post *s, uint64_t g)
 static gtr_status g_set(post *s, uint64_t g, gdesc d)
 {
     size_t idx;
+    if (s->last_g_ok && s->last_g == g) {
+        s->gs[s->last_g_slot] = d;
+        return GTR_OK;
+    }
     bool found;
     gtr_status st = slot_put(s->p, &s->gmap, g, s->ngs, &idx, &found);
     if (st != GTR_OK)
@@ -1340,18 +1356,32 @@ static gtr_status g_set(post *s, uint64_t g, gdesc d)
         s->ngs++;
     }
     s->gs[idx] = d;
+    s->last_g_ok = true;
+    s->last_g = g;
+    s->last_g_slot = idx;
     return GTR_OK;
 }
 
-static pdesc p_get(const post *s, int32_t pid)
+static pdesc p_get(post *s, int32_t pid)
 {
     size_t idx;
-    return slot_get(&s->pmap, (uint64_t)(int64_t)pid, &idx) ? s->ps[idx] : pzero;
+    if (s->last_p_ok && s->last_p == pid)
+        return s->ps[s->last_p_slot];
+    if (!slot_get(&s->pmap, (uint64_t)(int64_t)pid, &idx))
+        return pzero;
+    s->last_p_ok = true;
+    s->last_p = pid;
+    s->last_p_slot = idx;
+    return s->ps[idx];
 }
 
 static gtr_status p_set(post *s, int32_t pid, pdesc d)
 {
     size_t idx;
+    if (s->last_p_ok && s->last_p == pid) {
+        s->ps[s->last_p_slot] = d;
+        return GTR_OK;
+    }
     bool found;
     gtr_status st = slot_put(s->p, &s->pmap, (uint64_t)(int64_t)pid, s->nps, &idx, &found);
     if (st != GTR_OK)
@@ -1362,6 +1392,9 @@ static gtr_status p_set(post *s, int32_t pid, pdesc d)
         s->nps++;
     }
     s->ps[idx] = d;
+    s->last_p_ok = true;
+    s->last_p = pid;
+    s->last_p_slot = idx;
     return GTR_OK;
 }
 
