@@ -993,7 +993,9 @@ static gtr__v1_gstate gs_get(const gs_table *gs, uint64_t g)
     return slot_get(&gs->map, g, &idx) ? gs->v[idx] : zero;
 }
 
-static gtr_status gs_set(parser *p, gs_table *gs, uint64_t g, gtr__v1_gstate s)
+/* gs_ref points *out at g's state, added as gs_get's zero state when g has none (one lookup
+ * for the merge's read and write of the same G; the pointer lasts until the next add). */
+static gtr_status gs_ref(parser *p, gs_table *gs, uint64_t g, gtr__v1_gstate **out)
 {
     size_t idx;
     bool found;
@@ -1003,9 +1005,10 @@ static gtr_status gs_set(parser *p, gs_table *gs, uint64_t g, gtr__v1_gstate s)
     if (!found) {
         if (!GTR__GROW(p->alc, gs->v, gs->cap, gs->n + 1))
             return nomem(p);
+        gs->v[idx] = (gtr__v1_gstate){0, GTR_V1_G_DEAD};
         gs->n++;
     }
-    gs->v[idx] = s;
+    *out = &gs->v[idx];
     return GTR_OK;
 }
 
@@ -1236,7 +1239,10 @@ static gtr_status merge_batches(parser *p)
         t->events[t->nevents++] = fev;
 
         if (g != GTR_V1_UNORDERED) {
-            gtr__v1_gstate curr = gs_get(&gs, g);
+            gtr__v1_gstate *state = NULL;
+            if ((st = gs_ref(p, &gs, g, &state)) != GTR_OK)
+                goto out;
+            gtr__v1_gstate curr = *state;
             if (!gtr__v1_transition_ready(g, curr, init)) {
                 st = gtr_err_setf(p->err, GTR_E_ORDER,
                                   "encountered impossible goroutine state transition");
@@ -1246,8 +1252,7 @@ static gtr_status merge_batches(parser *p)
                 next.seq = curr.seq;
             else if (next.seq == GTR_V1_SEQINC)
                 next.seq = curr.seq + 1;
-            if ((st = gs_set(p, &gs, g, next)) != GTR_OK)
-                goto out;
+            *state = next;
         }
         avail[navail++] = f.proc;
     }
