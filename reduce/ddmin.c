@@ -11,7 +11,8 @@
  *   5. bytes of the undecodable tails (of batches and of the trace);
  * then 6. values: every batch time/m/gen, event argument and string's data is tried at 0
  * (or empty), 1, and half its value (or length). The phases repeat until a round changes
- * nothing. Candidates are always encoded from the model, so sizes stay right. */
+ * nothing. Candidates are always encoded from the model, so sizes stay right. An old-format
+ * trace (go 1.11-1.21, no v2 framing) is reduced by whole events, then by bytes (below). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -233,6 +234,155 @@ static bool has_tails(const tracedit_trace *t)
     return false;
 }
 
+/* Old-format traces (the go 1.11, 1.19 and 1.21 headers) have no v2 header, so tracedit keeps
+ * them whole as the trace's tail. Their events delimit themselves (readRawEvent in Go's
+ * internal/tracev1: a type byte whose top two bits count the inline arguments, 3 meaning a
+ * length-prefixed argument list; a String's id, length and bytes; after a length-prefixed
+ * UserLog, its value string), so the reducer can drop whole events of the tail after its
+ * 16-byte header, and whole batches before that, before it drops bytes. */
+#define V1_HEADER_LEN 16
+#define V1_EV_STRING 37   /* Go's tracev1 EvString */
+#define V1_EV_USER_LOG 48 /* Go's tracev1 EvUserLog */
+
+bool reduce_v1_header(const uint8_t *data, size_t size)
+{
+    static const char hdr[][V1_HEADER_LEN + 1] = {"go 1.11 trace\0\0\0", "go 1.19 trace\0\0\0",
+                                                 "go 1.21 trace\0\0\0"};
+    if (size < V1_HEADER_LEN)
+        return false;
+    for (size_t i = 0; i < sizeof hdr / sizeof hdr[0]; i++)
+        if (memcmp(data, hdr[i], V1_HEADER_LEN) == 0)
+            return true;
+    return false;
+}
+
+static bool is_v1(const tracedit_trace *t)
+{
+    return !t->has_header && t->bytes != NULL &&
+           reduce_v1_header(t->bytes + t->tail, t->tail_len);
+}
+
+/* v1_skip_uvarint moves *off past one uvarint of p[0..n) (Go's binary.Uvarint rules); false
+ * if there is none. */
+static bool v1_skip_uvarint(const uint8_t *p, size_t n, size_t *off, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (unsigned i = 0; i < 10 && *off + i < n; i++) {
+        uint8_t b = p[*off + i];
+        if (b < 0x80) {
+            if (i == 9 && b > 1)
+                return false;
+            *v = x | (uint64_t)b << (7 * i);
+            *off += i + 1;
+            return true;
+        }
+        x |= (uint64_t)(b & 0x7f) << (7 * i);
+    }
+    return false;
+}
+
+/* v1_event_len: the bytes of the event at p[0..n), or 0 when none is complete there. */
+static size_t v1_event_len(const uint8_t *p, size_t n)
+{
+    if (n == 0)
+        return 0;
+    uint8_t typ = p[0] & 0x3f;
+    unsigned narg = (unsigned)(p[0] >> 6) + 1;
+    size_t off = 1;
+    uint64_t v;
+    if (typ == V1_EV_STRING) {
+        if (!v1_skip_uvarint(p, n, &off, &v) || !v1_skip_uvarint(p, n, &off, &v) || v > n - off)
+            return 0;
+        return off + (size_t)v;
+    }
+    if (narg <= 3) {
+        for (unsigned i = 0; i < narg; i++)
+            if (!v1_skip_uvarint(p, n, &off, &v))
+                return 0;
+        return off;
+    }
+    if (!v1_skip_uvarint(p, n, &off, &v) || v > n - off)
+        return 0;
+    off += (size_t)v;
+    if (typ == V1_EV_USER_LOG) {
+        if (!v1_skip_uvarint(p, n, &off, &v) || v > n - off)
+            return 0;
+        off += (size_t)v;
+    }
+    return off;
+}
+
+/* v1_event_offset: the offset in the tail of event k (counting from the first after the
+ * header), or of the end of the last complete event when there are fewer; *count gets how
+ * many events were walked. */
+static size_t v1_event_offset(const tracedit_trace *t, size_t k, size_t *count)
+{
+    const uint8_t *p = t->bytes + t->tail;
+    size_t off = V1_HEADER_LEN, i = 0;
+    for (; i < k; i++) {
+        size_t len = v1_event_len(p + off, t->tail_len - off);
+        if (len == 0)
+            break;
+        off += len;
+    }
+    *count = i;
+    return off;
+}
+
+/* v1 batches: the runs of events from one EvBatch to the next (what comes before the first
+ * is a run too). */
+#define V1_EV_BATCH 1 /* Go's tracev1 EvBatch */
+
+/* v1_batch_offset: like v1_event_offset, for the start of run k. */
+static size_t v1_batch_offset(const tracedit_trace *t, size_t k, size_t *count)
+{
+    const uint8_t *p = t->bytes + t->tail;
+    size_t off = V1_HEADER_LEN, runs = 0;
+    for (bool first = true;; first = false) {
+        size_t len = v1_event_len(p + off, t->tail_len - off);
+        if (len == 0)
+            break;
+        if ((p[off] & 0x3f) == V1_EV_BATCH || first) {
+            if (runs == k)
+                break;
+            runs++;
+        }
+        off += len;
+    }
+    *count = runs;
+    return off;
+}
+
+static size_t count_v1_batches(const tracedit_trace *t)
+{
+    size_t n = 0;
+    if (is_v1(t))
+        v1_batch_offset(t, SIZE_MAX, &n);
+    return n;
+}
+
+static void drop_v1_batches(tracedit_trace *t, size_t lo, size_t hi)
+{
+    size_t n;
+    size_t a = v1_batch_offset(t, lo, &n), z = v1_batch_offset(t, hi, &n);
+    cut_range(t, t->tail, &t->tail_len, a, z);
+}
+
+static size_t count_v1_events(const tracedit_trace *t)
+{
+    size_t n = 0;
+    if (is_v1(t))
+        v1_event_offset(t, SIZE_MAX, &n);
+    return n;
+}
+
+static void drop_v1_events(tracedit_trace *t, size_t lo, size_t hi)
+{
+    size_t n;
+    size_t a = v1_event_offset(t, lo, &n), z = v1_event_offset(t, hi, &n);
+    cut_range(t, t->tail, &t->tail_len, a, z);
+}
+
 /* ddmin removes chunks of units while the trace stays interesting. Returns true on progress. */
 static bool ddmin(reducer *r, count_fn count, drop_fn drop)
 {
@@ -371,7 +521,7 @@ gtr_status reduce_ddmin_budget(const uint8_t *data, size_t size, reduce_interest
         return gtr_err_setf(err, GTR_E_USAGE, "the input does not show the failure");
     if ((st = tracedit_decode(&r.cur, data, size, err)) < 0)
         goto out;
-    if (!r.cur.has_header) {
+    if (!r.cur.has_header && !is_v1(&r.cur)) {
         if (gtr_buf_append(out, data, size) < 0)
             st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
         goto out;
@@ -386,6 +536,13 @@ gtr_status reduce_ddmin_budget(const uint8_t *data, size_t size, reduce_interest
     for (bool progress = true; progress && !r.halt;) {
         r.stats->rounds++;
         progress = false;
+        if (is_v1(&r.cur)) {
+            /* An old-format trace: whole batches, events, then bytes (no v2 model to edit). */
+            progress |= ddmin(&r, count_v1_batches, drop_v1_batches);
+            progress |= ddmin(&r, count_v1_events, drop_v1_events);
+            progress |= ddmin(&r, count_tails, drop_tails);
+            continue;
+        }
         progress |= ddmin(&r, count_gens, drop_gens);
         progress |= ddmin(&r, count_batches, drop_batches);
         progress |= ddmin(&r, count_events, drop_events);

@@ -163,6 +163,11 @@ static bool build_fixture(gtr_buf *out, const uint8_t *wire, size_t len, const c
     gtr_buf text = {0};
     gtr_err err = GTR_ERR_INIT;
     bool ok = false;
+    if (reduce_v1_header(wire, len)) {
+        gtr_buf_puts(why, "the trace is in the old format (go 1.11-1.21), which the text format "
+                          "(go 1.22+) cannot hold");
+        goto out;
+    }
     if (gtr_raw_wire_to_text(wire, len, &text, &err) < 0) {
         gtr_buf_printf(why, "the trace needs bytes the text format cannot name (%s)",
                        gtr_err_text(&err, NULL));
@@ -340,14 +345,16 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
                               p.outcome == REDUCE_CRASH ? "crashes" : "hangs", p.signature);
             goto out;
         }
-    } else if (p.verdict.end == TGEN_END_HEADER) {
+    } else if (p.verdict.end == TGEN_END_HEADER && !reduce_v1_header(data, size)) {
+        /* (An old-format trace is parsed whole by NewReader: its error is kept as a read
+         * error, below.) */
         st = gtr_err_setf(err, GTR_E_FORMAT, "no trace to reduce: ");
         gtr_err_append(err, &p.verdict.end_err);
         goto out;
     } else if (p.verdict.invalid > 0 && !tgen_verdict_first_sync_artifact(&p.verdict)) {
         k.kind = REDUCE_KEEP_VALIDATOR_ERROR;
         msg = gtr_err_text(&p.verdict.valid_err, &msg_len);
-    } else if (p.verdict.end == TGEN_END_READ) {
+    } else if (p.verdict.end == TGEN_END_READ || p.verdict.end == TGEN_END_HEADER) {
         k.kind = p.verdict.invalid > 0 ? REDUCE_KEEP_LATER_GEN_ERROR : REDUCE_KEEP_READ_ERROR;
         msg = gtr_err_text(&p.verdict.end_err, &msg_len);
     } else {

@@ -359,6 +359,75 @@ static void test_reduce_unnameable_bytes_are_written_as_wire(void **state)
     cleanup(dir);
 }
 
+/* An old-format trace (go 1.11-1.21) has no v2 framing and no text form: Go parses it whole
+ * in NewReader, whose error is kept as the failure; the reducer drops its batches, events and
+ * bytes, and writes wire bytes. Here a go1.21 trace cut inside an event. */
+static void test_reduce_old_format_trace_shrinks_to_wire(void **state)
+{
+    gtr_buf whole = {0};
+    char dir[] = "/tmp/test_reduce_XXXXXX", path[600];
+    size_t n;
+    (void)state;
+    load(GTR_SOURCE_DIR "/corpus/old/tracev1-stress_1_21_good.trace.gz", &whole);
+    assert_true(whole.len > 20000);
+    assert_true(reduce_v1_header((const uint8_t *)whole.data, whole.len));
+    assert_false(reduce_v1_header((const uint8_t *)"go 1.22 trace\0\0\0", 16));
+    assert_false(reduce_v1_header((const uint8_t *)"go 1.21 trace", 13));
+    reduce_probe before;
+    assert_int_equal(reduce_probe_run((const uint8_t *)whole.data, 20000, 10, &before, NULL),
+                     GTR_OK);
+    assert_int_equal(before.verdict.end, TGEN_END_HEADER);
+    assert_non_null(strstr(before.verdict.end_err.msg, "malformatted base-128 varint"));
+
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(reduce_to(dir, whole.data, 20000, ""), 0);
+    snprintf(path, sizeof path, "%s/out.test", dir);
+    assert_int_equal(access(path, F_OK), -1);
+    snprintf(path, sizeof path, "%s/out.trace", dir);
+    char *w = read_all(path, &n);
+    assert_non_null(w);
+    assert_true(n <= 32); /* the header and a cut event */
+    assert_true(reduce_v1_header((const uint8_t *)w, n));
+    reduce_probe after;
+    assert_int_equal(reduce_probe_run((const uint8_t *)w, n, 10, &after, NULL), GTR_OK);
+    assert_int_equal(after.verdict.end, TGEN_END_HEADER);
+    assert_non_null(strstr(after.verdict.end_err.msg, "malformatted base-128 varint"));
+    snprintf(path, sizeof path, "%s/err", dir);
+    char *err = read_all(path, &n);
+    assert_non_null(strstr(err, "the trace is in the old format (go 1.11-1.21)"));
+    tgen_verdict_free(&before.verdict);
+    tgen_verdict_free(&after.verdict);
+    free(w);
+    free(err);
+    gtr_buf_free(&whole);
+    cleanup(dir);
+}
+
+/* An old-format trace with a validator error (Go's converter flaw on blocking syscalls,
+ * corpus/go-panics) is reduced to wire bytes that still show it. */
+static void test_reduce_old_format_validator_error_shrinks(void **state)
+{
+    char dir[] = "/tmp/test_reduce_XXXXXX", path[600];
+    size_t n, m;
+    (void)state;
+    char *in = read_all(GTR_SOURCE_DIR "/corpus/go-panics/go121-v1-blocking-syscall-validator-flaw.trace", &n);
+    assert_non_null(in);
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(reduce_to(dir, in, n, ""), 0);
+    snprintf(path, sizeof path, "%s/out.trace", dir);
+    char *w = read_all(path, &m);
+    assert_non_null(w);
+    assert_true(m < n);
+    reduce_probe p;
+    assert_int_equal(reduce_probe_run((const uint8_t *)w, m, 10, &p, NULL), GTR_OK);
+    assert_true(p.verdict.invalid > 0);
+    assert_non_null(strstr(p.verdict.valid_err.msg, "when one was already executing"));
+    tgen_verdict_free(&p.verdict);
+    free(in);
+    free(w);
+    cleanup(dir);
+}
+
 /* A validator error cannot be a fixture (the golden runner fails on each): wire bytes. Here
  * the go1.25 header alone: Go's reader emits Sync 1 without a clock snapshot. */
 static void test_reduce_validator_failure_is_written_as_wire(void **state)
@@ -485,6 +554,8 @@ int main(void)
         cmocka_unit_test(test_reduce_go125_first_generation_error_becomes_a_passing_fixture),
         cmocka_unit_test(test_reduce_unnameable_bytes_are_written_as_wire),
         cmocka_unit_test(test_reduce_validator_failure_is_written_as_wire),
+        cmocka_unit_test(test_reduce_old_format_trace_shrinks_to_wire),
+        cmocka_unit_test(test_reduce_old_format_validator_error_shrinks),
         cmocka_unit_test(test_reduce_expect_reader_error_behind_validator_error),
         cmocka_unit_test(test_reduce_budget_stops_with_an_interesting_result),
     };

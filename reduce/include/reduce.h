@@ -55,6 +55,11 @@ gtr_status reduce_ddmin_budget(const uint8_t *data, size_t size, reduce_interest
                                void *ctx, double budget_s, gtr_buf *out, reduce_stats *stats,
                                gtr_err *err);
 
+/* reduce_v1_header: data starts with an old-format header (go 1.11, 1.19 or 1.21). Such a
+ * trace has no v2 framing: Go parses it whole in NewReader, and reduce_ddmin reduces it by
+ * its self-delimiting batches, events and bytes. */
+bool reduce_v1_header(const uint8_t *data, size_t size);
+
 /* ---- Judging one trace in a child process. ---- */
 
 typedef enum reduce_outcome {
