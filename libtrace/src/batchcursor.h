@@ -31,6 +31,7 @@ typedef struct gtr__batch_cursor {
     gtr_time last_ts;
     uint32_t idx;
     size_t data_off;
+    void *mstate;          /* the ordering's state of m (gtr__ordering_advance_cached) */
     gtr__base_event ev;    /* the last event read */
 } gtr__batch_cursor;
 

@@ -1921,6 +1921,13 @@ void gtr__ordering_set_version(gtr__ordering *o, uint64_t version)
 gtr_status gtr__ordering_advance(gtr__ordering *o, gtr__base_event *ev, gtr__ev_table *evt,
                                  gtr_threadid m, uint64_t gen, bool *ok, gtr_err *err)
 {
+    return gtr__ordering_advance_cached(o, ev, evt, m, NULL, gen, ok, err);
+}
+
+gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
+                                        gtr__ev_table *evt, gtr_threadid m, void **mcache,
+                                        uint64_t gen, bool *ok, gtr_err *err)
+{
     *ok = false;
     if (o->initial_gen == 0)
         o->initial_gen = gen; /* Set the initial gen if necessary. */
@@ -1930,7 +1937,9 @@ gtr_status gtr__ordering_advance(gtr__ordering *o, gtr__base_event *ev, gtr__ev_
     if (m != GTR_NO_THREAD) {
         /* Pull out or create the mState for this event. The pointer stays valid while the
          * advance function adds other threads (slots never move). */
-        if (o->last_ms != NULL && o->last_m == m) {
+        if (mcache != NULL && *mcache != NULL) {
+            ms = *mcache;
+        } else if (o->last_ms != NULL && o->last_m == m) {
             ms = o->last_ms;
         } else {
             ms = idmap_get(&o->m_states, (uint64_t)m);
@@ -1942,6 +1951,8 @@ gtr_status gtr__ordering_advance(gtr__ordering *o, gtr__base_event *ev, gtr__ev_
             o->last_m = m;
             o->last_ms = ms;
         }
+        if (mcache != NULL)
+            *mcache = ms;
         cur.p = ms->p;
         cur.g = ms->g;
     }

@@ -381,8 +381,8 @@ static gtr_status broken_trace(const gtr_reader *r, const char *what, gtr_err *e
 static gtr_status try_advance(gtr_reader *r, size_t i, bool *ok, gtr_err *err)
 {
     gtr__batch_cursor *bc = r->frontier[i];
-    gtr_status st = gtr__ordering_advance(r->order, &bc->ev, r->gen->evt, bc->m, r->gen->gen, ok,
-                                          err);
+    gtr_status st = gtr__ordering_advance_cached(r->order, &bc->ev, r->gen->evt, bc->m,
+                                                 &bc->mstate, r->gen->gen, ok, err);
     if (st != GTR_OK || !*ok) {
         if (st != GTR_OK)
             *ok = false;
