@@ -473,13 +473,20 @@ static bool queue_reserve(gtr__ordering *o, size_t n)
     return true;
 }
 
-/* queue_push never fails: gtr__ordering_advance reserved room first. */
-static void queue_push(gtr__ordering *o, gtr_event e)
+/* queue_slot returns the next free slot of the queue, now counted in; it never fails:
+ * gtr__ordering_advance reserved room first. */
+static gtr_event *queue_slot(gtr__ordering *o)
 {
     event_queue *q = &o->queue;
     assert(q->len < q->cap);
-    q->buf[(q->start + q->len) & (q->cap - 1)] = e;
+    gtr_event *e = &q->buf[(q->start + q->len) & (q->cap - 1)];
     q->len++;
+    return e;
+}
+
+static void queue_push(gtr__ordering *o, gtr_event e)
+{
+    *queue_slot(o) = e;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -782,9 +789,15 @@ static gtr_status new_mstate(gtr__ordering *o, gtr_threadid id, gtr_goid g, gtr_
 static void push_event(gtr__ordering *o, const gtr__ev_table *evt, sched_ctx ctx,
                        const gtr__base_event *ev)
 {
-    gtr_event e = gtr__make_event(evt, ctx.g, ctx.p, ctx.m, ev->type, ev->time);
-    memcpy(e.args_, ev->args, sizeof e.args_);
-    queue_push(o, e);
+    /* Built in its slot: the event is copied once here and once out. */
+    gtr_event *e = queue_slot(o);
+    e->table_ = evt;
+    e->g_ = ctx.g;
+    e->p_ = ctx.p;
+    e->m_ = ctx.m;
+    e->type_ = ev->type;
+    e->time_ = ev->time;
+    memcpy(e->args_, ev->args, sizeof e->args_);
 }
 
 /* makeEvent: a synthesized event with up to two args. */
@@ -1984,9 +1997,9 @@ bool gtr__ordering_next(gtr__ordering *o, gtr_event *out)
     event_queue *q = &o->queue;
     if (q->len == 0)
         return false;
-    gtr_event *slot = &q->buf[q->start];
-    *out = *slot;
-    memset(slot, 0, sizeof *slot); /* Don't hold on to old tables. */
+    /* (Go clears the slot so as not to hold on to old tables; a C pointer holds nothing, and
+     * the slot is written whole before it is read again.) */
+    *out = q->buf[q->start];
     q->start = (q->start + 1) & (q->cap - 1);
     q->len--;
     return true;
