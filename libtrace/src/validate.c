@@ -733,7 +733,7 @@ static gtr_status check_goroutine(gtr_validator *v, const gtr_event *ev,
 {
     gtr_goid id = tr->resource.id;
     gtr_go_state old = (gtr_go_state)tr->old_state_, new_ = (gtr_go_state)tr->new_state_;
-    gtr_threadid thread = gtr_event_thread(ev);
+    gtr_threadid thread = ev->m_;   /* gtr_event_thread(ev); ev is not NULL */
     res_state *state;
     bool created;
     gtr_status st;
@@ -799,7 +799,7 @@ static gtr_status check_proc(gtr_validator *v, const gtr_event *ev,
 {
     gtr_procid id = tr->resource.id;
     gtr_proc_state old = (gtr_proc_state)tr->old_state_, new_ = (gtr_proc_state)tr->new_state_;
-    gtr_threadid thread = gtr_event_thread(ev);
+    gtr_threadid thread = ev->m_;   /* gtr_event_thread(ev); ev is not NULL */
     res_state *state;
     bool created;
     gtr_status st;
@@ -951,7 +951,7 @@ static gtr_status check_task(gtr_validator *v, const gtr_event *ev, gtr_event_ki
 static gtr_status validate(gtr_validator *v, const gtr_event *ev, gtr_err *err)
 {
     gtr_event_kind kind = gtr_event_get_kind(ev);
-    gtr_time ts = gtr_event_time(ev);
+    gtr_time ts = ev->time_;   /* gtr_event_time(ev); ev is not NULL */
     gtr_status st;
 
     /* Timestamp order. */
@@ -1028,14 +1028,18 @@ static gtr_status validator_event(gtr_validator *v, const gtr_event *ev, gtr_err
 
     if (v == NULL || ev == NULL)
         return gtr_err_setf(err, GTR_E_USAGE, "gtr_validator_event: NULL argument");
-    gtr_buf_reset(&v->errs);
-    v->nerrs = 0;
+    /* Every message starts with acc_begin, which counts it: an event that added none left
+     * the accumulator as its reset left it, and the next event need not reset it again. */
+    if (v->nerrs != 0) {
+        gtr_buf_reset(&v->errs);
+        v->nerrs = 0;
+    }
     if ((st = validate(v, ev, err)) < 0)
         return st;
-    if (gtr_buf_status(&v->errs) < 0)
-        return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
     if (v->nerrs == 0)
         return GTR_OK;
+    if (gtr_buf_status(&v->errs) < 0)
+        return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
     return gtr_err_setn(err, GTR_E_INVALID, v->errs.data, v->errs.len);
 }
 
