@@ -169,17 +169,22 @@ static void hash_remove_at(idmap *mp, size_t i)
     mp->hlen--;
 }
 
-static void *idmap_get(const idmap *mp, uint64_t key)
+/* hash_get is idmap_get for a key outside the dense array. */
+static void *hash_get(const idmap *mp, uint64_t key)
 {
-    uint32_t v = 0;
+    size_t i = hash_find(mp, key);
+    return i < mp->hcap ? slot_ptr(mp, mp->hvals[i] - 1) : NULL;
+}
+
+/* idmap_get returns the value slot of key, or NULL. The dense case is inlined at every call
+ * (goroutine and proc IDs: one or two lookups per event). */
+static inline void *idmap_get(const idmap *mp, uint64_t key)
+{
     if (key < mp->ndense) {
-        v = mp->dense[key];
-    } else {
-        size_t i = hash_find(mp, key);
-        if (i < mp->hcap)
-            v = mp->hvals[i];
+        uint32_t v = mp->dense[key];
+        return v != 0 ? slot_ptr(mp, v - 1) : NULL;
     }
-    return v != 0 ? slot_ptr(mp, v - 1) : NULL;
+    return hash_get(mp, key);
 }
 
 static bool alloc_slot(idmap *mp, uint32_t *out)

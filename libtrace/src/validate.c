@@ -69,13 +69,12 @@ static size_t hash_find(const idmap *m, int64_t id, bool *found)
     return i;
 }
 
-static void *idmap_get(idmap *m, int64_t id)
+/* hash_get is idmap_get for an ID outside the dense array. */
+static void *hash_get(idmap *m, int64_t id)
 {
     bool found;
     size_t i;
 
-    if (id >= 0 && (uint64_t)id < m->dcap)
-        return m->dpresent[id] ? m->dvals + (size_t)id * m->vsize : NULL;
     if (m->hlen == 0)
         return NULL;
     if (m->last_val != NULL && m->last_id == id)
@@ -86,6 +85,15 @@ static void *idmap_get(idmap *m, int64_t id)
     m->last_id = id;
     m->last_val = m->hvals + i * m->vsize;
     return m->last_val;
+}
+
+/* idmap_get returns the value slot of id, or NULL. The dense case is inlined at every call
+ * (goroutine and proc IDs, several lookups per event). */
+static inline void *idmap_get(idmap *m, int64_t id)
+{
+    if (id >= 0 && (uint64_t)id < m->dcap)
+        return m->dpresent[id] ? m->dvals + (size_t)id * m->vsize : NULL;
+    return hash_get(m, id);
 }
 
 static bool hash_grow(idmap *m, const gtr_alloc *a)
