@@ -4,12 +4,15 @@
  * parse+validate, the reader's peak allocated bytes, and the process's peak RSS.
  *
  *   bench_reader [-n RUNS] [-g GO_BENCH] TRACE
+ *   bench_reader -1 parse|validate TRACE
  *
  * Each mode runs RUNS times (default 3); the median run is reported. A run on a small
  * trace reads it again until 50 ms of CPU time have passed, and divides. With -g, GO_BENCH is
  * a program taking "parse|validate FILE RUNS" that prints "events=N seconds=S" for its
  * median run (ci/bench.sh builds one over Go's reader); its figures are printed beside
  * ours, with the ratios. Times are process CPU time (the machine is shared; wall time is shown too).
+ * With -1, the trace is read once in the one mode and only the event count is printed: for
+ * instruction counts (callgrind, perf stat -e instructions) of the reader alone.
  * Measured, never asserted. */
 #include <errno.h>
 #include <stdio.h>
@@ -203,17 +206,22 @@ int main(int argc, char **argv)
 {
     int runs = 3;
     const char *gobench = NULL;
+    const char *once = NULL;
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
             runs = atoi(argv[++i]);
         else if (strcmp(argv[i], "-g") == 0 && i + 1 < argc)
             gobench = argv[++i];
+        else if (strcmp(argv[i], "-1") == 0 && i + 1 < argc)
+            once = argv[++i];
         else
             break;
     }
-    if (i + 1 != argc || runs < 1) {
-        fprintf(stderr, "usage: bench_reader [-n RUNS] [-g GO_BENCH] TRACE\n");
+    if (i + 1 != argc || runs < 1 ||
+        (once != NULL && strcmp(once, "parse") != 0 && strcmp(once, "validate") != 0)) {
+        fprintf(stderr, "usage: bench_reader [-n RUNS] [-g GO_BENCH] TRACE\n"
+                        "       bench_reader -1 parse|validate TRACE\n");
         return 2;
     }
     const char *path = argv[i];
@@ -233,6 +241,14 @@ int main(int argc, char **argv)
         return 1;
     }
     gtr_input_free(in);
+    if (once != NULL) {
+        long n = run(data, len, strcmp(once, "validate") == 0, NULL);
+        free(data);
+        if (n < 0)
+            return 1;
+        printf("%ld events\n", n);
+        return 0;
+    }
     printf("trace %s: %zu bytes decompressed, median of %d runs\n", path, len, runs);
 
     counter c = {0, 0};

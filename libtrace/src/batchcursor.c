@@ -78,8 +78,8 @@ static gtr_status read_timed_base_event(gtr__cursor_ctx *ctx, const uint8_t *p, 
     return GTR_OK;
 }
 
-gtr_status gtr__batch_cursor_next(gtr__batch_cursor *bc, gtr__cursor_ctx *ctx, bool *ok,
-                                  gtr_err *err)
+gtr_status gtr__batch_cursor_next_slow(gtr__batch_cursor *bc, gtr__cursor_ctx *ctx, bool *ok,
+                                       gtr_err *err)
 {
     const gtr__batch *batches = ctx->batches;
     /* Batches should generally always have at least one event, but be defensive about that

@@ -31,15 +31,66 @@ typedef struct gtr__batch_cursor {
     gtr_time last_ts;
     uint32_t idx;
     size_t data_off;
+    void *mstate;          /* the ordering's state of m (gtr__ordering_advance_cached) */
     gtr__base_event ev;    /* the last event read */
 } gtr__batch_cursor;
 
-/* gtr__batch_cursor_next is Go's nextEvent: reads the next event of the cursor's M into
+/* gtr__batch_cursor_next_slow is Go's nextEvent: reads the next event of the cursor's M into
  * bc->ev. *ok is false at the end of the M's batches. Errors (GTR_E_FORMAT): "found invalid
  * event type: %v", "found event without a timestamp: type=%v", "found invalid uvarint for
  * timestamp", "found invalid uvarint". */
-gtr_status gtr__batch_cursor_next(gtr__batch_cursor *bc, gtr__cursor_ctx *ctx, bool *ok,
-                                  gtr_err *err);
+gtr_status gtr__batch_cursor_next_slow(gtr__batch_cursor *bc, gtr__cursor_ctx *ctx, bool *ok,
+                                       gtr_err *err);
+
+/* gtr__batch_cursor_next_fast reads the next event in the common case: it is in the current
+ * batch, of a type already looked up, and decodes. false (and only args written) otherwise. */
+static inline bool gtr__batch_cursor_next_fast(gtr__batch_cursor *bc, const gtr__cursor_ctx *ctx)
+{
+    if (bc->idx == GTR__BATCH_NONE)
+        return false;
+    const gtr__batch *b = &ctx->batches[bc->idx];
+    size_t left = b->len - bc->data_off;
+    if (left < 2)
+        return false;   /* the end of the batch, or too short to decode */
+    const uint8_t *p = b->data + bc->data_off;
+    uint8_t argc = ctx->argc[p[0]];
+    if (argc >= GTR__ARGC_UNKNOWN)
+        return false;
+    uint64_t dt;
+    int nb = gtr__uvarint(p + 1, left - 1, &dt);
+    if (nb <= 0)
+        return false;
+    size_t off = 1 + (size_t)nb;
+    for (unsigned i = 0; i < argc; i++) {
+        nb = gtr__uvarint(p + off, left - off, &bc->ev.args[i]);
+        if (nb <= 0)
+            return false;
+        off += (size_t)nb;
+    }
+    gtr_time ts = bc->last_ts;
+    if (ts == 0)
+        ts = gtr__freq_mul_inline(ctx->freq, b->time);   /* nextEvent's lastTs == 0 case */
+    bc->ev.type = p[0];
+    bc->ev.time = (gtr_time)((uint64_t)gtr__freq_mul_inline(ctx->freq, dt) + (uint64_t)ts);
+    bc->last_ts = bc->ev.time;
+    bc->data_off += off;
+    return true;
+}
+
+/* gtr__batch_cursor_next is gtr__batch_cursor_next_slow with its common case inlined
+ * (gtr__batch_cursor_next_fast). Anything else (the end of a batch, an empty batch, a type
+ * seen for the first time, a bad event) takes the slow path, which reads the same bytes
+ * again: the fast path writes nothing before it succeeds but args, which the slow path
+ * writes again with the same values. */
+static inline gtr_status gtr__batch_cursor_next(gtr__batch_cursor *bc, gtr__cursor_ctx *ctx,
+                                                bool *ok, gtr_err *err)
+{
+    if (gtr__batch_cursor_next_fast(bc, ctx)) {
+        *ok = true;
+        return GTR_OK;
+    }
+    return gtr__batch_cursor_next_slow(bc, ctx, ok, err);
+}
 
 /* gtr__batch_cursor_compare is Go's compare: cmp.Compare(a.ev.time, b.ev.time). */
 int gtr__batch_cursor_compare(const gtr__batch_cursor *a, const gtr__batch_cursor *b);

@@ -169,17 +169,22 @@ static void hash_remove_at(idmap *mp, size_t i)
     mp->hlen--;
 }
 
-static void *idmap_get(const idmap *mp, uint64_t key)
+/* hash_get is idmap_get for a key outside the dense array. */
+static void *hash_get(const idmap *mp, uint64_t key)
 {
-    uint32_t v = 0;
+    size_t i = hash_find(mp, key);
+    return i < mp->hcap ? slot_ptr(mp, mp->hvals[i] - 1) : NULL;
+}
+
+/* idmap_get returns the value slot of key, or NULL. The dense case is inlined at every call
+ * (goroutine and proc IDs: one or two lookups per event). */
+static inline void *idmap_get(const idmap *mp, uint64_t key)
+{
     if (key < mp->ndense) {
-        v = mp->dense[key];
-    } else {
-        size_t i = hash_find(mp, key);
-        if (i < mp->hcap)
-            v = mp->hvals[i];
+        uint32_t v = mp->dense[key];
+        return v != 0 ? slot_ptr(mp, v - 1) : NULL;
     }
-    return v != 0 ? slot_ptr(mp, v - 1) : NULL;
+    return hash_get(mp, key);
 }
 
 static bool alloc_slot(idmap *mp, uint32_t *out)
@@ -473,13 +478,20 @@ static bool queue_reserve(gtr__ordering *o, size_t n)
     return true;
 }
 
-/* queue_push never fails: gtr__ordering_advance reserved room first. */
-static void queue_push(gtr__ordering *o, gtr_event e)
+/* queue_slot returns the next free slot of the queue, now counted in; it never fails:
+ * gtr__ordering_advance reserved room first. */
+static gtr_event *queue_slot(gtr__ordering *o)
 {
     event_queue *q = &o->queue;
     assert(q->len < q->cap);
-    q->buf[(q->start + q->len) & (q->cap - 1)] = e;
+    gtr_event *e = &q->buf[(q->start + q->len) & (q->cap - 1)];
     q->len++;
+    return e;
+}
+
+static void queue_push(gtr__ordering *o, gtr_event e)
+{
+    *queue_slot(o) = e;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -782,9 +794,15 @@ static gtr_status new_mstate(gtr__ordering *o, gtr_threadid id, gtr_goid g, gtr_
 static void push_event(gtr__ordering *o, const gtr__ev_table *evt, sched_ctx ctx,
                        const gtr__base_event *ev)
 {
-    gtr_event e = gtr__make_event(evt, ctx.g, ctx.p, ctx.m, ev->type, ev->time);
-    memcpy(e.args_, ev->args, sizeof e.args_);
-    queue_push(o, e);
+    /* Built in its slot: the event is copied once here and once out. */
+    gtr_event *e = queue_slot(o);
+    e->table_ = evt;
+    e->g_ = ctx.g;
+    e->p_ = ctx.p;
+    e->m_ = ctx.m;
+    e->type_ = ev->type;
+    e->time_ = ev->time;
+    memcpy(e->args_, ev->args, sizeof e->args_);
 }
 
 /* makeEvent: a synthesized event with up to two args. */
@@ -1921,6 +1939,13 @@ void gtr__ordering_set_version(gtr__ordering *o, uint64_t version)
 gtr_status gtr__ordering_advance(gtr__ordering *o, gtr__base_event *ev, gtr__ev_table *evt,
                                  gtr_threadid m, uint64_t gen, bool *ok, gtr_err *err)
 {
+    return gtr__ordering_advance_cached(o, ev, evt, m, NULL, gen, ok, err);
+}
+
+gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
+                                        gtr__ev_table *evt, gtr_threadid m, void **mcache,
+                                        uint64_t gen, bool *ok, gtr_err *err)
+{
     *ok = false;
     if (o->initial_gen == 0)
         o->initial_gen = gen; /* Set the initial gen if necessary. */
@@ -1930,7 +1955,9 @@ gtr_status gtr__ordering_advance(gtr__ordering *o, gtr__base_event *ev, gtr__ev_
     if (m != GTR_NO_THREAD) {
         /* Pull out or create the mState for this event. The pointer stays valid while the
          * advance function adds other threads (slots never move). */
-        if (o->last_ms != NULL && o->last_m == m) {
+        if (mcache != NULL && *mcache != NULL) {
+            ms = *mcache;
+        } else if (o->last_ms != NULL && o->last_m == m) {
             ms = o->last_ms;
         } else {
             ms = idmap_get(&o->m_states, (uint64_t)m);
@@ -1942,6 +1969,8 @@ gtr_status gtr__ordering_advance(gtr__ordering *o, gtr__base_event *ev, gtr__ev_
             o->last_m = m;
             o->last_ms = ms;
         }
+        if (mcache != NULL)
+            *mcache = ms;
         cur.p = ms->p;
         cur.g = ms->g;
     }
@@ -1973,9 +2002,9 @@ bool gtr__ordering_next(gtr__ordering *o, gtr_event *out)
     event_queue *q = &o->queue;
     if (q->len == 0)
         return false;
-    gtr_event *slot = &q->buf[q->start];
-    *out = *slot;
-    memset(slot, 0, sizeof *slot); /* Don't hold on to old tables. */
+    /* (Go clears the slot so as not to hold on to old tables; a C pointer holds nothing, and
+     * the slot is written whole before it is read again.) */
+    *out = q->buf[q->start];
     q->start = (q->start + 1) & (q->cap - 1);
     q->len--;
     return true;

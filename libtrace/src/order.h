@@ -26,6 +26,14 @@ void gtr__ordering_set_version(gtr__ordering *o, uint64_t version);
 gtr_status gtr__ordering_advance(gtr__ordering *o, gtr__base_event *ev, gtr__ev_table *evt,
                                  gtr_threadid m, uint64_t gen, bool *ok, gtr_err *err);
 
+/* gtr__ordering_advance_cached is gtr__ordering_advance with the caller's cache of thread m's
+ * state: *mcache is NULL at first (the ordering looks m up and fills it), and stays valid for
+ * the ordering's lifetime, for m only (threads' states are never deleted and never move).
+ * The reader keeps one per batch cursor, so it looks each M up once per generation. */
+gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
+                                        gtr__ev_table *evt, gtr_threadid m, void **mcache,
+                                        uint64_t gen, bool *ok, gtr_err *err);
+
 /* gtr__ordering_next pops the next queued event (Go's Next). false when the queue is empty. */
 bool gtr__ordering_next(gtr__ordering *o, gtr_event *out);
 

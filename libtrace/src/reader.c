@@ -57,6 +57,9 @@ struct gtr_reader {
     size_t nfrontier, frontier_cap;
     size_t cpu_next;         /* Go's r.cpuSamples is gen->cpu[cpu_next, ncpu) */
 
+    /* ids[t]: whether events of type t name stacks or strings (IDS_NONE / IDS_SOME), or
+     * IDS_UNKNOWN before the first one (filled on demand, like cctx.argc). */
+    uint8_t ids[256];
     gtr__ordering *order;
     gtr__v1_converter *v1;   /* the v1 path (go 1.11, 1.19, 1.21): Go's r.v1Events */
     uint64_t syncs;
@@ -381,8 +384,8 @@ static gtr_status broken_trace(const gtr_reader *r, const char *what, gtr_err *e
 static gtr_status try_advance(gtr_reader *r, size_t i, bool *ok, gtr_err *err)
 {
     gtr__batch_cursor *bc = r->frontier[i];
-    gtr_status st = gtr__ordering_advance(r->order, &bc->ev, r->gen->evt, bc->m, r->gen->gen, ok,
-                                          err);
+    gtr_status st = gtr__ordering_advance_cached(r->order, &bc->ev, r->gen->evt, bc->m,
+                                                 &bc->mstate, r->gen->gen, ok, err);
     if (st != GTR_OK || !*ok) {
         if (st != GTR_OK)
             *ok = false;
@@ -501,14 +504,22 @@ static gtr_status table_id_error(const gtr_event *ev, bool stack, uint64_t id, g
                         (unsigned long long)id, name);
 }
 
-/* validate_table_ids is Go's Event.validateTableIDs. */
-static gtr_status validate_table_ids(const gtr_event *ev, gtr_err *err)
+enum { IDS_UNKNOWN = 0, IDS_NONE, IDS_SOME };
+
+/* validate_table_ids is Go's Event.validateTableIDs. Most event types name no stack and no
+ * string: r->ids says so after the first event of a type, without the spec. */
+static gtr_status validate_table_ids(gtr_reader *r, const gtr_event *ev, gtr_err *err)
 {
-    if (ev->type_ == GTR_EV_SYNC_EVENT)
+    if (ev->type_ == GTR_EV_SYNC_EVENT || r->ids[ev->type_] == IDS_NONE)
         return GTR_OK;
     const gtr__ev_table *t = ev->table_;
     /* The spec's argument indices count dt; args_ does not. */
     const gtr_event_spec *spec = gtr_spec(ev->type_);
+    if (r->ids[ev->type_] == IDS_UNKNOWN) {
+        r->ids[ev->type_] = spec->nstack_ids == 0 && spec->nstring_ids == 0 ? IDS_NONE : IDS_SOME;
+        if (r->ids[ev->type_] == IDS_NONE)
+            return GTR_OK;
+    }
     /* Check stacks. Strings referenced by stack frames were validated when the stacks were
      * read. */
     for (unsigned k = 0; k < spec->nstack_ids; k++) {
@@ -557,7 +568,7 @@ gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
     }
     gtr_status st = read_event(r, ev, err);
     if (st == GTR_OK)
-        st = validate_table_ids(ev, err);
+        st = validate_table_ids(r, ev, err);
     if (st == GTR_EOF) {
         /* A bare io.EOF from inside a table batch: Go's ReadEvent returns it as is, which
          * ends the trace for its callers. */

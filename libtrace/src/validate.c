@@ -69,13 +69,12 @@ static size_t hash_find(const idmap *m, int64_t id, bool *found)
     return i;
 }
 
-static void *idmap_get(idmap *m, int64_t id)
+/* hash_get is idmap_get for an ID outside the dense array. */
+static void *hash_get(idmap *m, int64_t id)
 {
     bool found;
     size_t i;
 
-    if (id >= 0 && (uint64_t)id < m->dcap)
-        return m->dpresent[id] ? m->dvals + (size_t)id * m->vsize : NULL;
     if (m->hlen == 0)
         return NULL;
     if (m->last_val != NULL && m->last_id == id)
@@ -86,6 +85,15 @@ static void *idmap_get(idmap *m, int64_t id)
     m->last_id = id;
     m->last_val = m->hvals + i * m->vsize;
     return m->last_val;
+}
+
+/* idmap_get returns the value slot of id, or NULL. The dense case is inlined at every call
+ * (goroutine and proc IDs, several lookups per event). */
+static inline void *idmap_get(idmap *m, int64_t id)
+{
+    if (id >= 0 && (uint64_t)id < m->dcap)
+        return m->dpresent[id] ? m->dvals + (size_t)id * m->vsize : NULL;
+    return hash_get(m, id);
 }
 
 static bool hash_grow(idmap *m, const gtr_alloc *a)
@@ -514,7 +522,8 @@ static void clean_mark(gtr_validator *v, uint64_t id)
 /* check_stack is Go's checkStack: every frame but the first must be complete. A stack found
  * complete is not walked again in its generation; one with an incomplete frame is walked
  * (and reported) every time, as in Go. */
-static gtr_status check_stack(gtr_validator *v, gtr_stack stk, gtr_err *err)
+/* check_stack_frames is check_stack for a stack not known to be clean: it walks the frames. */
+static gtr_status check_stack_frames(gtr_validator *v, gtr_stack stk, gtr_err *err)
 {
     size_t n;
     size_t nerrs = v->nerrs;
@@ -522,11 +531,6 @@ static gtr_status check_stack(gtr_validator *v, gtr_stack stk, gtr_err *err)
 
     bool memo = stk.table_ != NULL && stk.table_ == v->clean_table;
 
-    if (stk.id_ == 0)
-        return GTR_OK;   /* the empty stack: no frames */
-    if (memo && stk.id_ < (uint64_t)v->clean_hi * 64 &&
-        (v->clean[stk.id_ >> 6] >> (stk.id_ & 63) & 1) != 0)
-        return GTR_OK;
     n = gtr_stack_len(stk);
 
     if (stk.id_ != 0) {
@@ -558,6 +562,19 @@ static gtr_status check_stack(gtr_validator *v, gtr_stack stk, gtr_err *err)
     if (memo && v->nerrs == nerrs)
         clean_mark(v, stk.id_);
     return GTR_OK;
+}
+
+/* check_stack: the empty stack and the stacks already found clean in this generation return
+ * at once (inlined, twice per event); the others are walked. */
+static inline gtr_status check_stack(gtr_validator *v, gtr_stack stk, gtr_err *err)
+{
+    if (stk.id_ == 0)
+        return GTR_OK;   /* the empty stack: no frames */
+    if (stk.table_ != NULL && stk.table_ == v->clean_table &&
+        stk.id_ < (uint64_t)v->clean_hi * 64 &&
+        (v->clean[stk.id_ >> 6] >> (stk.id_ & 63) & 1) != 0)
+        return GTR_OK;
+    return check_stack_frames(v, stk, err);
 }
 
 static range_list *ranges_of(gtr_validator *v, gtr_resource_id r)
@@ -733,7 +750,7 @@ static gtr_status check_goroutine(gtr_validator *v, const gtr_event *ev,
 {
     gtr_goid id = tr->resource.id;
     gtr_go_state old = (gtr_go_state)tr->old_state_, new_ = (gtr_go_state)tr->new_state_;
-    gtr_threadid thread = gtr_event_thread(ev);
+    gtr_threadid thread = ev->m_;   /* gtr_event_thread(ev); ev is not NULL */
     res_state *state;
     bool created;
     gtr_status st;
@@ -799,7 +816,7 @@ static gtr_status check_proc(gtr_validator *v, const gtr_event *ev,
 {
     gtr_procid id = tr->resource.id;
     gtr_proc_state old = (gtr_proc_state)tr->old_state_, new_ = (gtr_proc_state)tr->new_state_;
-    gtr_threadid thread = gtr_event_thread(ev);
+    gtr_threadid thread = ev->m_;   /* gtr_event_thread(ev); ev is not NULL */
     res_state *state;
     bool created;
     gtr_status st;
@@ -951,7 +968,7 @@ static gtr_status check_task(gtr_validator *v, const gtr_event *ev, gtr_event_ki
 static gtr_status validate(gtr_validator *v, const gtr_event *ev, gtr_err *err)
 {
     gtr_event_kind kind = gtr_event_get_kind(ev);
-    gtr_time ts = gtr_event_time(ev);
+    gtr_time ts = ev->time_;   /* gtr_event_time(ev); ev is not NULL */
     gtr_status st;
 
     /* Timestamp order. */
@@ -1028,14 +1045,18 @@ static gtr_status validator_event(gtr_validator *v, const gtr_event *ev, gtr_err
 
     if (v == NULL || ev == NULL)
         return gtr_err_setf(err, GTR_E_USAGE, "gtr_validator_event: NULL argument");
-    gtr_buf_reset(&v->errs);
-    v->nerrs = 0;
+    /* Every message starts with acc_begin, which counts it: an event that added none left
+     * the accumulator as its reset left it, and the next event need not reset it again. */
+    if (v->nerrs != 0) {
+        gtr_buf_reset(&v->errs);
+        v->nerrs = 0;
+    }
     if ((st = validate(v, ev, err)) < 0)
         return st;
-    if (gtr_buf_status(&v->errs) < 0)
-        return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
     if (v->nerrs == 0)
         return GTR_OK;
+    if (gtr_buf_status(&v->errs) < 0)
+        return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
     return gtr_err_setn(err, GTR_E_INVALID, v->errs.data, v->errs.len);
 }
 
