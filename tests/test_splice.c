@@ -256,7 +256,8 @@ static void test_splice_header_only_input_gets_a_generation(void **state)
     gtr_fs_mutator_free(m);
 }
 
-/* gtr_fs_mutate draws splice among its operators, and names it for the engines. */
+/* gtr_fs_mutate draws splice among its operators, and names it for the engines; not with
+ * no_splice. */
 static void test_splice_drawn_by_the_mutator(void **state)
 {
     (void)state;
@@ -272,6 +273,15 @@ static void test_splice_drawn_by_the_mutator(void **state)
     for (size_t i = 0; i < gtr_fs_op_count(); i++)
         named |= strcmp(gtr_fs_op_name(i), "splice") == 0;
     assert_true(named);
+    gtr_fs_mutator_free(m);
+    /* ... unless told to leave it out. */
+    gtr_fs_options opt = {.no_splice = true};
+    m = gtr_fs_mutator_new(&opt);
+    for (uint64_t seed = 0; seed < 3000; seed++) {
+        size_t i = seed % NSEEDS;
+        gtr_fs_mutate(m, sd(i), seeds[i].len, MAX_OUT, seed, out);
+        assert_string_not_equal(gtr_fs_mutator_last_op(m), "splice");
+    }
     gtr_fs_mutator_free(m);
 }
 

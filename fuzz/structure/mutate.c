@@ -114,6 +114,7 @@ struct gtr_fs_mutator {
     uint64_t max_string, max_stack;
     size_t cut;            /* OP_TRUNCATE: keep this many encoded bytes (0: all) */
     size_t max_size;       /* of the current call (OP_SPLICE caps the model's output) */
+    unsigned weights[OP_NUM], total_weight;   /* op_weights, less those left out */
     const char *last_op;
 };
 
@@ -135,6 +136,10 @@ gtr_fs_mutator *gtr_fs_mutator_new(const gtr_fs_options *opt)
         memcpy(m->values, m->opt.values, m->opt.nvalues * sizeof *m->values);
     }
     m->opt.values = m->values;
+    for (int i = 0; i < OP_NUM; i++) {
+        m->weights[i] = i == OP_SPLICE && m->opt.no_splice ? 0 : op_weights[i];
+        m->total_weight += m->weights[i];
+    }
     m->last_op = "none";
     return m;
 }
@@ -1177,6 +1182,18 @@ static uint64_t fnv(const uint8_t *d, size_t n)
     return h;
 }
 
+/* pick_op draws an operator by weight. */
+static enum op pick_op(gtr_fs_mutator *m)
+{
+    unsigned r = (unsigned)below(m, m->total_weight);
+    for (int i = 0; i < OP_NUM; i++) {
+        if (r < m->weights[i])
+            return (enum op)i;
+        r -= m->weights[i];
+    }
+    return OP_ARG_VALUE;
+}
+
 size_t gtr_fs_mutate(gtr_fs_mutator *m, const uint8_t *data, size_t size, size_t max_size,
                      uint64_t seed, uint8_t *out)
 {
@@ -1201,21 +1218,10 @@ size_t gtr_fs_mutate(gtr_fs_mutator *m, const uint8_t *data, size_t size, size_t
     /* out may be data (libFuzzer mutates in place): remember the input by its hash. */
     uint64_t in_hash = fnv(data, size);
     collect_ids(m);
-    unsigned total = 0;
-    for (int i = 0; i < OP_NUM; i++)
-        total += op_weights[i];
     size_t rounds = below(m, 8) == 0 ? 2 + below(m, 2) : 1, done = 0;
     enum op last = OP_NUM;
     for (size_t tries = 0; done < rounds && tries < 64; tries++) {
-        unsigned r = (unsigned)below(m, total);
-        enum op op = OP_ARG_VALUE;
-        for (int i = 0; i < OP_NUM; i++) {
-            if (r < op_weights[i]) {
-                op = (enum op)i;
-                break;
-            }
-            r -= op_weights[i];
-        }
+        enum op op = pick_op(m);
         if (apply(m, op)) {
             done++;
             last = op;
@@ -1226,15 +1232,7 @@ size_t gtr_fs_mutate(gtr_fs_mutator *m, const uint8_t *data, size_t size, size_t
     /* A mutant identical to its input (a reference set to its own value, a batch moved
      * onto itself) is wasted work: mutate again, a few times at most. */
     for (int again = 0; n == size && n > 0 && fnv(out, n) == in_hash && again < 8; again++) {
-        unsigned r = (unsigned)below(m, total);
-        enum op op = OP_ARG_VALUE;
-        for (int i = 0; i < OP_NUM; i++) {
-            if (r < op_weights[i]) {
-                op = (enum op)i;
-                break;
-            }
-            r -= op_weights[i];
-        }
+        enum op op = pick_op(m);
         if (apply(m, op)) {
             m->last_op = done++ > 0 ? "multi" : op_names[op];
             n = emit(m, max_size, out);

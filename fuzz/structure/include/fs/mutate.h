@@ -42,6 +42,9 @@ typedef struct gtr_fs_options {
     unsigned byte_percent;               /* share of plain byte mutations; 0: default 12 */
     const uint64_t *values;              /* decoded-domain dictionary (copied), may be NULL */
     size_t nvalues;
+    bool no_splice;                      /* leave the splice operator out (the engine wrappers:
+                                          * $GTR_FS_NO_SPLICE set), e.g. to measure fuzzing
+                                          * without the scheduler model */
 } gtr_fs_options;
 
 typedef struct gtr_fs_mutator gtr_fs_mutator;   /* opaque; scratch state; not thread-safe */
