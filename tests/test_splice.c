@@ -239,6 +239,34 @@ static void test_splice_v1_and_garbage_inputs_do_not_apply(void **state)
     gtr_buf_free(&old);
 }
 
+/* Inputs the other operators have already mangled (the fuzzer's usual case): the splice
+ * never fails to produce a well-framed trace within max_size when it applies. */
+static void test_splice_survives_mutated_inputs(void **state)
+{
+    (void)state;
+    gtr_fs_mutator *m = gtr_fs_mutator_new(NULL);
+    size_t applied = 0;
+    for (uint64_t seed = 0; seed < 400; seed++) {
+        size_t i = seed % NSEEDS, n = seeds[i].len;
+        memcpy(out2, sd(i), n);
+        for (uint64_t k = 0; k < 1 + seed % 4; k++)
+            n = gtr_fs_mutate(m, out2, n, MAX_OUT, seed * 31 + k, out2);
+        size_t max = seed % 2 ? MAX_OUT : 1 + n + seed * 37 % 5000;
+        size_t r = gtr_fs_splice(m, out2, n, max, seed, out);
+        assert_true(r <= max);
+        if (r == 0)
+            continue;
+        applied++;
+        tracedit_trace t;
+        memset(&t, 0, sizeof t);
+        assert_int_equal(tracedit_decode(&t, out, r, NULL), GTR_OK);
+        tracedit_trace_free(&t);
+        valid(out, r);   /* the reader and validator may refuse it, never crash on it */
+    }
+    assert_true(applied > 100);
+    gtr_fs_mutator_free(m);
+}
+
 /* A header and nothing else (or bytes past it that do not decode): the splice adds a model
  * generation. */
 static void test_splice_header_only_input_gets_a_generation(void **state)
@@ -293,6 +321,7 @@ int main(void)
         cmocka_unit_test(test_splice_consistent_splices_validate),
         cmocka_unit_test(test_splice_output_fits_max_size),
         cmocka_unit_test(test_splice_v1_and_garbage_inputs_do_not_apply),
+        cmocka_unit_test(test_splice_survives_mutated_inputs),
         cmocka_unit_test(test_splice_header_only_input_gets_a_generation),
         cmocka_unit_test(test_splice_drawn_by_the_mutator),
     };

@@ -25,10 +25,15 @@
  *     generation, and the goroutines of the trace's first generation must be declared there.
  *     A "consistent" splice re-declares what the other side needs: a model generation put
  *     first gets copies of the status events (ProcStatus, GoStatus, GoStatusStack with no
- *     stack, GCSweepActive, GCMarkAssistActive) of the input's first generation, on the same
- *     Ms; model generations and batches put later get copies of their own status events in
- *     the input's first generation. An inconsistent one (drawn one time in four, and always
- *     when the IDs are not remapped) leaves the statuses as they are, deliberately.
+ *     stack, GCSweepActive, GCMarkAssistActive, GCActive) of the input's first generation,
+ *     on the same Ms; model generations and batches put later get copies of their own status
+ *     events (GCActive aside) in the input's first generation. It also leaves the model's GC
+ *     cycle events out (the trace's GC sequence numbers are the input's), gives a spliced
+ *     generation the input's frequency and a clock snapshot just after the previous
+ *     generation's (or just before the next one's), moves the input's later generations
+ *     after it when they would overlap, and takes all of a generation's M batches, on fresh
+ *     Ms. An inconsistent splice (drawn one time in four, and always when the IDs are not
+ *     remapped) does none of this, deliberately.
  *
  * The kind strings: "splice_gen_{before,between,after}" and "splice_batches_{first,later}"
  * (the first generation of the input or a later one), each with "_raw" appended for an
@@ -232,7 +237,7 @@ static bool random_def(splicer *s, uint8_t type, uint64_t *id)
 }
 
 /* table_batch: the target generation's last String (or Stack) table batch, made if missing
- * (at the end of the generation, with the model's table batch as template). */
+ * (at the end of the generation, on no M). */
 static bool table_batch(splicer *s, uint8_t marker, size_t *out)
 {
     tracedit_trace *t = s->t;
@@ -242,8 +247,8 @@ static bool table_batch(splicer *s, uint8_t marker, size_t *out)
             return true;
         }
     }
-    tracedit_batch tmpl = {.kind = GTR_EV_EVENT_BATCH, .m = NO_ID, .time = t->batches[s->tg.lo].time};
-    tmpl.gen = s->tg.gen;
+    tracedit_batch tmpl = {.kind = GTR_EV_EVENT_BATCH, .gen = s->tg.gen, .m = NO_ID};
+    tmpl.time = t->batches[s->tg.lo].time;
     uint32_t idx;
     size_t at = s->tg.hi;
     if (tracedit_insert_batch(t, at, &tmpl) != GTR_OK ||
