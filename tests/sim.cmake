@@ -1,5 +1,6 @@
 # Tests of gsim, the scheduler model (sim/).
 gtr_unit_test(NAME test_sim SOURCES test_sim.c LIBS gtr_sim gtr)
+gtr_unit_test(NAME test_sim_generate SOURCES test_sim_generate.c LIBS gtr_sim gtr)
 
 # The sim fuzz target replays its seeds (corpus/fuzz/sim/: choice strings) and every
 # regression input of every target (any bytes are a choice string), like the other targets

@@ -40,6 +40,7 @@ void *afl_custom_init(void *afl, unsigned int seed)
     if (s == NULL)
         return NULL;
     gtr_fs_options opt = {.byte_percent = 10};
+    opt.no_splice = getenv("GTR_FS_NO_SPLICE") != NULL;
     uint64_t *values = NULL;
     const char *path = getenv("GTR_FS_VALUES");   /* a decoded-domain dictionary */
     if (path != NULL && gtr_fs_load_values(path, &values, &opt.nvalues))

@@ -28,6 +28,7 @@ static gtr_fs_mutator *mutator(void)
     static gtr_fs_mutator *m;
     if (m == NULL) {
         gtr_fs_options opt = {.byte_mutate = engine_mutate, .byte_percent = 15};
+        opt.no_splice = getenv("GTR_FS_NO_SPLICE") != NULL;
         uint64_t *values = NULL;
         const char *path = getenv("GTR_FS_VALUES");
         if (path != NULL && gtr_fs_load_values(path, &values, &opt.nvalues))

@@ -4,7 +4,10 @@
  * baseline shaped like libFuzzer's default (1 to 5 stacked byte mutations: bit flip, random
  * byte, interesting byte, insert, erase, copy).
  *
- * usage: measure_valid_rate [-n N] [-s SEED] [-v] FILE...
+ * Then the splice operator alone (gtr_fs_splice), per kind of splice: -S N calls (default N
+ * as given by -n; 0 skips it).
+ *
+ * usage: measure_valid_rate [-n N] [-S N] [-s SEED] [-v] FILE...
  * FILEs are .test fixtures (their trace section), wire traces or .trace.gz files. Seeds that
  * do not validate themselves are skipped (reported). Mutations cycle over the seeds. */
 #include <stdio.h>
@@ -87,21 +90,58 @@ static bool valid(const uint8_t *d, size_t n)
     return ok;
 }
 
+/* measure_splice: the splice operator alone, n calls cycling over the seeds, valid share per
+ * kind (the kinds are static strings named by gtr_fs_mutator_last_op). */
+static void measure_splice(gtr_fs_mutator *m, const seed *seeds, size_t nseeds, size_t n,
+                           uint64_t s0, uint8_t *out)
+{
+    enum { MAX_KINDS = 16 };
+    const char *kinds[MAX_KINDS];
+    size_t kn[MAX_KINDS] = {0}, kv[MAX_KINDS] = {0}, nk = 0, none = 0, total_v = 0;
+    for (size_t k = 0; k < n; k++) {
+        const seed *sd = &seeds[k % nseeds];
+        size_t on = gtr_fs_splice(m, sd->data, sd->size, MAX_OUT, s0 * 104729 + k, out);
+        if (on == 0) {
+            none++;
+            continue;
+        }
+        bool ok = valid(out, on);
+        total_v += ok;
+        const char *kind = gtr_fs_mutator_last_op(m);
+        size_t j = 0;
+        while (j < nk && strcmp(kinds[j], kind) != 0)
+            j++;
+        if (j == nk && nk < MAX_KINDS)
+            kinds[nk++] = kind;
+        if (j < nk) {
+            kn[j]++;
+            kv[j] += ok;
+        }
+    }
+    printf("splice alone: %zu/%zu valid = %.1f%% (%zu did not apply)\n", total_v, n,
+           100.0 * (double)total_v / (double)n, none);
+    for (size_t j = 0; j < nk; j++)
+        printf("  %-26s %6zu/%-6zu %5.1f%%\n", kinds[j], kv[j], kn[j],
+               100.0 * (double)kv[j] / (double)kn[j]);
+}
+
 int main(int argc, char **argv)
 {
-    size_t n = 1000;
+    size_t n = 1000, nsplice = SIZE_MAX;
     uint64_t s0 = 1;
     bool verbose = false;
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
             n = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "-S") == 0 && i + 1 < argc)
+            nsplice = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc)
             s0 = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "-v") == 0)
             verbose = true;
         else {
-            fprintf(stderr, "usage: measure_valid_rate [-n N] [-s SEED] [-v] FILE...\n");
+            fprintf(stderr, "usage: measure_valid_rate [-n N] [-S N] [-s SEED] [-v] FILE...\n");
             return 2;
         }
     }
@@ -172,6 +212,10 @@ int main(int argc, char **argv)
             printf("  %-14s %6zu/%-6zu %5.1f%%\n", gtr_fs_op_name(j), op_v[j], op_n[j],
                    100.0 * (double)op_v[j] / (double)op_n[j]);
     }
+    if (nsplice == SIZE_MAX)
+        nsplice = n;
+    if (nsplice > 0)
+        measure_splice(m, seeds, nseeds, nsplice, s0, out);
     for (size_t j = 0; j < nseeds; j++)
         free(seeds[j].data);
     free(seeds);

@@ -18,58 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
+#include "rng.h"
+#include "splice.h"
 #include "tracedit.h"
 #include "fs/mutate.h"
-
-/* Argument classes, from the spec's argument names. */
-enum arg_class {
-    A_OTHER,
-    A_DT,
-    A_G,
-    A_P,
-    A_M,
-    A_STRING,
-    A_STACK,
-    A_SEQ,
-    A_STATUS,
-    A_VALUE,
-    A_TASK,
-};
-
-static bool has_suffix(const char *s, const char *suf)
-{
-    size_t n = strlen(s), k = strlen(suf);
-    return n >= k && strcmp(s + n - k, suf) == 0;
-}
-
-static enum arg_class classify(uint8_t type, uint32_t i)
-{
-    const gtr_event_spec *sp = gtr_spec(type);
-    if (i >= sp->nargs)
-        return A_OTHER;   /* stack frame values */
-    const char *n = sp->args[i];
-    if (strcmp(n, "dt") == 0)
-        return A_DT;
-    if (strcmp(n, "g") == 0 || strcmp(n, "new_g") == 0)
-        return A_G;
-    if (strcmp(n, "p") == 0)
-        return A_P;
-    if (strcmp(n, "m") == 0)
-        return A_M;
-    if (has_suffix(n, "_string"))
-        return A_STRING;
-    if (strcmp(n, "stack") == 0 || strcmp(n, "new_stack") == 0)
-        return A_STACK;
-    if (has_suffix(n, "_seq"))
-        return A_SEQ;
-    if (strcmp(n, "gstatus") == 0 || strcmp(n, "pstatus") == 0)
-        return A_STATUS;
-    if (has_suffix(n, "_value"))
-        return A_VALUE;
-    if (strcmp(n, "task") == 0 || strcmp(n, "parent_task") == 0)
-        return A_TASK;
-    return A_OTHER;
-}
 
 /* Operators: name and weight. */
 #define OP_LIST(X)                 \
@@ -105,7 +58,8 @@ static enum arg_class classify(uint8_t type, uint32_t i)
     X(XGEN_EVENT, "xgen_event", 2) \
     X(REF_EDGE, "ref_edge", 2)     \
     X(TRUNCATE, "truncate", 1)     \
-    X(SKEW, "skew", 3)
+    X(SKEW, "skew", 3)             \
+    X(SPLICE, "splice", 3)
 
 #define OP_ENUM(id, name, w) OP_##id,
 enum op { OP_LIST(OP_ENUM) OP_NUM, OP_BYTES = OP_NUM, OP_MULTI, OP_NAMES };
@@ -159,6 +113,8 @@ struct gtr_fs_mutator {
     idset ids[SET_NUM];
     uint64_t max_string, max_stack;
     size_t cut;            /* OP_TRUNCATE: keep this many encoded bytes (0: all) */
+    size_t max_size;       /* of the current call (OP_SPLICE caps the model's output) */
+    unsigned weights[OP_NUM], total_weight;   /* op_weights, less those left out */
     const char *last_op;
 };
 
@@ -180,6 +136,10 @@ gtr_fs_mutator *gtr_fs_mutator_new(const gtr_fs_options *opt)
         memcpy(m->values, m->opt.values, m->opt.nvalues * sizeof *m->values);
     }
     m->opt.values = m->values;
+    for (int i = 0; i < OP_NUM; i++) {
+        m->weights[i] = i == OP_SPLICE && m->opt.no_splice ? 0 : op_weights[i];
+        m->total_weight += m->weights[i];
+    }
     m->last_op = "none";
     return m;
 }
@@ -202,13 +162,9 @@ const char *gtr_fs_mutator_last_op(const gtr_fs_mutator *m)
     return m->last_op;
 }
 
-/* splitmix64 */
 static uint64_t rnd(gtr_fs_mutator *m)
 {
-    uint64_t z = (m->rng += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return gtr__fs_splitmix(&m->rng);
 }
 
 /* below returns a uniform value in [0, n) (n > 0). */
@@ -249,7 +205,7 @@ static void collect_ids(gtr_fs_mutator *m)
                 continue;
             }
             for (uint32_t k = 0; k < e->nargs && k < GTR_MAX_SPEC_ARGS; k++) {
-                switch (classify(e->type, k)) {
+                switch (gtr__fs_classify(e->type, k)) {
                 case A_G:
                     idset_add(&m->ids[SET_G], a[k]);
                     break;
@@ -316,10 +272,10 @@ static uint32_t ev_at(const tracedit_trace *t, pos p)
 }
 
 /* has_arg_class: the event has a spec argument of class c; its index in *k. */
-static bool find_arg(const tracedit_event *e, enum arg_class c, uint32_t *k)
+static bool find_arg(const tracedit_event *e, enum gtr__fs_arg_class c, uint32_t *k)
 {
     for (uint32_t i = 0; i < e->nargs && i < GTR_MAX_SPEC_ARGS; i++) {
-        if (classify(e->type, i) == c) {
+        if (gtr__fs_classify(e->type, i) == c) {
             if (k != NULL)
                 *k = i;
             return true;
@@ -520,7 +476,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
         uint32_t ks[2], nk = 0;
         uint64_t id = 0, max_id;
         for (uint32_t i = 0; i < e->nargs && i < GTR_MAX_SPEC_ARGS; i++)
-            if (classify(e->type, i) == A_STRING && nk < 2)
+            if (gtr__fs_classify(e->type, i) == A_STRING && nk < 2)
                 ks[nk++] = i;
         /* A string of the event's own generation (IDs are per generation). */
         if (!gen_id(m, t->batches[p.b].gen, GTR_EV_STRING, &id, &b, &max_id))
@@ -535,7 +491,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
         uint32_t ks[2], nk = 0;
         uint64_t id = 0, max_id;
         for (uint32_t i = 0; i < e->nargs && i < GTR_MAX_SPEC_ARGS; i++)
-            if (classify(e->type, i) == A_STACK && nk < 2)
+            if (gtr__fs_classify(e->type, i) == A_STACK && nk < 2)
                 ks[nk++] = i;
         /* A stack of the event's own generation, or none. */
         if (below(m, 4) && !gen_id(m, t->batches[p.b].gen, GTR_EV_STACK, &id, &b, &max_id))
@@ -827,7 +783,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
             return false;
         uint64_t args[GTR_MAX_SPEC_ARGS];
         for (uint32_t i = 0; i < sp->nargs; i++) {
-            switch (classify(type, i)) {
+            switch (gtr__fs_classify(type, i)) {
             case A_DT:
                 args[i] = below(m, 16);
                 break;
@@ -872,7 +828,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
         const tracedit_event *e = &t->events[ev_at(t, p)];
         for (int tries = 0; tries < 32; tries++) {
             k = (uint32_t)below(m, e->nargs < GTR_MAX_SPEC_ARGS ? e->nargs : GTR_MAX_SPEC_ARGS);
-            enum arg_class cl = classify(e->type, k);
+            enum gtr__fs_arg_class cl = gtr__fs_classify(e->type, k);
             int set = cl == A_G ? SET_G : cl == A_P ? SET_P : cl == A_M ? SET_M : -1;
             if (set < 0)
                 continue;
@@ -1122,6 +1078,9 @@ static bool apply(gtr_fs_mutator *m, enum op op)
         t->vals[e->args + k] = id;
         return true;
     }
+    case OP_SPLICE:
+        /* A model generation or model batches (splice.c); m->t2 and m->out as scratch. */
+        return gtr__fs_splice(t, &m->t2, &m->out, rnd(m), m->max_size, NULL);
     case OP_TRUNCATE:
         /* Cut the encoded trace at a random byte (a trace cut short by a crash): applied by
          * emit, after every length has been recomputed. */
@@ -1223,11 +1182,24 @@ static uint64_t fnv(const uint8_t *d, size_t n)
     return h;
 }
 
+/* pick_op draws an operator by weight. */
+static enum op pick_op(gtr_fs_mutator *m)
+{
+    unsigned r = (unsigned)below(m, m->total_weight);
+    for (int i = 0; i < OP_NUM; i++) {
+        if (r < m->weights[i])
+            return (enum op)i;
+        r -= m->weights[i];
+    }
+    return OP_ARG_VALUE;
+}
+
 size_t gtr_fs_mutate(gtr_fs_mutator *m, const uint8_t *data, size_t size, size_t max_size,
                      uint64_t seed, uint8_t *out)
 {
     m->rng = seed * 0x2545f4914f6cdd1dULL + size;
     m->cut = 0;
+    m->max_size = max_size;
     if (max_size == 0)
         return 0;
     if (tracedit_decode(&m->t, data, size, NULL) != GTR_OK) {
@@ -1246,21 +1218,10 @@ size_t gtr_fs_mutate(gtr_fs_mutator *m, const uint8_t *data, size_t size, size_t
     /* out may be data (libFuzzer mutates in place): remember the input by its hash. */
     uint64_t in_hash = fnv(data, size);
     collect_ids(m);
-    unsigned total = 0;
-    for (int i = 0; i < OP_NUM; i++)
-        total += op_weights[i];
     size_t rounds = below(m, 8) == 0 ? 2 + below(m, 2) : 1, done = 0;
     enum op last = OP_NUM;
     for (size_t tries = 0; done < rounds && tries < 64; tries++) {
-        unsigned r = (unsigned)below(m, total);
-        enum op op = OP_ARG_VALUE;
-        for (int i = 0; i < OP_NUM; i++) {
-            if (r < op_weights[i]) {
-                op = (enum op)i;
-                break;
-            }
-            r -= op_weights[i];
-        }
+        enum op op = pick_op(m);
         if (apply(m, op)) {
             done++;
             last = op;
@@ -1271,15 +1232,7 @@ size_t gtr_fs_mutate(gtr_fs_mutator *m, const uint8_t *data, size_t size, size_t
     /* A mutant identical to its input (a reference set to its own value, a batch moved
      * onto itself) is wasted work: mutate again, a few times at most. */
     for (int again = 0; n == size && n > 0 && fnv(out, n) == in_hash && again < 8; again++) {
-        unsigned r = (unsigned)below(m, total);
-        enum op op = OP_ARG_VALUE;
-        for (int i = 0; i < OP_NUM; i++) {
-            if (r < op_weights[i]) {
-                op = (enum op)i;
-                break;
-            }
-            r -= op_weights[i];
-        }
+        enum op op = pick_op(m);
         if (apply(m, op)) {
             m->last_op = done++ > 0 ? "multi" : op_names[op];
             n = emit(m, max_size, out);
@@ -1293,6 +1246,21 @@ size_t gtr_fs_mutate(gtr_fs_mutator *m, const uint8_t *data, size_t size, size_t
         n = byte_mutate(m, out, n, max_size);
     }
     return n ? n : 1;
+}
+
+size_t gtr_fs_splice(gtr_fs_mutator *m, const uint8_t *data, size_t size, size_t max_size,
+                     uint64_t seed, uint8_t *out)
+{
+    const char *kind = "none";
+    m->rng = seed * 0x2545f4914f6cdd1dULL + size;
+    m->cut = 0;
+    m->max_size = max_size;
+    m->last_op = "none";
+    if (max_size == 0 || tracedit_decode(&m->t, data, size, NULL) != GTR_OK ||
+        !gtr__fs_splice(&m->t, &m->t2, &m->out, rnd(m), max_size, &kind))
+        return 0;
+    m->last_op = kind;
+    return emit(m, max_size, out);
 }
 
 /* append_batches appends batches [from, to) of src to dst, adding delta to each gen. */

@@ -130,6 +130,14 @@ typedef struct gsim_stats {
 } gsim_stats;
 void gsim_get_stats(const gsim *s, gsim_stats *out);
 
+/* gsim_generate runs a model of c over ch (gsim_new, then gsim_run) and appends the whole
+ * trace to out. max_bytes caps what the run may append (0: no cap): past it the run stops
+ * with GTR_E_LIMIT ("gsim: trace exceeds N bytes"). On failure out is left as it was (its
+ * length restored). stats (may be NULL) receives the model's figures. For callers that want
+ * a small model trace in memory, such as the structure-aware mutator's splice operator. */
+gtr_status gsim_generate(const gsim_config *c, gsim_choice ch, const gtr_alloc *alc,
+                         size_t max_bytes, gtr_buf *out, gsim_stats *stats, gtr_err *err);
+
 /* gsim_check runs a model of c over ch into memory, reads the trace back with libtrace's
  * reader, validates every event and compares each with the record. GTR_OK when the reader
  * reaches EOF, the validator accepts every event and the events equal the record; otherwise

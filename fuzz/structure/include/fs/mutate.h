@@ -13,7 +13,8 @@
  * boundary; point a reference at the edge of its generation's table (the last ID, one past
  * it, the deepest stack; a frame's func or file likewise); pass an argument's decoded value
  * as 8 little-endian bytes through the byte mutator (so libFuzzer's comparison feedback acts
- * on values, not varint bytes); cut the encoded trace short. A minority
+ * on values, not varint bytes); cut the encoded trace short; splice in a generation or
+ * batches written by the scheduler model (sim/) for the input's version. A minority
  * of calls (byte_percent, default 12) are plain byte mutations of the encoded trace, so
  * malformed framing stays covered. gtr_fs_crossover splices batches or whole generations of
  * a second input after a prefix of the first.
@@ -41,6 +42,9 @@ typedef struct gtr_fs_options {
     unsigned byte_percent;               /* share of plain byte mutations; 0: default 12 */
     const uint64_t *values;              /* decoded-domain dictionary (copied), may be NULL */
     size_t nvalues;
+    bool no_splice;                      /* leave the splice operator out (the engine wrappers:
+                                          * $GTR_FS_NO_SPLICE set), e.g. to measure fuzzing
+                                          * without the scheduler model */
 } gtr_fs_options;
 
 typedef struct gtr_fs_mutator gtr_fs_mutator;   /* opaque; scratch state; not thread-safe */
@@ -59,6 +63,22 @@ size_t gtr_fs_mutate(gtr_fs_mutator *m, const uint8_t *data, size_t size, size_t
  * follow a's, half of the time). Returns its size. */
 size_t gtr_fs_crossover(gtr_fs_mutator *m, const uint8_t *a, size_t asize, const uint8_t *b,
                         size_t bsize, size_t max_size, uint64_t seed, uint8_t *out);
+
+/* gtr_fs_splice applies the splice operator alone (gtr_fs_mutate draws it among the others):
+ * it runs the scheduler model (sim/) for a small trace of the input's version (at most
+ * max_size bytes of it) and splices into the input either one whole model generation (before,
+ * between or after the input's, renumbered to fit) or one or more model M batches into one of
+ * the input's generations (their strings and stacks remapped onto that generation's tables
+ * or added to them), re-declaring the statuses the other side needs or, now and then,
+ * deliberately not. Writes the result into out (max_size bytes; out may equal data) and
+ * returns its size, or 0 when the splice does not apply: no v2 header (old v1 traces, bytes
+ * that are not a trace), a version the model lacks, a model trace that does not fit, a build
+ * without sim/. gtr_fs_mutator_last_op then names what was done: splice_gen_before,
+ * splice_gen_between, splice_gen_after, splice_batches_first (into the input's first
+ * generation), splice_batches_later, each with "_raw" appended when the statuses were left
+ * inconsistent; "none" when it returned 0. Deterministic for (input, seed, max_size). */
+size_t gtr_fs_splice(gtr_fs_mutator *m, const uint8_t *data, size_t size, size_t max_size,
+                     uint64_t seed, uint8_t *out);
 
 /* gtr_fs_mutator_last_op names the operator(s) of the last call (a static string), for
  * measurements such as fuzz/structure/measure_valid_rate.c. */
