@@ -10,7 +10,8 @@
 # the median time-to-find (wall seconds including start-up; a miss counts as "> cap"). A
 # crash counts only when its report names the canary's function ("other" otherwise).
 #
-# usage: fuzz/canary/run.sh [-r RUNS] [-t CAP_SECONDS] [-a] [-m MODES] [-o OUT_DIR] [CANARY...]
+# usage: fuzz/canary/run.sh [-r RUNS] [-t CAP_SECONDS] [-a] [-b] [-m MODES] [-o OUT_DIR] [CANARY...]
+#   -b: build the canaries' binaries only (no runs).
 #   MODES: a quoted list among plain, mutator, sim, afl, afl+mutator (default: all built).
 #   sim: fuzz/fuzz_sim.c, the scheduler model's choice strings (seeds corpus/fuzz/sim).
 #   defaults: 5 runs, 120 s cap, every canary, libFuzzer only, OUT_DIR=build-canary.
@@ -20,16 +21,17 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-runs=5 cap=120 afl=0 out="$src/build-canary" only=""
+runs=5 cap=120 afl=0 out="$src/build-canary" only="" buildonly=0
 all=$("$here/tree.sh" --list | tr '\n' ' ')
-while getopts "r:t:am:o:h" opt; do
+while getopts "r:t:abm:o:h" opt; do
   case $opt in
     r) runs=$OPTARG ;;
     t) cap=$OPTARG ;;
     a) afl=1 ;;
+    b) buildonly=1 ;;
     m) only=$OPTARG ;;
     o) out=$OPTARG ;;
-    *) sed -n '2,18p' "$0"; exit 2 ;;
+    *) sed -n '2,19p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -118,6 +120,8 @@ run_libfuzzer() {
   rc=$?
   t1=$(date +%s.%N)
   if [ $rc -ne 0 ] && compgen -G "$work/crash-*" >/dev/null; then
+    # Keep the find (for sim-reduce.sh): LOG with .crash for .log.
+    cp "$(compgen -G "$work/crash-*" | head -n1)" "${log%.log}.crash"
     if grep -qE "$(where "$c")" "$log"; then
       awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", b - a }'
     else
@@ -181,6 +185,7 @@ hold_out() {
 printf '%-24s %-12s %-7s %-10s %-5s %s\n' canary mode found median held "times (s)"
 for c in $canaries; do
   build_canary "$c"
+  [ $buildonly = 1 ] && { echo "$c: built in $out/$c"; continue; }
   held=$(hold_out "$c" "$out/$c/plain" "$seeds" "$out/$c.seeds")
   held_sim=$(hold_out "$c" "$out/$c/sim" "$src/corpus/fuzz/sim" "$out/$c.simseeds")
   modes="plain mutator sim"
