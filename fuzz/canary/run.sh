@@ -210,5 +210,7 @@ for c in $canaries; do
     [ "$mode" = sim ] && h=$held_sim
     printf '%-24s %-12s %-7s %-10s %-5s %s\n' "$c" "$mode" "$found/$runs" \
       "$(median "${times[@]}")" "$h" "${times[*]}"
+    # The machine's load when the runs ended (1, 5, 15 min), for the results' "load" column.
+    echo "$c $mode $(date -u +%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/load.log"
   done
 done
