@@ -186,11 +186,15 @@ printf '%-24s %-12s %-7s %-10s %-5s %s\n' canary mode found median held "times (
 for c in $canaries; do
   build_canary "$c"
   [ $buildonly = 1 ] && { echo "$c: built in $out/$c"; continue; }
-  held=$(hold_out "$c" "$out/$c/plain" "$seeds" "$out/$c.seeds")
-  held_sim=$(hold_out "$c" "$out/$c/sim" "$src/corpus/fuzz/sim" "$out/$c.simseeds")
   modes="plain mutator sim"
   [ $afl = 1 ] && modes="$modes afl afl+mutator"
   [ -n "$only" ] && modes=$only
+  # Each seed corpus is screened only when a mode that starts from it runs.
+  held=- held_sim=-
+  [ "$modes" != sim ] && held=$(hold_out "$c" "$out/$c/plain" "$seeds" "$out/$c.seeds")
+  case " $modes " in *" sim "*)
+    held_sim=$(hold_out "$c" "$out/$c/sim" "$src/corpus/fuzz/sim" "$out/$c.simseeds") ;;
+  esac
   for mode in $modes; do
     times=()
     for r in $(seq 1 "$runs"); do
