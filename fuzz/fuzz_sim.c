@@ -55,7 +55,9 @@ enum {
     OP_DROP,    /* remove the event */
     OP_DUP,     /* the event twice */
     OP_SWAP,    /* the event and the next one exchange places */
-    OP_CUT,     /* the trace ends value bytes into the event (a batch header, an argument) */
+    OP_CUT,     /* the trace ends inside the event (a batch header, an argument), or (value
+                 * bit 0) inside the first batch of the next generation, as a trace cut
+                 * while the tracer flushed a generation */
     OP_REF_EDGE, /* a string or stack reference (a frame's func/file, or an event's string or
                   * stack argument) at the edge of its generation's table: the last ID
                   * there, or one past it (value & 1), as the structure mutator's ref_edge */
@@ -144,13 +146,35 @@ static size_t size_arg(void)
     return SIZE_MAX;
 }
 
-/* pick returns the position in c->order of the event `where` names, or SIZE_MAX. */
-static size_t pick(const corrupt *c, uint32_t where)
+/* Which events an operation may pick. */
+typedef bool (*type_filter)(uint8_t type);
+
+static bool any_type(uint8_t type)
+{
+    (void)type;
+    return true;
+}
+
+static bool stack_type(uint8_t type)
+{
+    return type == GTR_EV_STACK;
+}
+
+static bool has_refs(uint8_t type)   /* a string or stack argument */
+{
+    const gtr_event_spec *sp = gtr_spec(type);
+    return sp->nstring_ids + sp->nstack_ids > 0;
+}
+
+/* pick returns the position in c->order of the event `where` names among those of the
+ * types ok accepts, or SIZE_MAX. */
+static size_t pick(const corrupt *c, uint32_t where, type_filter ok)
 {
     size_t count[256] = {0}, ntypes = 0;
     for (size_t i = 0; i < c->n; i++) {
         fuzz_rawent e = fuzz_rawlist_entry(&c->l, c->order[i]);
-        ntypes += count[e.type]++ == 0;
+        if (ok(e.type))
+            ntypes += count[e.type]++ == 0;
     }
     if (ntypes == 0)
         return SIZE_MAX;
@@ -219,7 +243,10 @@ static void ref_edge(corrupt *c, size_t i, const sim_op *op)
 
 static void apply(corrupt *c, const sim_op *op)
 {
-    size_t i = pick(c, op->where);
+    /* ref_edge: a stack frame (value bit 1) or an event's string or stack argument, as the
+     * structure mutator's ref_edge chooses half and half. */
+    type_filter ok = op->op != OP_REF_EDGE ? any_type : (op->value & 2) ? stack_type : has_refs;
+    size_t i = pick(c, op->where, ok);
     if (i == SIZE_MAX)
         return;
     size_t ent = c->order[i];
@@ -267,12 +294,42 @@ static void apply(corrupt *c, const sim_op *op)
             c->order[i + 1] = ent;
         }
         return;
-    case OP_CUT:
+    case OP_CUT: {
+        uint64_t v = op->value >> 1;
+        if (op->value & 1) {
+            /* The first batch header of a later generation, then up to 3 events into it. */
+            uint64_t gen = 0;
+            for (size_t k = i + 1; k-- > 0;) {
+                fuzz_rawent b = fuzz_rawlist_entry(&c->l, c->order[k]);
+                if (b.type == GTR_EV_EVENT_BATCH && b.nargs > 0) {
+                    gen = fuzz_rawlist_arg(&c->l, &b, 0);
+                    break;
+                }
+            }
+            size_t k = i;
+            for (; k < c->n; k++) {
+                fuzz_rawent b = fuzz_rawlist_entry(&c->l, c->order[k]);
+                if (b.type == GTR_EV_EVENT_BATCH && b.nargs > 0 &&
+                    fuzz_rawlist_arg(&c->l, &b, 0) > gen)
+                    break;
+            }
+            if (k == c->n)
+                return;
+            for (size_t n = v % 4; n > 0 && k + 1 < c->n; n--) {
+                fuzz_rawent b = fuzz_rawlist_entry(&c->l, c->order[k + 1]);
+                if (batch_like(b.type))
+                    break;
+                k++;
+            }
+            i = k;
+            v >>= 2;
+        }
         if (c->cut_at == SIZE_MAX || i < c->cut_at) {
             c->cut_at = i;
-            c->cut_bytes = op->value;
+            c->cut_bytes = v;
         }
         return;
+    }
     default:
         return;
     }
