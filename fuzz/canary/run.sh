@@ -10,8 +10,9 @@
 # the median time-to-find (wall seconds including start-up; a miss counts as "> cap"). A
 # crash counts only when its report names the canary's function ("other" otherwise).
 #
-# usage: fuzz/canary/run.sh [-r RUNS] [-t CAP_SECONDS] [-a] [-b] [-m MODES] [-o OUT_DIR] [CANARY...]
-#   -b: build the canaries' binaries only (no runs).
+# usage: fuzz/canary/run.sh [-r RUNS] [-t CAP_SECONDS] [-a] [-b] [-f FLAGS] [-m MODES] [-o OUT_DIR] [CANARY...]
+#   -b: build the canaries' binaries only (no runs). -f: extra libFuzzer flags for every
+#   libFuzzer run (e.g. "-use_value_profile=1", as ci/fuzz-ci.sh passes to the sim target).
 #   MODES: a quoted list among plain, mutator, sim, afl, afl+mutator (default: all built).
 #   sim: fuzz/fuzz_sim.c, the scheduler model's choice strings (seeds corpus/fuzz/sim).
 #   defaults: 5 runs, 120 s cap, every canary, libFuzzer only, OUT_DIR=build-canary.
@@ -21,17 +22,18 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-runs=5 cap=120 afl=0 out="$src/build-canary" only="" buildonly=0
+runs=5 cap=120 afl=0 out="$src/build-canary" only="" buildonly=0 lfflags=""
 all=$("$here/tree.sh" --list | tr '\n' ' ')
-while getopts "r:t:abm:o:h" opt; do
+while getopts "r:t:abf:m:o:h" opt; do
   case $opt in
     r) runs=$OPTARG ;;
     t) cap=$OPTARG ;;
     a) afl=1 ;;
     b) buildonly=1 ;;
+    f) lfflags=$OPTARG ;;
     m) only=$OPTARG ;;
     o) out=$OPTARG ;;
-    *) sed -n '2,19p' "$0"; exit 2 ;;
+    *) sed -n '2,21p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -115,7 +117,8 @@ run_libfuzzer() {
   work=$(mktemp -d "$out/run.XXXXXX")
   local t0 t1 rc
   t0=$(date +%s.%N)
-  timeout $((cap + 30)) "$bin" -seed="$seed" -max_total_time="$cap" -rss_limit_mb=2048 \
+  # shellcheck disable=SC2086  # the extra flags are meant to split
+  timeout $((cap + 30)) "$bin" $lfflags -seed="$seed" -max_total_time="$cap" -rss_limit_mb=2048 \
     -timeout=10 -artifact_prefix="$work/" -print_final_stats=1 "$work" "$seeddir" >"$log" 2>&1
   rc=$?
   t1=$(date +%s.%N)
