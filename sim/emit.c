@@ -64,16 +64,26 @@ static const char *const fixed_vocab[VOC_FUNC] = {
     [VOC_VALUE + 0] = "value0", [VOC_VALUE + 1] = "hit", [VOC_VALUE + 2] = "miss",
     [VOC_VALUE + 3] = "select * from t", [VOC_VALUE + 4] = "\x01\x02 binary\xff",
     [VOC_VALUE + 5] = "",
+    /* VOC_VALUE + 6 .. + 10: the long messages, made by vocab_string */
     [VOC_LABEL + 0] = "label0", [VOC_LABEL + 1] = "GC (dedicated)",
     [VOC_LABEL + 2] = "GC (fractional)", [VOC_LABEL + 3] = "GC (idle)",
 };
 
-/* vocab_string writes vocabulary entry voc into buf (64 bytes) and returns its length. */
+/* vocab_string writes vocabulary entry voc into buf (VOC_MAX_LEN bytes) and returns its
+ * length. */
 static size_t vocab_string(unsigned voc, char *buf)
 {
+    static const unsigned long_lens[VOC_NLONG] = VOC_LONG_LENS;
     int n;
     if (voc >= VOC_COUNT)
         voc = VOC_NONE;
+    if (voc >= VOC_VALUE + VOC_NVALUE - VOC_NLONG && voc < VOC_VALUE + VOC_NVALUE) {
+        unsigned len = long_lens[voc - (VOC_VALUE + VOC_NVALUE - VOC_NLONG)];
+        static const char head[] = "long log message ";
+        for (unsigned i = 0; i < len; i++)
+            buf[i] = i < sizeof head - 1 ? head[i] : (char)('0' + i % 10);
+        return len;
+    }
     if (voc < VOC_FUNC) {
         size_t len = strlen(fixed_vocab[voc] != NULL ? fixed_vocab[voc] : "");
         memcpy(buf, fixed_vocab[voc] != NULL ? fixed_vocab[voc] : "", len);
@@ -278,7 +288,7 @@ gtr_status emit_event(emitter *e, size_t mi, uint8_t type, uint64_t ts, const ui
 
 uint64_t emit_string(emitter *e, unsigned voc)
 {
-    char buf[64];
+    char buf[VOC_MAX_LEN];
     if (voc >= VOC_COUNT || vocab_string(voc, buf) == 0)
         return 0;
     if (e->str_id[voc] == 0) {
@@ -387,7 +397,7 @@ static size_t sample_item(emitter *e, size_t i, uint8_t *type, uint64_t **args,
 /* Two passes per part: sizes first (the header needs the size), then the events. */
 static gtr_status structural(emitter *e, uint8_t head, size_t n, item_fn item)
 {
-    char buf[64];
+    char buf[VOC_MAX_LEN];
     gtr_status st;
     size_t i = 0;
     do {

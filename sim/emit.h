@@ -21,12 +21,18 @@ enum {
     VOC_TASK = 21,  VOC_NTASK = 6,      /* task types */
     VOC_REGION = 27, VOC_NREGION = 6,   /* region types */
     VOC_KEY = 33,   VOC_NKEY = 4,       /* log categories */
-    VOC_VALUE = 37, VOC_NVALUE = 6,     /* log messages */
-    VOC_LABEL = 43, VOC_NLABEL = 4,     /* goroutine labels */
-    VOC_FUNC = 47,  VOC_NFUNC = 48,     /* frame functions */
-    VOC_FILE = 95,  VOC_NFILE = 12,     /* frame files */
-    VOC_COUNT = 107
+    VOC_VALUE = 37, VOC_NVALUE = 11,    /* log messages (the last 5 long: VOC_LONG_LENS) */
+    VOC_LABEL = 48, VOC_NLABEL = 4,     /* goroutine labels */
+    VOC_FUNC = 52,  VOC_NFUNC = 48,     /* frame functions */
+    VOC_FILE = 100, VOC_NFILE = 12,     /* frame files */
+    VOC_COUNT = 112
 };
+
+/* The long log messages: lengths at the boundaries of a varint length prefix (one byte up
+ * to 127, two from 128) and of a byte (255/256). */
+#define VOC_NLONG 5
+#define VOC_LONG_LENS {127, 128, 129, 255, 256}
+#define VOC_MAX_LEN 256
 
 /* Stack shapes: depth 0..GTR_MAX_FRAMES_PER_STACK times EMIT_STACK_VARIANTS. */
 #define EMIT_STACK_VARIANTS 2

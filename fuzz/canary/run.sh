@@ -10,7 +10,9 @@
 # the median time-to-find (wall seconds including start-up; a miss counts as "> cap"). A
 # crash counts only when its report names the canary's function ("other" otherwise).
 #
-# usage: fuzz/canary/run.sh [-r RUNS] [-t CAP_SECONDS] [-a] [-m MODES] [-o OUT_DIR] [CANARY...]
+# usage: fuzz/canary/run.sh [-r RUNS] [-t CAP_SECONDS] [-a] [-b] [-f FLAGS] [-m MODES] [-o OUT_DIR] [CANARY...]
+#   -b: build the canaries' binaries only (no runs). -f: extra libFuzzer flags for every
+#   libFuzzer run (e.g. "-use_value_profile=1", as ci/fuzz-ci.sh passes to the sim target).
 #   MODES: a quoted list among plain, mutator, sim, afl, afl+mutator (default: all built).
 #   sim: fuzz/fuzz_sim.c, the scheduler model's choice strings (seeds corpus/fuzz/sim).
 #   defaults: 5 runs, 120 s cap, every canary, libFuzzer only, OUT_DIR=build-canary.
@@ -20,16 +22,18 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-runs=5 cap=120 afl=0 out="$src/build-canary" only=""
+runs=5 cap=120 afl=0 out="$src/build-canary" only="" buildonly=0 lfflags=""
 all=$("$here/tree.sh" --list | tr '\n' ' ')
-while getopts "r:t:am:o:h" opt; do
+while getopts "r:t:abf:m:o:h" opt; do
   case $opt in
     r) runs=$OPTARG ;;
     t) cap=$OPTARG ;;
     a) afl=1 ;;
+    b) buildonly=1 ;;
+    f) lfflags=$OPTARG ;;
     m) only=$OPTARG ;;
     o) out=$OPTARG ;;
-    *) sed -n '2,18p' "$0"; exit 2 ;;
+    *) sed -n '2,21p' "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
@@ -113,11 +117,14 @@ run_libfuzzer() {
   work=$(mktemp -d "$out/run.XXXXXX")
   local t0 t1 rc
   t0=$(date +%s.%N)
-  timeout $((cap + 30)) "$bin" -seed="$seed" -max_total_time="$cap" -rss_limit_mb=2048 \
+  # shellcheck disable=SC2086  # the extra flags are meant to split
+  timeout $((cap + 30)) "$bin" $lfflags -seed="$seed" -max_total_time="$cap" -rss_limit_mb=2048 \
     -timeout=10 -artifact_prefix="$work/" -print_final_stats=1 "$work" "$seeddir" >"$log" 2>&1
   rc=$?
   t1=$(date +%s.%N)
   if [ $rc -ne 0 ] && compgen -G "$work/crash-*" >/dev/null; then
+    # Keep the find (for sim-reduce.sh): LOG with .crash for .log.
+    cp "$(compgen -G "$work/crash-*" | head -n1)" "${log%.log}.crash"
     if grep -qE "$(where "$c")" "$log"; then
       awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f\n", b - a }'
     else
@@ -181,11 +188,16 @@ hold_out() {
 printf '%-24s %-12s %-7s %-10s %-5s %s\n' canary mode found median held "times (s)"
 for c in $canaries; do
   build_canary "$c"
-  held=$(hold_out "$c" "$out/$c/plain" "$seeds" "$out/$c.seeds")
-  held_sim=$(hold_out "$c" "$out/$c/sim" "$src/corpus/fuzz/sim" "$out/$c.simseeds")
+  [ $buildonly = 1 ] && { echo "$c: built in $out/$c"; continue; }
   modes="plain mutator sim"
   [ $afl = 1 ] && modes="$modes afl afl+mutator"
   [ -n "$only" ] && modes=$only
+  # Each seed corpus is screened only when a mode that starts from it runs.
+  held=- held_sim=-
+  [ "$modes" != sim ] && held=$(hold_out "$c" "$out/$c/plain" "$seeds" "$out/$c.seeds")
+  case " $modes " in *" sim "*)
+    held_sim=$(hold_out "$c" "$out/$c/sim" "$src/corpus/fuzz/sim" "$out/$c.simseeds") ;;
+  esac
   for mode in $modes; do
     times=()
     for r in $(seq 1 "$runs"); do
@@ -205,5 +217,7 @@ for c in $canaries; do
     [ "$mode" = sim ] && h=$held_sim
     printf '%-24s %-12s %-7s %-10s %-5s %s\n' "$c" "$mode" "$found/$runs" \
       "$(median "${times[@]}")" "$h" "${times[*]}"
+    # The machine's load when the runs ended (1, 5, 15 min), for the results' "load" column.
+    echo "$c $mode $(date -u +%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/load.log"
   done
 done

@@ -4,7 +4,9 @@
 #   fuzz/tools/make_sim_seeds.sh [GOTRACE]
 #
 #  sim: choice strings, per version: the configuration bytes (version, procs, generations,
-#    events: gsim_config_choose's draws) then fixed pseudo-random choices (sha256 chains).
+#    events: gsim_config_choose's draws) then fixed pseudo-random choices (sha256 chains);
+#    and short ones ending in corruption records (fuzz/fuzz_sim.c): one per operation, and
+#    four pairs.
 #  reader, raw_roundtrip: `gotrace sim` traces of every version, under the reader's max_len
 #    (64 KiB): multi-generation (5 generations), many procs, threads and goroutines (32
 #    procs), one proc; their stacks run from 0 to 128 frames.
@@ -25,6 +27,32 @@ for v in 1.22 1.23 1.25 1.26; do
     { byte $vi; byte $(( shape * 2 )); byte 0; byte $shape; byte $(( events & 255 )); byte $(( events >> 8 )); } > "$f"
     for k in $(seq 1 $(( 8 + 24 * shape ))); do
       printf 'gotrace-sim-seed-%s-%d-%d' "$v" "$shape" "$k" | sha256sum | cut -c1-64 | xxd -r -p >> "$f"
+    done
+  done
+  vi=$(( vi + 1 ))
+done
+
+# sim, corruption records (fuzz/fuzz_sim.c): a short choice string (configuration bytes, then
+# 32 pseudo-random bytes; the model's choices continue from a stream seeded by them) and one
+# record per operation: value (8 bytes), where (4), arg (1), marker 0xF8 + operation.
+vi=0
+for v in 1.22 1.23 1.25 1.26; do
+  for op in 0 1 2 3 4 5 6 7; do
+    f=$out/sim/corrupt-go$v-$op
+    { byte $vi; byte 2; byte 0; byte 2; byte 88; byte 2; } > "$f"   # 3 procs, 3 gens, 600 events
+    printf 'gotrace-sim-corrupt-%s-%d' "$v" "$op" | sha256sum | cut -c1-64 | xxd -r -p >> "$f"
+    printf 'gotrace-sim-record-%s-%d' "$v" "$op" | sha256sum | cut -c1-24 | xxd -r -p >> "$f"
+    { byte $(( op * 3 )); byte $(( 0xF8 + op )); } >> "$f"
+  done
+  # and two records: pairs of operations
+  for pair in "3 6" "5 2" "1 4" "0 7"; do
+    set -- $pair
+    f=$out/sim/corrupt2-go$v-$1-$2
+    { byte $vi; byte 2; byte 0; byte 2; byte 88; byte 2; } > "$f"
+    printf 'gotrace-sim-corrupt2-%s-%d-%d' "$v" "$1" "$2" | sha256sum | cut -c1-64 | xxd -r -p >> "$f"
+    for op in "$@"; do
+      printf 'gotrace-sim-record2-%s-%d' "$v" "$op" | sha256sum | cut -c1-24 | xxd -r -p >> "$f"
+      { byte $(( op * 5 )); byte $(( 0xF8 + op )); } >> "$f"
     done
   done
   vi=$(( vi + 1 ))
