@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # difffuzz.sh: the differential campaign of gotrace against Go 1.27.3 (issue 13, part 4).
 #
-#   bash ci/difffuzz.sh [--seed S] [--out DIR] [--jobs J] [--known FILE] N
+#   bash ci/difffuzz.sh [--seed S] [--out DIR] [--jobs J] [--known FILE] [--only mutants|sim] N
 #
 # Makes N structure-aware mutants of the seeds (fuzz/structure/make_mutants: corpus/upstream,
 # corpus/tests, corpus/real traces under 64 KiB, corpus/fuzz/reader) and, when the CLI has
@@ -15,6 +15,7 @@
 # line of FILE (default ci/difffuzz/known.txt: grep -E patterns, each documented in
 # ci/difffuzz/KNOWN.md) is counted as "known".
 #
+# --only mutants (or sim) runs one half: a long campaign runs the two as two processes.
 # Exit status: 1 on any unexplained divergence, crash or hang (so a short run, N=300, is a CI
 # check); 2 when the tools cannot be had; else 0.
 #
@@ -27,18 +28,21 @@ seed=1
 out=$root/build-difffuzz
 jobs=2
 known=$root/ci/difffuzz/known.txt
+only=""
 while [ $# -gt 0 ]; do
     case $1 in
         --seed) seed=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         --jobs) jobs=$2; shift 2 ;;
         --known) known=$2; shift 2 ;;
-        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+        --only) only=$2; shift 2
+            case $only in mutants|sim) ;; *) echo "difffuzz: --only mutants or --only sim" >&2; exit 2 ;; esac ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         -*) echo "difffuzz: unknown flag $1" >&2; exit 2 ;;
         *) break ;;
     esac
 done
-[ $# -eq 1 ] && [ "$1" -ge 1 ] 2>/dev/null || { sed -n '2,23p' "$0" >&2; exit 2; }
+[ $# -eq 1 ] && [ "$1" -ge 1 ] 2>/dev/null || { sed -n '2,24p' "$0" >&2; exit 2; }
 n=$1
 
 gotrace=${GOTRACE:-}
@@ -86,8 +90,10 @@ judge_dir() {
 }
 
 t0=$(date +%s)
-echo "difffuzz: $n mutants of ${#seeds[@]} seeds (seed $seed), gotrace $gotrace, oracle $oracle"
-for ((first = 0; first < n; first += chunk)); do
+nm=$n
+[ "$only" = sim ] && nm=0
+echo "difffuzz: $nm mutants of ${#seeds[@]} seeds (seed $seed), gotrace $gotrace, oracle $oracle"
+for ((first = 0; first < nm; first += chunk)); do
     k=$(( n - first < chunk ? n - first : chunk ))
     rm -rf "$tmp/m" && mkdir -p "$tmp/m"
     "$mutants" -n "$k" -f "$first" -s "$seed" -o "$tmp/m" "${seeds[@]}" 2>"$tmp/mm.log" ||
@@ -96,7 +102,9 @@ for ((first = 0; first < n; first += chunk)); do
 done
 sed -i 's|^\([a-z]*\) .*/m\([0-9]*\)\.trace$|\1 mutant \2|' "$out/verdicts.txt"
 
-if "$gotrace" sim -h >/dev/null 2>&1; then
+if [ "$only" = mutants ]; then
+    echo "difffuzz: --only mutants: no model traces"
+elif "$gotrace" sim -h >/dev/null 2>&1; then
     echo "difffuzz: $n model traces (gotrace sim)"
     versions=(1.22 1.23 1.25 1.26)
     for ((first = 0; first < n; first += chunk)); do
