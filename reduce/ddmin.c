@@ -312,75 +312,65 @@ static size_t v1_event_len(const uint8_t *p, size_t n)
     return off;
 }
 
-/* v1_event_offset: the offset in the tail of event k (counting from the first after the
- * header), or of the end of the last complete event when there are fewer; *count gets how
- * many events were walked. */
-static size_t v1_event_offset(const tracedit_trace *t, size_t k, size_t *count)
-{
-    const uint8_t *p = t->bytes + t->tail;
-    size_t off = V1_HEADER_LEN, i = 0;
-    for (; i < k; i++) {
-        size_t len = v1_event_len(p + off, t->tail_len - off);
-        if (len == 0)
-            break;
-        off += len;
-    }
-    *count = i;
-    return off;
-}
-
-/* v1 batches: the runs of events from one EvBatch to the next (what comes before the first
- * is a run too). */
+/* The units of an old-format trace: its events, or its batches (the runs of events from one
+ * EvBatch to the next; what comes before the first is a run too). */
 #define V1_EV_BATCH 1 /* Go's tracev1 EvBatch */
 
-/* v1_batch_offset: like v1_event_offset, for the start of run k. */
-static size_t v1_batch_offset(const tracedit_trace *t, size_t k, size_t *count)
+/* v1_unit_offset: the offset in the tail of the start of unit k (events or batches, counting
+ * from the first event after the header), or of the end of the last complete event when
+ * there are fewer; *count gets how many units were walked. */
+static size_t v1_unit_offset(const tracedit_trace *t, size_t k, bool batches, size_t *count)
 {
     const uint8_t *p = t->bytes + t->tail;
-    size_t off = V1_HEADER_LEN, runs = 0;
+    size_t off = V1_HEADER_LEN, units = 0;
     for (bool first = true;; first = false) {
         size_t len = v1_event_len(p + off, t->tail_len - off);
         if (len == 0)
             break;
-        if ((p[off] & 0x3f) == V1_EV_BATCH || first) {
-            if (runs == k)
+        if (!batches || first || (p[off] & 0x3f) == V1_EV_BATCH) {
+            if (units == k)
                 break;
-            runs++;
+            units++;
         }
         off += len;
     }
-    *count = runs;
+    *count = units;
     return off;
+}
+
+static size_t count_v1_units(const tracedit_trace *t, bool batches)
+{
+    size_t n = 0;
+    if (is_v1(t))
+        v1_unit_offset(t, SIZE_MAX, batches, &n);
+    return n;
+}
+
+static void drop_v1_units(tracedit_trace *t, size_t lo, size_t hi, bool batches)
+{
+    size_t n;
+    size_t a = v1_unit_offset(t, lo, batches, &n), z = v1_unit_offset(t, hi, batches, &n);
+    cut_range(t, t->tail, &t->tail_len, a, z);
 }
 
 static size_t count_v1_batches(const tracedit_trace *t)
 {
-    size_t n = 0;
-    if (is_v1(t))
-        v1_batch_offset(t, SIZE_MAX, &n);
-    return n;
+    return count_v1_units(t, true);
 }
 
 static void drop_v1_batches(tracedit_trace *t, size_t lo, size_t hi)
 {
-    size_t n;
-    size_t a = v1_batch_offset(t, lo, &n), z = v1_batch_offset(t, hi, &n);
-    cut_range(t, t->tail, &t->tail_len, a, z);
+    drop_v1_units(t, lo, hi, true);
 }
 
 static size_t count_v1_events(const tracedit_trace *t)
 {
-    size_t n = 0;
-    if (is_v1(t))
-        v1_event_offset(t, SIZE_MAX, &n);
-    return n;
+    return count_v1_units(t, false);
 }
 
 static void drop_v1_events(tracedit_trace *t, size_t lo, size_t hi)
 {
-    size_t n;
-    size_t a = v1_event_offset(t, lo, &n), z = v1_event_offset(t, hi, &n);
-    cut_range(t, t->tail, &t->tail_len, a, z);
+    drop_v1_units(t, lo, hi, false);
 }
 
 /* ddmin removes chunks of units while the trace stays interesting. Returns true on progress. */
