@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # difffuzz.sh: the differential campaign of gotrace against Go 1.27.3 (issue 13, part 4).
 #
-#   bash ci/difffuzz.sh [--seed S] [--out DIR] [--jobs J] [--known FILE] [--only mutants|sim] N
+#   bash ci/difffuzz.sh [--seed S] [--out DIR] [--jobs J] [--known FILE] [--only mutants|sim]
+#                       [--part I/K] N
 #
 # Makes N structure-aware mutants of the seeds (fuzz/structure/make_mutants: corpus/upstream,
 # corpus/tests, corpus/real traces under 64 KiB, corpus/fuzz/reader) and, when the CLI has
@@ -16,6 +17,10 @@
 # ci/difffuzz/KNOWN.md) is counted as "known".
 #
 # --only mutants (or sim) runs one half: a long campaign runs the two as two processes.
+# --part I/K (0 <= I < K) judges only the I-th of K equal slices of each half's inputs
+# 0..N-1 (the same inputs a whole run makes: mutant and model seeds depend on the index, not
+# on the slice), so that K processes with the same seed and N, each with its own --out, make
+# one campaign together; add up their verdicts.txt.
 # Exit status: 1 on any unexplained divergence, crash or hang (so a short run, N=300, is a CI
 # check); 2 when the tools cannot be had; else 0.
 #
@@ -29,6 +34,7 @@ out=$root/build-difffuzz
 jobs=2
 known=$root/ci/difffuzz/known.txt
 only=""
+part=0 parts=1
 while [ $# -gt 0 ]; do
     case $1 in
         --seed) seed=$2; shift 2 ;;
@@ -37,13 +43,18 @@ while [ $# -gt 0 ]; do
         --known) known=$2; shift 2 ;;
         --only) only=$2; shift 2
             case $only in mutants|sim) ;; *) echo "difffuzz: --only mutants or --only sim" >&2; exit 2 ;; esac ;;
-        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+        --part) part=${2%/*} parts=${2#*/}; shift 2
+            [ "$parts" -ge 1 ] 2>/dev/null && [ "$part" -ge 0 ] 2>/dev/null && [ "$part" -lt "$parts" ] ||
+                { echo "difffuzz: --part I/K with 0 <= I < K" >&2; exit 2; } ;;
+        -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
         -*) echo "difffuzz: unknown flag $1" >&2; exit 2 ;;
         *) break ;;
     esac
 done
-[ $# -eq 1 ] && [ "$1" -ge 1 ] 2>/dev/null || { sed -n '2,24p' "$0" >&2; exit 2; }
+[ $# -eq 1 ] && [ "$1" -ge 1 ] 2>/dev/null || { sed -n '2,29p' "$0" >&2; exit 2; }
 n=$1
+lo=$(( n * part / parts ))   # this process judges inputs lo..hi-1 of each half
+hi=$(( n * (part + 1) / parts ))
 
 gotrace=${GOTRACE:-}
 if [ -z "$gotrace" ]; then
@@ -92,9 +103,10 @@ judge_dir() {
 t0=$(date +%s)
 nm=$n
 [ "$only" = sim ] && nm=0
-echo "difffuzz: $nm mutants of ${#seeds[@]} seeds (seed $seed), gotrace $gotrace, oracle $oracle"
-for ((first = 0; first < nm; first += chunk)); do
-    k=$(( n - first < chunk ? n - first : chunk ))
+[ "$parts" -gt 1 ] && echo "difffuzz: part $part/$parts: inputs $lo..$((hi - 1)) of each half"
+echo "difffuzz: $(( nm > 0 ? hi - lo : 0 )) of $nm mutants of ${#seeds[@]} seeds (seed $seed), gotrace $gotrace, oracle $oracle"
+for ((first = lo; first < hi && nm > 0; first += chunk)); do
+    k=$(( hi - first < chunk ? hi - first : chunk ))
     rm -rf "$tmp/m" && mkdir -p "$tmp/m"
     "$mutants" -n "$k" -f "$first" -s "$seed" -o "$tmp/m" "${seeds[@]}" 2>"$tmp/mm.log" ||
         { cat "$tmp/mm.log" >&2; exit 2; }
@@ -105,10 +117,10 @@ sed -i 's|^\([a-z]*\) .*/m\([0-9]*\)\.trace$|\1 mutant \2|' "$out/verdicts.txt"
 if [ "$only" = mutants ]; then
     echo "difffuzz: --only mutants: no model traces"
 elif "$gotrace" sim -h >/dev/null 2>&1; then
-    echo "difffuzz: $n model traces (gotrace sim)"
+    echo "difffuzz: $((hi - lo)) of $n model traces (gotrace sim)"
     versions=(1.22 1.23 1.25 1.26)
-    for ((first = 0; first < n; first += chunk)); do
-        k=$(( n - first < chunk ? n - first : chunk ))
+    for ((first = lo; first < hi; first += chunk)); do
+        k=$(( hi - first < chunk ? hi - first : chunk ))
         rm -rf "$tmp/s" && mkdir -p "$tmp/s"
         for ((i = first; i < first + k; i++)); do
             "$gotrace" sim --go "${versions[i % 4]}" --seed "$((seed * 1000003 + i))" \
