@@ -415,3 +415,16 @@ gtr_cli_test(cli_validate_go_panic_cpu_sample_stack_is_an_error
                   ${CMAKE_SOURCE_DIR}/corpus/go-panics/go122-cpu-sample-unknown-stack.test
              RC 1 OUT "GoID=1 Undetermined->Running Reason=\"\"\n$"
              ERR "^gotrace: expected id 9 in trace.stack table\n$")
+gtr_cli_test(cli_validate_go_panic_v1_undefined_stack_is_an_error
+             ARGS validate --log-events
+                  ${CMAKE_SOURCE_DIR}/corpus/go-panics/go121-v1-gocreate-undefined-stack.trace
+             RC 1 OUT "^M=-1 P=-1 G=-1 Sync Time=-1 N=1\n$"
+             ERR "^gotrace: expected id 11 in trace.stack table\n$")
+gtr_cli_test(cli_validate_go_panic_v1_frame_string_is_an_error
+             ARGS validate --log-events
+                  ${CMAKE_SOURCE_DIR}/corpus/go-panics/go119-v1-stack-frame-undefined-string.trace
+             RC 1 OUT "GoID=19 Running->Waiting Reason=\"sync\"\n$"
+             ERR "^gotrace: expected id 1809 in string table\n$")
+gtr_cli_test(cli_validate_go_panic_v1_frame_string_validator
+             ARGS validate ${CMAKE_SOURCE_DIR}/corpus/go-panics/go119-v1-stack-frame-undefined-string.trace
+             RC 1 ERR "^gotrace: expected id 1809 in string table\n$")
