@@ -94,6 +94,21 @@ static uint64_t pick(gsim *s, uint64_t n)
     return n <= 1 ? 0 : s->ch.next(s->ch.ctx, n);
 }
 
+/* choose_events draws a count in 0..max spread over octaves: one of the octaves
+ * [2^k - 1, 2^(k+1) - 1) that max reaches, each as likely as the others, then a count in it,
+ * so that there are as many traces of 1-2 events as of 64-126 or of 512-1000. A fuzzer's
+ * executions then mostly make short traces, which run many times faster, and now and then a
+ * long one. */
+static uint64_t choose_events(gsim_choice ch, uint64_t max)
+{
+    unsigned octaves = 0;   /* the octaves k = 0..octaves start at or below max */
+    while (octaves < 62 && (UINT64_C(1) << (octaves + 1)) - 1 <= max)
+        octaves++;
+    uint64_t k = ch.next(ch.ctx, octaves + 1);
+    uint64_t v = (UINT64_C(1) << k) - 1 + ch.next(ch.ctx, UINT64_C(1) << k);
+    return v > max ? max : v;
+}
+
 void gsim_config_choose(gsim_config *c, gsim_choice ch, uint64_t max_events)
 {
     static const gtr_go_version versions[] = {GTR_GO122, GTR_GO123, GTR_GO125, GTR_GO126};
@@ -103,7 +118,7 @@ void gsim_config_choose(gsim_config *c, gsim_choice ch, uint64_t max_events)
     if (ch.next(ch.ctx, 8) == 7)
         c->procs = 1 + (unsigned)ch.next(ch.ctx, 64);
     c->gens = 1 + ch.next(ch.ctx, 4);
-    c->events = max_events != UINT64_MAX ? ch.next(ch.ctx, max_events + 1) : max_events;
+    c->events = max_events != UINT64_MAX ? choose_events(ch, max_events) : max_events;
 }
 
 gtr_status gsim_new(const gsim_config *c, gsim_choice ch, const gtr_alloc *alc, gsim **out,
