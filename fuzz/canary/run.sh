@@ -94,7 +94,16 @@ build_canary() {
     "$d.build/lib/libgtr.a" -lz -lm -o "$d/mutator" || die "link $d/mutator"
   # The scheduler model's target (fuzz/fuzz_sim.c): choice strings become legal traces, read
   # by the canary's reader (mode "sim").
-  clang "${common[@]}" -I"$src/sim/include" "$src/fuzz/fuzz_sim.c" "$d.build/lib/libgtr_sim.a" \
+  # With its custom mutator and the table of compared constants (fuzz/CMakeLists.txt builds
+  # fuzz_sim so): uninstrumented objects, libFuzzer's const-compare hooks wrapped.
+  local m
+  for m in fuzz_sim_mutator cmp_consts; do
+    clang -g -O1 -fno-sanitize=all -DGTR_CMPC_WRAP -I"$src/fuzz" -c "$src/fuzz/$m.c" \
+      -o "$d.build/$m.o" || die "compile $m.c"
+  done
+  clang "${common[@]}" -I"$src/sim/include" "$src/fuzz/fuzz_sim.c" "$d.build/fuzz_sim_mutator.o" \
+    "$d.build/cmp_consts.o" -Wl,--wrap=__sanitizer_cov_trace_const_cmp8 \
+    -Wl,--wrap=__sanitizer_cov_trace_const_cmp4 "$d.build/lib/libgtr_sim.a" \
     "$d.build/lib/libgtr.a" -lz -lm -o "$d/sim" || die "link $d/sim"
   if [ $afl = 1 ]; then
     command -v afl-clang-fast >/dev/null || die "afl-clang-fast not found"
