@@ -96,7 +96,7 @@ static uint64_t pick(gsim *s, uint64_t n)
 
 /* choose_events draws a count in 0..max spread over octaves: one of the octaves
  * [2^k - 1, 2^(k+1) - 1) that max reaches, each as likely as the others, then a count in it,
- * so that there are as many traces of 1-2 events as of 64-126 or of 512-1000. A fuzzer's
+ * so that there are as many traces of 1-2 events as of 63-126 or of 511-1000. A fuzzer's
  * executions then mostly make short traces, which run many times faster, and now and then a
  * long one. */
 static uint64_t choose_events(gsim_choice ch, uint64_t max)

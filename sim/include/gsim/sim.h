@@ -84,7 +84,7 @@ void gsim_config_default(gsim_config *c);
 
 /* gsim_config_choose draws a configuration from ch (the fuzz target's first choices): any
  * version, 1..8 procs (now and then up to 64), 1..4 generations, 0..max_events events
- * spread over octaves (as many traces of 1-2 events as of 512-1000: mostly short ones, which
+ * spread over octaves (as many traces of 1-2 events as of 511-1000: mostly short ones, which
  * a fuzzer runs many times faster). */
 void gsim_config_choose(gsim_config *c, gsim_choice ch, uint64_t max_events);
 
