@@ -18,7 +18,7 @@
 #   defaults: 5 runs, 120 s cap, every canary, libFuzzer only, OUT_DIR=build-canary.
 # Each canary's runs start from the seeds minus every seed that already crashes its build
 # (hold_out; column "held"). One fuzzer runs at a time (one core); the full default suite
-# takes up to 14 canaries x 3 modes x 5 runs x 120 s = 7 hours, far less when bugs are found.
+# takes up to 16 canaries x 3 modes x 5 runs x 120 s = 8 hours, far less when bugs are found.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
