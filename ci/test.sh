@@ -29,7 +29,7 @@
 #               (the long run: TRACES="$(ls corpus/real/*.trace.gz)" bash
 #               ci/reduce-suite.sh 4, every real trace).
 # 10. fuzz      when ci/fuzz-ci.sh exists: replay of the fuzz corpora and regressions under
-#               ASan+UBSan (reusing build-ci-asan/), then FUZZ_SECONDS (default 30) of
+#               ASan+UBSan (reusing build-ci-asan/), then FUZZ_SECONDS (default 60) of
 #               libFuzzer per target when clang's fuzzer runtime is there; the canary
 #               witnesses (fuzz/canary/witness.sh: every patch applies, crashes, reduces).
 # 11. fuzzbuilds ci/fuzz-builds.sh: the documented GTR_BUILD_FUZZERS=ON build with default
@@ -47,7 +47,7 @@
 # Steps 4 to 9 use the gcc build's gotrace, or the ASan build's when the gcc build failed
 # (steps 6 and 8 prefer the ASan build's).
 #
-# Environment: JOBS (default 2), FUZZ_SECONDS (default 30), REDUCE_PER_KIND (default 4),
+# Environment: JOBS (default 2), FUZZ_SECONDS (default 60), REDUCE_PER_KIND (default 4),
 # SIM_SEEDS (default 50),
 # TEST_TIMEOUT (seconds per ctest test, default 600), GTR_ORACLE (use this oracle binary
 # instead of building one), CI (set by CI systems; nothing here reads stdin).
@@ -55,7 +55,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 jobs=${JOBS:-2}
-export FUZZ_SECONDS=${FUZZ_SECONDS:-30}
+export FUZZ_SECONDS=${FUZZ_SECONDS:-60}   # the canary measurement's per-run cap (fuzz/canary/RESULTS.md)
 export CTEST_OUTPUT_ON_FAILURE=1
 test_timeout=${TEST_TIMEOUT:-600}   # seconds per ctest test: a hung test fails, CI goes on
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
