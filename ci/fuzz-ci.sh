@@ -9,8 +9,9 @@
 #     FUZZ_SECONDS=0 skips it. Crashers are saved to $FUZZ_ARTIFACTS/<target>/.
 #  3. Canary witnesses: fuzz/canary/witness.sh proves each planted bug of fuzz/canary still
 #     crashes on its witness input and that no witness crashes a normal build, so the canary
-#     measurements keep measuring something when the code around a canary changes (7 small
-#     ASan+UBSan builds, about 3 minutes on 2 cores). CANARY_WITNESS=0 skips it.
+#     measurements keep measuring something when the code around a canary changes (one small
+#     ASan+UBSan build per canary, 16, and a clean one; about 4-5 minutes on 2 cores).
+#     CANARY_WITNESS=0 skips it.
 # Exit status 1 when any replay or fuzzing run failed (every target still runs).
 #
 #   ci/fuzz-ci.sh                 # replay + 5 x 60 s
