@@ -24,9 +24,8 @@
 
 #define CMPC_SLOTS 1024
 
-static uint64_t cmpc_value[CMPC_SLOTS];
-static uint16_t cmpc_used[CMPC_SLOTS];   /* the slots that hold a constant, in first-use order */
-static bool cmpc_full[CMPC_SLOTS];
+static uint64_t cmpc_value[CMPC_SLOTS];   /* 0: empty (0 is never kept) */
+static uint16_t cmpc_used[CMPC_SLOTS];    /* the slots that hold a constant, in first-use order */
 static size_t cmpc_nused;
 
 #if defined(__clang__)
@@ -40,11 +39,9 @@ CMPC_NO_INSTRUMENT void gtr_cmpc_note(uintptr_t pc, uint64_t c)
     if (c + 256 < 512)   /* -256 <= (int64) c <= 255 */
         return;
     size_t slot = (size_t)(((uint64_t)pc * UINT64_C(0x9e3779b97f4a7c15)) >> 54);   /* 10 bits */
-    cmpc_value[slot] = c;
-    if (!cmpc_full[slot]) {
-        cmpc_full[slot] = true;
+    if (cmpc_value[slot] == 0)
         cmpc_used[cmpc_nused++] = (uint16_t)slot;
-    }
+    cmpc_value[slot] = c;
 }
 
 size_t gtr_cmpc_count(void)

@@ -17,17 +17,10 @@
 
 #include "cmp_consts.h"
 #include "sim_records.h"
+#include "structure/rng.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
-
-static uint64_t mix(uint64_t z)   /* splitmix64's finaliser */
-{
-    z += UINT64_C(0x9e3779b97f4a7c15);
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
 
 static void put_le(uint8_t *p, uint64_t v, size_t n)
 {
@@ -49,10 +42,11 @@ static size_t records(const uint8_t *data, size_t size)
 
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
-    uint64_t r = mix(seed), c;
+    uint64_t rng = seed, c;
+    uint64_t r = gtr__fs_splitmix(&rng);
     if (r % 8 != 0 || !gtr_cmpc_pick(r >> 3, &c))
         return LLVMFuzzerMutate(data, size, max_size);
-    r = mix(r);
+    r = gtr__fs_splitmix(&rng);
     if (r % 8 == 0)
         c++;
     else if (r % 8 == 1)
@@ -68,7 +62,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
     if (size + SIM_REC_BYTES > max_size)
         return LLVMFuzzerMutate(data, size, max_size);
     uint8_t *rec = data + size;
-    r = mix(r);
+    r = gtr__fs_splitmix(&rng);
     put_le(rec, c, 8);
     put_le(rec + 8, r, 4);                  /* where: an event type and occurrence */
     rec[12] = (uint8_t)(r >> 32);           /* arg */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* rng.h: the splitmix64 generator the mutator's operators draw from (private to
- * fuzz/structure). */
+/* rng.h: the splitmix64 generator the mutators draw from (fuzz/structure's operators and
+ * fuzz/fuzz_sim_mutator.c; private to fuzz/). */
 #ifndef GTR_FS_RNG_H
 #define GTR_FS_RNG_H
 
