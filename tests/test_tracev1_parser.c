@@ -378,6 +378,62 @@ static void test_tracev1_sys_exits_move_to_their_real_time_stably(void **state)
     gtr__v1_trace_free(&t);
 }
 
+/* gtr__v1_sort_moved against a plain stable sort: random sorted streams (many equal times)
+ * in which random events take a new time, earlier or later, alone or in crowds. */
+typedef struct ref_item {
+    int64_t ts;
+    size_t idx;
+} ref_item;
+
+static int cmp_ref(const void *a, const void *b)
+{
+    const ref_item *x = a, *y = b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static void test_tracev1_sort_moved_is_a_stable_sort(void **state)
+{
+    (void)state;
+    const gtr_alloc *a = gtr__alloc_or_libc(NULL);
+    uint64_t rng = 0x9e3779b97f4a7c15u;
+    for (int round = 0; round < 3000; round++) {
+        rng = rng * 6364136223846793005u + 1442695040888963407u;
+        size_t n = 1 + (size_t)(rng >> 33) % 64;
+        unsigned spread = 1 + (unsigned)(rng >> 20) % 8;   /* small: many equal times */
+        gtr__v1_packed ev[64];
+        gtr__v1_moved mv[64];
+        ref_item ref[64];
+        int64_t ts = 0;
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+            rng = rng * 6364136223846793005u + 1442695040888963407u;
+            ts += (int64_t)((rng >> 40) % spread);
+            memset(&ev[i], 0, sizeof ev[i]);
+            ev[i].ts = ts;
+            ev[i].a0 = (uint32_t)i;   /* identifies the event */
+            ref[i].ts = ts;
+            ref[i].idx = i;
+            if ((rng >> 13) % 5 == 0) {
+                int64_t to = (int64_t)((rng >> 24) % (uint64_t)(ts + 2 * spread + 1));
+                mv[m].ev = ev[i];
+                mv[m].ev.ts = to;
+                mv[m].orig = i;
+                mv[m].rank = i - m;
+                m++;
+                ref[i].ts = to;
+            }
+        }
+        qsort(ref, n, sizeof *ref, cmp_ref);
+        assert_int_equal(gtr__v1_sort_moved(a, ev, n, mv, m), GTR_OK);
+        for (size_t i = 0; i < n; i++) {
+            assert_int_equal(ev[i].a0, ref[i].idx);
+            assert_int_equal(ev[i].ts, ref[i].ts);
+        }
+    }
+}
+
 /* gtr__v1_slotmap: small keys (the dense array, negative fake Ps included), the largest
  * dense key, and keys beyond it (the hash map) all keep their first slot. */
 static void test_tracev1_slotmap_keeps_first_slots(void **state)
@@ -429,6 +485,7 @@ int main(void)
         cmocka_unit_test(test_tracev1_crafted_traces_fail_with_gos_message),
         cmocka_unit_test(test_tracev1_every_cut_is_handled),
         cmocka_unit_test(test_tracev1_sys_exits_move_to_their_real_time_stably),
+        cmocka_unit_test(test_tracev1_sort_moved_is_a_stable_sort),
         cmocka_unit_test(test_tracev1_stw_reasons_follow_the_version),
         cmocka_unit_test(test_tracev1_slotmap_keeps_first_slots),
         cmocka_unit_test(test_tracev1_pack_round_trips),

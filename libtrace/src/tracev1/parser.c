@@ -214,15 +214,22 @@ static gtr_status slot_put_slow(const gtr_alloc *alc, gtr__v1_slotmap *m, uint64
     return GTR_OK;
 }
 
+/* dense_hit is slot_put's common case, a known small key, kept inline in its callers. */
+static inline bool dense_hit(const gtr__v1_slotmap *m, uint64_t key, size_t *idx, bool *found)
+{
+    uint64_t k = key + SLOT_BIAS;
+    if (k >= m->ndense || m->dense[k] == 0)
+        return false;
+    *idx = m->dense[k] - 1;
+    *found = true;
+    return true;
+}
+
 gtr_status gtr__v1_slot_put(const gtr_alloc *alc, gtr__v1_slotmap *m, uint64_t key,
                             size_t next, size_t *idx, bool *found)
 {
-    uint64_t k = key + SLOT_BIAS;
-    if (k < m->ndense && m->dense[k] != 0) {   /* the common case: a known small key */
-        *idx = m->dense[k] - 1;
-        *found = true;
+    if (dense_hit(m, key, idx, found))
         return GTR_OK;
-    }
     return slot_put_slow(alc, m, key, next, idx, found);
 }
 
@@ -262,6 +269,7 @@ typedef struct proc {
     /* The head event's stateTransition, once computed (head_known). */
     bool head_known;
     uint64_t head_g;
+    size_t head_slot;   /* head_g's slot in the merge's goroutine states (ordered heads) */
     gtr__v1_gstate head_init, head_next;
 } proc;
 
@@ -345,10 +353,12 @@ static bool slot_get(const slotmap *m, uint64_t key, size_t *idx)
     return gtr__v1_slot_get(m, key, idx);
 }
 
-static gtr_status slot_put(parser *p, slotmap *m, uint64_t key, size_t next, size_t *idx,
-                           bool *found)
+static inline gtr_status slot_put(parser *p, slotmap *m, uint64_t key, size_t next,
+                                  size_t *idx, bool *found)
 {
-    if (gtr__v1_slot_put(p->alc, m, key, next, idx, found) != GTR_OK)
+    if (dense_hit(m, key, idx, found))
+        return GTR_OK;
+    if (slot_put_slow(p->alc, m, key, next, idx, found) != GTR_OK)
         return nomem(p);
     return GTR_OK;
 }
@@ -796,6 +806,43 @@ static gtr_status add_stack(parser *p, const raw_event *raw, uint32_t id, size_t
 }
 
 /* parse_event is parseEvent: ev->type is GTR_V1_NONE when raw yields no event. */
+/* event_g is parseEvent's goroutine bookkeeping for an event of type typ whose first argument
+ * is a0, on a P whose running G is last_g: the event's G, and in *next the P's running G
+ * after it. */
+static inline uint64_t event_g(uint8_t typ, uint64_t a0, uint64_t last_g, uint64_t *next)
+{
+    *next = last_g;
+    switch (typ) {
+    case GTR_V1_GO_START:
+    case GTR_V1_GO_START_LOCAL:
+    case GTR_V1_GO_START_LABEL:
+        *next = a0;
+        return a0;
+    case GTR_V1_GO_END:
+    case GTR_V1_GO_STOP:
+    case GTR_V1_GO_SCHED:
+    case GTR_V1_GO_PREEMPT:
+    case GTR_V1_GO_SLEEP:
+    case GTR_V1_GO_BLOCK:
+    case GTR_V1_GO_BLOCK_SEND:
+    case GTR_V1_GO_BLOCK_RECV:
+    case GTR_V1_GO_BLOCK_SELECT:
+    case GTR_V1_GO_BLOCK_SYNC:
+    case GTR_V1_GO_BLOCK_COND:
+    case GTR_V1_GO_BLOCK_NET:
+    case GTR_V1_GO_SYS_BLOCK:
+    case GTR_V1_GO_BLOCK_GC:
+        *next = 0;
+        return last_g;
+    case GTR_V1_GO_SYS_EXIT:
+    case GTR_V1_GO_WAITING:
+    case GTR_V1_GO_IN_SYSCALL:
+        return a0;
+    default:
+        return last_g;
+    }
+}
+
 static gtr_status parse_event(parser *p, const raw_event *raw, gtr__v1_event *ev)
 {
     const gtr__v1_desc *desc = &descs[raw->typ];
@@ -870,7 +917,6 @@ static gtr_status parse_event(parser *p, const raw_event *raw, gtr__v1_event *ev
         memset(ev, 0, sizeof *ev);
         ev->type = raw->typ;
         ev->p = p->last_p;
-        ev->g = p->last_g;
         ev->ts = (int64_t)((uint64_t)p->last_ts + raw->args[0]);
         p->last_ts = ev->ts;
         for (size_t i = 1; i < narg; i++) {
@@ -879,49 +925,56 @@ static gtr_status parse_event(parser *p, const raw_event *raw, gtr__v1_event *ev
             else
                 ev->args[i - 1] = raw->args[i];
         }
-        switch (raw->typ) {
-        case GTR_V1_GO_START:
-        case GTR_V1_GO_START_LOCAL:
-        case GTR_V1_GO_START_LABEL:
-            p->last_g = ev->args[0];
-            ev->g = p->last_g;
-            break;
-        case GTR_V1_GO_END:
-        case GTR_V1_GO_STOP:
-        case GTR_V1_GO_SCHED:
-        case GTR_V1_GO_PREEMPT:
-        case GTR_V1_GO_SLEEP:
-        case GTR_V1_GO_BLOCK:
-        case GTR_V1_GO_BLOCK_SEND:
-        case GTR_V1_GO_BLOCK_RECV:
-        case GTR_V1_GO_BLOCK_SELECT:
-        case GTR_V1_GO_BLOCK_SYNC:
-        case GTR_V1_GO_BLOCK_COND:
-        case GTR_V1_GO_BLOCK_NET:
-        case GTR_V1_GO_SYS_BLOCK:
-        case GTR_V1_GO_BLOCK_GC:
-            p->last_g = 0;
-            break;
-        case GTR_V1_GO_SYS_EXIT:
-        case GTR_V1_GO_WAITING:
-        case GTR_V1_GO_IN_SYSCALL:
-            ev->g = ev->args[0];
-            break;
-        case GTR_V1_USER_LOG: {
+        uint64_t last_g;
+        ev->g = event_g(raw->typ, ev->args[0], p->last_g, &last_g);
+        p->last_g = last_g;
+        if (raw->typ == GTR_V1_USER_LOG) {
             /* Args 0: task ID, 1: key ID, 3: the message's inline string ID. */
             uint64_t id;
             if ((st = add_inline_string(p, raw->sarg_off, raw->sarg_len, &id)) != GTR_OK)
                 return st;
             ev->args[3] = id;
-            break;
-        }
-        default:
-            break;
         }
         return GTR_OK;
     }
     ev->type = GTR_V1_NONE;
     return GTR_OK;
+}
+
+/* parse_plain_packed is parse_event for the common event read by read_plain_event (at most
+ * three arguments, no side table), written straight into the stored form. It returns false,
+ * having changed nothing, when the event is not such an event or a value needs the wide
+ * table: parse_event and gtr__v1_pack then take it. */
+static inline bool parse_plain_packed(parser *p, const raw_event *raw, gtr__v1_packed *out)
+{
+    uint8_t typ = raw->typ;
+    if (typ == GTR_V1_FREQUENCY || typ == GTR_V1_TIMER_GOROUTINE || typ == GTR_V1_STACK ||
+        typ == GTR_V1_USER_LOG || raw->nargs != arg_num(raw))
+        return false;
+    const uint64_t *a = raw->args;
+    size_t narg = raw->nargs;   /* 1..3: the time delta, then the arguments and the stack */
+    uint64_t args[2] = {0, 0};
+    uint32_t stk = 0;
+    for (size_t i = 1; i < narg; i++) {
+        if (i == narg - 1 && descs[typ].stack)
+            stk = (uint32_t)a[i];
+        else
+            args[i - 1] = a[i];
+    }
+    uint64_t last_g, g = event_g(typ, args[0], p->last_g, &last_g);
+    if (g > UINT32_MAX || args[0] > UINT32_MAX || args[1] > UINT32_MAX)
+        return false;
+    memset(out, 0, sizeof *out);
+    out->ts = (int64_t)((uint64_t)p->last_ts + a[0]);
+    out->g = (uint32_t)g;
+    out->a0 = (uint32_t)args[0];
+    out->a1 = (uint32_t)args[1];
+    out->stk = stk;
+    out->p = p->last_p;
+    out->type = typ;
+    p->last_ts = out->ts;
+    p->last_g = last_g;
+    return true;
 }
 
 /* load_batch is loadBatch: the events of pid's next batch into pr's buffer; GTR_EOF when
@@ -942,8 +995,16 @@ static gtr_status load_batch(parser *p, proc *pr)
     memset(&ev, 0, sizeof ev);
     for (;;) {
         gtr_status st = GTR_OK;
-        if (!read_plain_event(p, &raw))
+        if (read_plain_event(p, &raw)) {
+            if (!GTR__GROW(p->alc, pr->buf, pr->cap, n + 1))
+                return nomem(p);
+            if (parse_plain_packed(p, &raw, &pr->buf[n])) {
+                n++;
+                continue;
+            }
+        } else {
             st = read_raw_event(p, 0, &raw);
+        }
         if (st == GTR_EOF)
             break;
         if (st != GTR_OK)
@@ -986,15 +1047,9 @@ typedef struct gs_table {
     size_t n, cap;
 } gs_table;
 
-static gtr__v1_gstate gs_get(const gs_table *gs, uint64_t g)
-{
-    size_t idx;
-    gtr__v1_gstate zero = {0, GTR_V1_G_DEAD};
-    return slot_get(&gs->map, g, &idx) ? gs->v[idx] : zero;
-}
-
-/* gs_ref points *out at g's state, added as gs_get's zero state when g has none (one lookup
- * for the merge's read and write of the same G; the pointer lasts until the next add). */
+/* gs_ref points *out at g's state, added as the zero state (dead, sequence 0: Go's map
+ * read of an absent G) when g has none. The pointer lasts until the next add; the slot,
+ * *out - gs->v, lasts for good. */
 static gtr_status gs_ref(parser *p, gs_table *gs, uint64_t g, gtr__v1_gstate **out)
 {
     size_t idx;
@@ -1012,111 +1067,197 @@ static gtr_status gs_ref(parser *p, gs_table *gs, uint64_t g, gtr__v1_gstate **o
     return GTR_OK;
 }
 
-/* A GoSysExit moved to its real time, for the final stable sort. */
-typedef struct moved_event {
-    gtr__v1_packed ev;
-    size_t orig;   /* index before sorting */
-    size_t rank;   /* events not moved before it */
-} moved_event;
-
 static int cmp_moved(const void *a, const void *b)
 {
-    const moved_event *x = a, *y = b;
+    const gtr__v1_moved *x = a, *y = b;
     if (x->ev.ts != y->ev.ts)
         return x->ev.ts < y->ev.ts ? -1 : 1;
     return (x->orig > y->orig) - (x->orig < y->orig);
 }
 
-/* fix_sys_exits gives GoSysExit events their real timestamps (Args[2]), then sorts the
- * stream stably (sort.Stable). Only the moved events are out of place, so they are sorted
- * on their own and merged back, ties going to whichever came first. */
-static gtr_status fix_sys_exits(parser *p)
-{
-    gtr__v1_trace *t = p->t;
-    slotmap blk = {{0}, NULL, 0};
-    int64_t *blk_ts = NULL;
-    size_t nblk = 0, blk_cap = 0, nmoved = 0;
-    gtr_status st = GTR_OK;
-    for (size_t i = 0; i < t->nevents && st == GTR_OK; i++) {
-        gtr__v1_packed *ev = &t->events[i];
-        size_t idx;
-        bool found;
-        switch (ev->type) {
-        case GTR_V1_GO_SYS_BLOCK:
-        case GTR_V1_GO_IN_SYSCALL:
-            if ((st = slot_put(p, &blk, gtr__v1_packed_g(t, ev), nblk, &idx, &found)) != GTR_OK)
-                break;
-            if (!found) {
-                if (!GTR__GROW(p->alc, blk_ts, blk_cap, nblk + 1)) {
-                    st = nomem(p);
-                    break;
-                }
-                nblk++;
-            }
-            blk_ts[idx] = ev->ts;
-            break;
-        case GTR_V1_GO_SYS_EXIT: {
-            gtr__v1_event full;
-            gtr__v1_unpack(t, ev, &full);
-            int64_t ts = (int64_t)full.args[2];
-            if (ts == 0)
-                break;
-            int64_t block = slot_get(&blk, full.g, &idx) ? blk_ts[idx] : 0;
-            if (block == 0) {
-                st = gtr_err_setf(p->err, GTR_E_FORMAT, "stray syscall exit");
-                break;
-            }
-            if (ts < block) {
-                st = time_order(p);
-                break;
-            }
-            ev->ts = ts;
-            ev->flags |= GTR_V1_F_MOVED;
-            nmoved++;
-            break;
-        }
-        default:
-            break;
-        }
-    }
-    slotmap_free(p->alc, &blk);
-    gtr__free(p->alc, blk_ts);
-    if (st != GTR_OK || nmoved == 0)
-        return st;
+/* Go's last step gives GoSysExit events their real timestamps (Args[2]) in one loop over
+ * the merged stream, then sorts it stably. The loop runs here as each event is merged
+ * (sysexit_note): it reads the events in the same order, but its verdict (a stray exit, or
+ * a real time before the block) waits until the merge and the time-order check are done,
+ * which come first in Go. The exits it moves are listed, not changed in place, so the
+ * stream stays sorted on the times it was merged by until gtr__v1_sort_moved. */
+enum { SYSEXIT_OK, SYSEXIT_STRAY, SYSEXIT_TIME_ORDER };
 
-    moved_event *mv = gtr__realloc_array(p->alc, NULL, nmoved, sizeof *mv);
-    if (mv == NULL)
-        return nomem(p);
-    size_t k = 0, w = 0;
-    for (size_t i = 0; i < t->nevents; i++) {
-        gtr__v1_packed *ev = &t->events[i];
-        if (ev->flags & GTR_V1_F_MOVED) {
-            ev->flags &= (uint8_t)~GTR_V1_F_MOVED;
-            mv[k].ev = *ev;
-            mv[k].orig = i;
-            mv[k].rank = w;
-            k++;
-        } else {
-            t->events[w++] = *ev;
+typedef struct sysexit_pass {
+    slotmap blk;       /* G -> index into blk_ts */
+    int64_t *blk_ts;   /* the G's last GoSysBlock or GoInSyscall time (lastSysBlock) */
+    size_t nblk, blk_cap;
+    gtr__v1_moved *mv; /* the exits given their real time, in stream order */
+    size_t nmv, mv_cap;
+    int verdict;       /* SYSEXIT_*: the loop's first failure; it stops there */
+} sysexit_pass;
+
+static gtr_status sysexit_note(parser *p, sysexit_pass *s, size_t i)
+{
+    if (s->verdict != SYSEXIT_OK)
+        return GTR_OK;
+    gtr__v1_trace *t = p->t;
+    const gtr__v1_packed *ev = &t->events[i];
+    size_t idx;
+    bool found;
+    switch (ev->type) {
+    case GTR_V1_GO_SYS_BLOCK:
+    case GTR_V1_GO_IN_SYSCALL: {
+        gtr_status st = slot_put(p, &s->blk, gtr__v1_packed_g(t, ev), s->nblk, &idx, &found);
+        if (st != GTR_OK)
+            return st;
+        if (!found) {
+            if (!GTR__GROW(p->alc, s->blk_ts, s->blk_cap, s->nblk + 1))
+                return nomem(p);
+            s->nblk++;
         }
+        s->blk_ts[idx] = ev->ts;
+        return GTR_OK;
     }
-    qsort(mv, nmoved, sizeof *mv, cmp_moved);
-    /* Merge from the back: the not-moved event j goes before moved event m when its time is
-     * lower, or equal and j < m.rank (it came first). */
-    size_t out = t->nevents;
-    size_t j = w, m = nmoved;
-    while (m > 0) {
-        const moved_event *x = &mv[m - 1];
-        if (j > 0 && (t->events[j - 1].ts > x->ev.ts ||
-                      (t->events[j - 1].ts == x->ev.ts && j - 1 >= x->rank))) {
-            t->events[--out] = t->events[--j];
+    case GTR_V1_GO_SYS_EXIT: {
+        gtr__v1_event full;
+        gtr__v1_unpack(t, ev, &full);
+        int64_t ts = (int64_t)full.args[2];
+        if (ts == 0)
+            return GTR_OK;
+        int64_t block = slot_get(&s->blk, full.g, &idx) ? s->blk_ts[idx] : 0;
+        if (block == 0) {
+            s->verdict = SYSEXIT_STRAY;
+        } else if (ts < block) {
+            s->verdict = SYSEXIT_TIME_ORDER;
         } else {
-            t->events[--out] = x->ev;
-            m--;
+            if (!GTR__GROW(p->alc, s->mv, s->mv_cap, s->nmv + 1))
+                return nomem(p);
+            gtr__v1_moved *m = &s->mv[s->nmv];
+            m->ev = *ev;
+            m->ev.ts = ts;
+            m->orig = i;
+            m->rank = i - s->nmv;
+            s->nmv++;
         }
+        return GTR_OK;
     }
-    gtr__free(p->alc, mv);
+    default:
+        return GTR_OK;
+    }
+}
+
+static void sysexit_pass_free(parser *p, sysexit_pass *s)
+{
+    slotmap_free(p->alc, &s->blk);
+    gtr__free(p->alc, s->blk_ts);
+    gtr__free(p->alc, s->mv);
+}
+
+/* Index helpers of gtr__v1_sort_moved over the merged stream ev[0..n), sorted by time, and
+ * the moved exits' stream indices orig (ascending, in mv[0..nmv)). */
+static size_t first_at_or_after(const gtr__v1_packed *ev, size_t n, int64_t ts, bool after)
+{
+    size_t lo = 0, hi = n;   /* the first index whose time is >= ts (> ts when after) */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ev[mid].ts < ts || (after && ev[mid].ts == ts))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static size_t moved_before(const gtr__v1_moved *mv, size_t nmv, size_t idx)
+{
+    size_t lo = 0, hi = nmv;   /* how many moved exits have orig < idx */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (mv[mid].orig < idx)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* One run of not-moved events that gtr__v1_sort_moved shifts as a block. */
+typedef struct shift_run {
+    size_t src, dst, n;
+} shift_run;
+
+/* gtr__v1_sort_moved is the final sort.Stable when only the listed exits are out of place,
+ * without touching the rest of the stream. Sorted by (real time, stream index), each exit
+ * goes before the not-moved events of a higher time, and of an equal time that came after
+ * it: its place among them (ins) is its rank clamped to the range of equal times. The
+ * not-moved events then shift by whole runs between those places and the exits' old ones
+ * (the runs that move left ascending, then those that move right descending, so none
+ * overwrites one not yet moved), and the exits fill the holes. */
+gtr_status gtr__v1_sort_moved(const gtr_alloc *alc, gtr__v1_packed *ev, size_t n,
+                              const gtr__v1_moved *mv, size_t m)
+{
+    if (m == 0)
+        return GTR_OK;
+    size_t *ins = gtr__realloc_array(alc, NULL, m, sizeof *ins);
+    gtr__v1_moved *sorted = gtr__realloc_array(alc, NULL, m, sizeof *sorted);
+    shift_run *runs = gtr__realloc_array(alc, NULL, 2 * m + 1, sizeof *runs);
+    if (ins == NULL || sorted == NULL || runs == NULL) {
+        gtr__free(alc, ins);
+        gtr__free(alc, sorted);
+        gtr__free(alc, runs);
+        return GTR_E_NOMEM;
+    }
+    memcpy(sorted, mv, m * sizeof *sorted);
+    qsort(sorted, m, sizeof *sorted, cmp_moved);
+    for (size_t q = 0; q < m; q++) {
+        int64_t ts = sorted[q].ev.ts;
+        size_t lo = first_at_or_after(ev, n, ts, false), hi = first_at_or_after(ev, n, ts, true);
+        lo -= moved_before(mv, m, lo);   /* as ranks among the not-moved */
+        hi -= moved_before(mv, m, hi);
+        size_t r = sorted[q].rank;
+        ins[q] = r < lo ? lo : r > hi ? hi : r;
+    }
+    /* A not-moved event of rank r sits at r + (exits with rank <= r) and goes to
+     * r + (exits with ins <= r): both counts step at the ranks listed in mv and ins
+     * (ascending both), so the shift is constant between consecutive steps. */
+    size_t nrun = 0, a = 0, b = 0, r = 0, nkeep = n - m;
+    while (r < nkeep) {
+        while (a < m && mv[a].rank <= r)
+            a++;
+        while (b < m && ins[b] <= r)
+            b++;
+        size_t end = nkeep;
+        if (a < m && mv[a].rank < end)
+            end = mv[a].rank;
+        if (b < m && ins[b] < end)
+            end = ins[b];
+        if (a != b)
+            runs[nrun++] = (shift_run){r + a, r + b, end - r};
+        r = end;
+    }
+    for (size_t i = 0; i < nrun; i++)
+        if (runs[i].dst < runs[i].src)
+            memmove(&ev[runs[i].dst], &ev[runs[i].src], runs[i].n * sizeof *ev);
+    for (size_t i = nrun; i-- > 0;)
+        if (runs[i].dst > runs[i].src)
+            memmove(&ev[runs[i].dst], &ev[runs[i].src], runs[i].n * sizeof *ev);
+    for (size_t q = 0; q < m; q++)
+        ev[ins[q] + q] = sorted[q].ev;
+    gtr__free(alc, ins);
+    gtr__free(alc, sorted);
+    gtr__free(alc, runs);
     return GTR_OK;
+}
+
+/* transition_fields fills in the fields of a stored event that gtr__v1_state_transition
+ * reads (type, G, Args[0] and Args[1]) and no more, unless the event is wide. */
+static inline void transition_fields(const gtr__v1_trace *t, const gtr__v1_packed *e,
+                                     gtr__v1_event *out)
+{
+    if (e->flags & GTR_V1_F_WIDE) {
+        gtr__v1_unpack(t, e, out);
+        return;
+    }
+    out->type = e->type;
+    out->g = e->g;
+    out->args[0] = e->a0;
+    out->args[1] = e->a1;
 }
 
 static gtr_status merge_batches(parser *p)
@@ -1141,6 +1282,9 @@ static gtr_status merge_batches(parser *p)
     size_t *avail = gtr__calloc(p->alc, nprocs, sizeof *avail);
     gtr__v1_order_event *frontier = gtr__calloc(p->alc, nprocs, sizeof *frontier);
     gs_table gs = {{{0}, NULL, 0}, NULL, 0, 0};
+    sysexit_pass sx = {{{0}, NULL, 0}, NULL, 0, 0, NULL, 0, 0, SYSEXIT_OK};
+    bool unsorted = false;
+    int64_t prev_ts = 0;
     size_t events_cap = 0;
     if (procs == NULL || avail == NULL || frontier == NULL) {
         st = nomem(p);
@@ -1184,12 +1328,20 @@ static gtr_status merge_batches(parser *p)
             }
             if (!pr->head_known) {
                 gtr__v1_event ev;
-                gtr__v1_unpack(t, &pr->ev[0], &ev);
+                transition_fields(t, &pr->ev[0], &ev);
                 pr->head_g = gtr__v1_state_transition(&ev, &pr->head_init, &pr->head_next);
                 pr->head_known = true;
+                /* The G's state is looked up once per head, not once per look at the P:
+                 * an absent G gets the zero state now instead of when it is merged. */
+                if (pr->head_g != GTR_V1_UNORDERED) {
+                    gtr__v1_gstate *state = NULL;
+                    if ((st = gs_ref(p, &gs, pr->head_g, &state)) != GTR_OK)
+                        goto out;
+                    pr->head_slot = (size_t)(state - gs.v);
+                }
             }
             if (pr->head_g != GTR_V1_UNORDERED &&
-                !gtr__v1_transition_ready(pr->head_g, gs_get(&gs, pr->head_g), pr->head_init))
+                !gtr__v1_transition_ready(pr->head_g, gs.v[pr->head_slot], pr->head_init))
                 continue;
             /* The event stays at pr->ev[-1] (its buffer is not reloaded while the P is in
              * the frontier); head_* keep its transition until it is merged. */
@@ -1236,12 +1388,16 @@ static gtr_status merge_batches(parser *p)
             st = nomem(p);
             goto out;
         }
+        /* sort.IsSorted (the moved exits keep their merged times until the final sort). */
+        if (t->nevents > 0 && fev.ts < prev_ts)
+            unsorted = true;
+        prev_ts = fev.ts;
         t->events[t->nevents++] = fev;
+        if ((st = sysexit_note(p, &sx, t->nevents - 1)) != GTR_OK)
+            goto out;
 
         if (g != GTR_V1_UNORDERED) {
-            gtr__v1_gstate *state = NULL;
-            if ((st = gs_ref(p, &gs, g, &state)) != GTR_OK)
-                goto out;
+            gtr__v1_gstate *state = &gs.v[fp->head_slot];
             gtr__v1_gstate curr = *state;
             if (!gtr__v1_transition_ready(g, curr, init)) {
                 st = gtr_err_setf(p->err, GTR_E_ORDER,
@@ -1258,14 +1414,17 @@ static gtr_status merge_batches(parser *p)
     }
 
     /* The stream is consistent; its timestamps must respect the order. */
-    for (size_t i = 1; i < t->nevents; i++) {
-        if (t->events[i].ts < t->events[i - 1].ts) {
-            st = time_order(p);
-            goto out;
-        }
-    }
-    st = fix_sys_exits(p);
+    if (unsorted)
+        st = time_order(p);
+    else if (sx.verdict == SYSEXIT_STRAY)
+        st = gtr_err_setf(p->err, GTR_E_FORMAT, "stray syscall exit");
+    else if (sx.verdict == SYSEXIT_TIME_ORDER)
+        st = time_order(p);
+    else if (sx.nmv > 0 &&
+             gtr__v1_sort_moved(p->alc, t->events, t->nevents, sx.mv, sx.nmv) != GTR_OK)
+        st = nomem(p);
 out:
+    sysexit_pass_free(p, &sx);
     for (size_t i = 0; procs != NULL && i < nprocs; i++)
         gtr__free(p->alc, procs[i].buf);
     gtr__free(p->alc, procs);
@@ -1760,6 +1919,47 @@ static gtr_status post_event(post *s, size_t idx, gtr__v1_event *ev)
     }
 }
 
+/* The converter's look-ahead (it.events.All) asks of each GoSysCall whether its G's next
+ * event is a GoSysBlock; syscall_marks answers it for the whole stream as post_process goes
+ * forward, setting GTR_V1_F_SYS_BLOCKED on each such GoSysCall. */
+typedef struct syscall_marks {
+    slotmap map;      /* G -> index into pending */
+    size_t *pending;  /* the G's last event, when it was a GoSysCall; NONE otherwise */
+    size_t n, cap;
+} syscall_marks;
+
+static gtr_status syscall_marks_note(parser *p, syscall_marks *m, size_t i)
+{
+    gtr__v1_packed *ev = &p->t->events[i];
+    size_t idx;
+    bool found;
+    gtr_status st = slot_put(p, &m->map, gtr__v1_packed_g(p->t, ev), m->n, &idx, &found);
+    if (st != GTR_OK)
+        return st;
+    if (!found) {
+        if (!GTR__GROW(p->alc, m->pending, m->cap, m->n + 1))
+            return nomem(p);
+        m->n++;
+    } else if (m->pending[idx] != NONE && ev->type == GTR_V1_GO_SYS_BLOCK) {
+        p->t->events[m->pending[idx]].flags |= GTR_V1_F_SYS_BLOCKED;
+    }
+    m->pending[idx] = ev->type == GTR_V1_GO_SYSCALL ? i : NONE;
+    return GTR_OK;
+}
+
+/* conv_time is Timestamp(float64(ts-minTs) * freq), with amd64's conversion of an
+ * out-of-range float (INT64_MIN). */
+static int64_t conv_time(int64_t ts, int64_t min_ts, double freq)
+{
+    double x = (double)(int64_t)((uint64_t)ts - (uint64_t)min_ts) * freq;
+    if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0))
+        return INT64_MIN;
+    return (int64_t)x;
+}
+
+/* post_process is Parse's steps after the merge, in one pass over the stream: each event's
+ * ticks become nanoseconds and timers and syscall exits move to their own fake Ps (Parse's
+ * loop), then postProcessTrace's checks run on it, then syscall_marks sees it. */
 static gtr_status post_process(parser *p)
 {
     gtr__v1_trace *t = p->t;
@@ -1770,9 +1970,20 @@ static gtr_status post_process(parser *p)
     gdesc g0 = gzero;
     g0.state = GTR_V1_G_RUNNING;
     gtr_status st = g_set(&s, 0, g0);
+    syscall_marks marks = {{{0}, NULL, 0}, NULL, 0, 0};
+    int64_t min_ts = t->nevents > 0 ? t->events[0].ts : 0;
+    double freq = 1e9 / (double)p->ticks_per_sec;   /* checked nonzero by the caller */
     for (size_t i = 0; i < t->nevents && st == GTR_OK; i++) {
+        gtr__v1_packed *pe = &t->events[i];
+        pe->ts = conv_time(pe->ts, min_ts, freq);
+        uint32_t v;
+        if (pe->type == GTR_V1_GO_UNBLOCK &&
+            gtr__u64map_get(&p->timer_goids, gtr__v1_packed_g(t, pe), &v))
+            pe->p = GTR_V1_TIMER_P;
+        if (pe->type == GTR_V1_GO_SYS_EXIT)
+            pe->p = GTR_V1_SYSCALL_P;
         gtr__v1_event full, *ev = &full;
-        gtr__v1_unpack(t, &t->events[i], &full);
+        gtr__v1_unpack(t, pe, &full);
         switch (ev->type) {
         case GTR_V1_GC_START:
             if (ev_gc != NONE) {
@@ -1816,9 +2027,13 @@ static gtr_status post_process(parser *p)
         /* Events must not refer to stacks that don't exist or have no frames. */
         if (st == GTR_OK && ev->stk != 0 && !has_stack(p, ev->stk))
             ev->stk = 0;
-        t->events[i].p = ev->p;
-        t->events[i].stk = ev->stk;
+        pe->p = ev->p;
+        pe->stk = ev->stk;
+        if (st == GTR_OK)
+            st = syscall_marks_note(p, &marks, i);
     }
+    slotmap_free(p->alc, &marks.map);
+    gtr__free(p->alc, marks.pending);
     slotmap_free(p->alc, &s.gmap);
     slotmap_free(p->alc, &s.pmap);
     slotmap_free(p->alc, &s.tmap);
@@ -1829,37 +2044,6 @@ static gtr_status post_process(parser *p)
     for (size_t i = 0; i < s.nregions; i++)
         gtr__free(p->alc, s.regions[i].v);
     gtr__free(p->alc, s.regions);
-    return st;
-}
-
-/* mark_blocking_syscalls sets sys_blocked on each GoSysCall whose G's next event is a
- * GoSysBlock: what the converter's look-ahead (it.events.All) finds, in one backward pass. */
-static gtr_status mark_blocking_syscalls(parser *p)
-{
-    gtr__v1_trace *t = p->t;
-    slotmap m = {{0}, NULL, 0};
-    uint8_t *next_type = NULL;
-    size_t n = 0, cap = 0;
-    gtr_status st = GTR_OK;
-    for (size_t i = t->nevents; i-- > 0;) {
-        gtr__v1_packed *ev = &t->events[i];
-        size_t idx;
-        bool found;
-        if ((st = slot_put(p, &m, gtr__v1_packed_g(t, ev), n, &idx, &found)) != GTR_OK)
-            break;
-        if (!found) {
-            if (!GTR__GROW(p->alc, next_type, cap, n + 1)) {
-                st = nomem(p);
-                break;
-            }
-            n++;
-        } else if (ev->type == GTR_V1_GO_SYSCALL && next_type[idx] == GTR_V1_GO_SYS_BLOCK) {
-            ev->flags |= GTR_V1_F_SYS_BLOCKED;
-        }
-        next_type[idx] = ev->type;
-    }
-    slotmap_free(p->alc, &m);
-    gtr__free(p->alc, next_type);
     return st;
 }
 
@@ -1878,16 +2062,6 @@ static void parser_free(parser *p)
     gtr__free(p->alc, p->cpu_packed);
     slotmap_free(p->alc, &p->last_gs_map);
     gtr__free(p->alc, p->last_gs);
-}
-
-/* conv_time is Timestamp(float64(ts-minTs) * freq), with amd64's conversion of an
- * out-of-range float (INT64_MIN). */
-static int64_t conv_time(int64_t ts, int64_t min_ts, double freq)
-{
-    double x = (double)(int64_t)((uint64_t)ts - (uint64_t)min_ts) * freq;
-    if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0))
-        return INT64_MIN;
-    return (int64_t)x;
 }
 
 gtr_status gtr__v1_parse(uint8_t *data, size_t len, gtr_go_version ver, const gtr_alloc *alc,
@@ -1915,25 +2089,8 @@ gtr_status gtr__v1_parse(uint8_t *data, size_t len, gtr_go_version ver, const gt
         st = merge_batches(p);
     if (st == GTR_OK && p->ticks_per_sec == 0)
         st = gtr_err_setf(err, GTR_E_FORMAT, "no EvFrequency event");
-    if (st == GTR_OK && out->nevents > 0) {
-        /* Ticks to nanoseconds; timers and syscalls move to their own fake Ps. */
-        int64_t min_ts = out->events[0].ts;
-        double freq = 1e9 / (double)p->ticks_per_sec;
-        for (size_t i = 0; i < out->nevents; i++) {
-            gtr__v1_packed *ev = &out->events[i];
-            ev->ts = conv_time(ev->ts, min_ts, freq);
-            uint32_t v;
-            if (ev->type == GTR_V1_GO_UNBLOCK &&
-                gtr__u64map_get(&p->timer_goids, gtr__v1_packed_g(out, ev), &v))
-                ev->p = GTR_V1_TIMER_P;
-            if (ev->type == GTR_V1_GO_SYS_EXIT)
-                ev->p = GTR_V1_SYSCALL_P;
-        }
-    }
     if (st == GTR_OK)
         st = post_process(p);
-    if (st == GTR_OK)
-        st = mark_blocking_syscalls(p);
     parser_free(p);
     gtr__free(alc, p);
     if (st != GTR_OK)

@@ -123,7 +123,6 @@ typedef struct gtr__v1_packed {
 } gtr__v1_packed;
 #define GTR_V1_F_WIDE 1u
 #define GTR_V1_F_SYS_BLOCKED 2u
-#define GTR_V1_F_MOVED 4u    /* parser-internal: a GoSysExit given its real time */
 
 typedef struct gtr__v1_wide {
     uint64_t g;
@@ -190,6 +189,18 @@ void gtr__v1_trace_release_tables(gtr__v1_trace *t);
 void gtr__v1_unpack(const gtr__v1_trace *t, const gtr__v1_packed *e, gtr__v1_event *out);
 gtr_status gtr__v1_pack(gtr__v1_trace *t, const gtr__v1_event *e, gtr__v1_packed *out);
 uint64_t gtr__v1_packed_g(const gtr__v1_trace *t, const gtr__v1_packed *e);
+/* A GoSysExit given its real time (Go's last parsing step), for the final stable sort. */
+typedef struct gtr__v1_moved {
+    gtr__v1_packed ev;   /* with its real time */
+    size_t orig;         /* index in the merged stream */
+    size_t rank;         /* events not moved before it there */
+} gtr__v1_moved;
+/* gtr__v1_sort_moved sorts ev[0..n) stably by time (Go's sort.Stable) after the m exits in
+ * mv (ascending orig) take their real times: ev holds the stream sorted by the times it was
+ * merged by, the exits at their orig indices with their old times. GTR_E_NOMEM (no error
+ * text) when its O(m) scratch cannot be had. */
+gtr_status gtr__v1_sort_moved(const gtr_alloc *alc, gtr__v1_packed *ev, size_t n,
+                              const gtr__v1_moved *mv, size_t m);
 /* gtr__v1_event_string appends Go's (*tracev1.Event).String() to b. */
 void gtr__v1_event_string(const gtr__v1_event *ev, gtr_buf *b);
 /* gtr__v1_stw_reason is Go's (*Trace).STWReason: 0..16 (STWUnknown = 0). */
@@ -222,7 +233,8 @@ gtr_status gtr__v1_slot_put(const gtr_alloc *alc, gtr__v1_slotmap *m, uint64_t k
                             size_t next, size_t *idx, bool *found);
 void gtr__v1_slotmap_free(const gtr_alloc *alc, gtr__v1_slotmap *m);
 
-/* gtr__v1_state_transition is stateTransition: the goroutine an event orders on, its state
+/* gtr__v1_state_transition is stateTransition (it reads ev->type, g and args[0..1] only):
+ * the goroutine an event orders on, its state
  * needed for merging (init) and after the event (next). */
 uint64_t gtr__v1_state_transition(const gtr__v1_event *ev, gtr__v1_gstate *init,
                                   gtr__v1_gstate *next);
