@@ -323,6 +323,7 @@ typedef struct parser {
     int32_t last_p;
 
     size_t total_events; /* sum of the batches' event counts (an upper bound) */
+    bool plain_ok[256];  /* by an event's first byte: read_plain_event may read it */
 } parser;
 
 static gtr_status nomem(parser *p)
@@ -426,7 +427,23 @@ static gtr_status add_string(parser *p, uint64_t id, size_t off, size_t len)
 #define SKIP_ARGS 1u
 #define SKIP_STRINGS 2u
 
-/* read_raw_event is readRawEvent: GTR_EOF at the end of the input ("EOF"). */
+/* plain_byte_ok is read_plain_event's test of an event's first byte, for p->plain_ok: a type
+ * it may read, with at most 3 inline arguments. */
+static bool plain_byte_ok(gtr_go_version ver, uint8_t b)
+{
+    uint8_t typ = (uint8_t)(b & 0x3f);
+    unsigned narg = (unsigned)(b >> 6) + 1;
+    return !(narg > 3 || typ == GTR_V1_NONE || typ >= GTR_V1_COUNT || typ == GTR_V1_STRING ||
+             typ == GTR_V1_BATCH || typ == GTR_V1_CPU_SAMPLE || descs[typ].min_version > ver);
+}
+
+/* plain_type: p->plain_ok's verdict on b, and the argument count in *narg. */
+static inline bool plain_type(const parser *p, uint8_t b, unsigned *narg)
+{
+    *narg = (unsigned)(b >> 6) + 1;
+    return p->plain_ok[b];
+}
+
 /* read_plain_event is read_raw_event for the common case, in both passes: an event of a known
  * type, not a string, a batch header or a CPU sample (collect_batches checks their
  * arguments), with at most 3 inline arguments that are well-formed varints. It fills ev and
@@ -439,9 +456,8 @@ static inline bool read_plain_event(parser *p, raw_event *ev)
         return false;
     uint8_t b = p->data[off];
     uint8_t typ = (uint8_t)(b & 0x3f);
-    unsigned narg = (unsigned)(b >> 6) + 1;
-    if (narg > 3 || typ == GTR_V1_NONE || typ >= GTR_V1_COUNT || typ == GTR_V1_STRING ||
-        typ == GTR_V1_BATCH || typ == GTR_V1_CPU_SAMPLE || descs[typ].min_version > p->ver)
+    unsigned narg;
+    if (!plain_type(p, b, &narg))
         return false;
     off++;
     for (unsigned i = 0; i < narg; i++) {
@@ -461,6 +477,31 @@ static inline bool read_plain_event(parser *p, raw_event *ev)
     return true;
 }
 
+/* skip_plain_event is read_plain_event for a caller that only counts the event: when its
+ * arguments end within the 8 bytes after the type byte, they are stepped over with one
+ * word read (a byte below 0x80 ends a varint) instead of decoded. Otherwise, or where the
+ * byte order is not little-endian, read_plain_event reads it. */
+static inline bool skip_plain_event(parser *p, raw_event *raw)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    size_t off = p->off;
+    unsigned narg;
+    if (off < p->len && p->len - off >= 9 && plain_type(p, p->data[off], &narg)) {
+        uint64_t w;
+        memcpy(&w, p->data + off + 1, sizeof w);
+        uint64_t ends = ~w & UINT64_C(0x8080808080808080);
+        for (unsigned i = 1; i < narg && ends != 0; i++)
+            ends &= ends - 1;
+        if (ends != 0) {
+            p->off = off + 1 + (size_t)__builtin_ctzll(ends) / 8 + 1;
+            return true;
+        }
+    }
+#endif
+    return read_plain_event(p, raw);
+}
+
+/* read_raw_event is readRawEvent: GTR_EOF at the end of the input ("EOF"). */
 static gtr_status read_raw_event(parser *p, unsigned flags, raw_event *ev)
 {
     gtr_status st;
@@ -649,8 +690,8 @@ static gtr_status collect_batches(parser *p)
     size_t cur_idx = SIZE_MAX;
     gtr_status st;
     for (;;) {
-        /* The common case skips read_raw_event: the arguments are decoded, but not used. */
-        if (cur_idx != SIZE_MAX && read_plain_event(p, &raw)) {
+        /* The common case skips read_raw_event: the arguments are stepped over. */
+        if (cur_idx != SIZE_MAX && skip_plain_event(p, &raw)) {
             p->plists[cur_idx].b[p->plists[cur_idx].n - 1].nevents++;
             p->total_events++;
             continue;
@@ -2083,6 +2124,8 @@ gtr_status gtr__v1_parse(uint8_t *data, size_t len, gtr_go_version ver, const gt
     p->data = data;
     p->len = len;
     p->err = err;
+    for (unsigned b = 0; b < 256; b++)
+        p->plain_ok[b] = plain_byte_ok(ver, (uint8_t)b);
 
     gtr_status st = collect_batches(p);
     if (st == GTR_OK)
