@@ -532,7 +532,7 @@ static gtr_status convert_event(gtr__v1_converter *c, const gtr__v1_event *ev, g
         break;
     case GTR_V1_GO_SYSCALL:
         /* The goroutine's next event tells whether the syscall blocked (parser.c's
-         * mark_blocking_syscalls looked ahead once for all of them). */
+         * syscall_marks found out once for all of them). */
         if (ev->sys_blocked) {
             type = GTR_EV_GO_SYSCALL_BEGIN;
             SET_ARGS(0, ev->stk, 0, 0);
