@@ -162,18 +162,14 @@ gtr_status gtr__v1_pack(gtr__v1_trace *t, const gtr__v1_event *e, gtr__v1_packed
 /* gtr__v1_slotmap: keys below SLOT_DENSE_MAX after adding SLOT_BIAS (which brings the
  * negative fake Ps in range) live in a plain array grown to the largest such key seen (at
  * most 1 MiB); other keys go to the hash map. */
-#define SLOT_BIAS 16u
+#define SLOT_BIAS GTR__V1_SLOT_BIAS
 #define SLOT_DENSE_MAX ((size_t)1 << 18)
 
-bool gtr__v1_slot_get(const gtr__v1_slotmap *m, uint64_t key, size_t *idx)
+bool gtr__v1_slot_get_slow(const gtr__v1_slotmap *m, uint64_t key, size_t *idx)
 {
     uint64_t k = key + SLOT_BIAS;
-    if (k < SLOT_DENSE_MAX) {
-        if (k >= m->ndense || m->dense[k] == 0)
-            return false;
-        *idx = m->dense[k] - 1;
-        return true;
-    }
+    if (k < SLOT_DENSE_MAX)
+        return false;   /* a small key beyond the array (the array's keys are inline) */
     uint32_t v;
     if (!gtr__u64map_get(&m->map, key, &v))
         return false;

@@ -225,8 +225,21 @@ typedef struct gtr__v1_slotmap {
     uint32_t *dense;  /* by key (biased): slot + 1, 0 when absent */
     size_t ndense;
 } gtr__v1_slotmap;
-/* gtr__v1_slot_get: true and *idx when key is present. */
-bool gtr__v1_slot_get(const gtr__v1_slotmap *m, uint64_t key, size_t *idx);
+/* gtr__v1_slot_get: true and *idx when key is present. The dense array's keys are looked
+ * up inline; gtr__v1_slot_get_slow takes the others. */
+#define GTR__V1_SLOT_BIAS 16u
+bool gtr__v1_slot_get_slow(const gtr__v1_slotmap *m, uint64_t key, size_t *idx);
+static inline bool gtr__v1_slot_get(const gtr__v1_slotmap *m, uint64_t key, size_t *idx)
+{
+    uint64_t k = key + GTR__V1_SLOT_BIAS;
+    if (k < m->ndense) {
+        if (m->dense[k] == 0)
+            return false;
+        *idx = m->dense[k] - 1;
+        return true;
+    }
+    return gtr__v1_slot_get_slow(m, key, idx);
+}
 /* gtr__v1_slot_put: key's slot in *idx; when absent (*found false) key gets slot next.
  * GTR_E_NOMEM (no error text) on allocation failure or next >= UINT32_MAX - 1. */
 gtr_status gtr__v1_slot_put(const gtr_alloc *alc, gtr__v1_slotmap *m, uint64_t key,
