@@ -842,7 +842,19 @@ static gtr_status add_stack(parser *p, const raw_event *raw, uint32_t id, size_t
     return GTR_OK;
 }
 
-/* parse_event is parseEvent: ev->type is GTR_V1_NONE when raw yields no event. */
+/* split_args is parseEvent's reading of an event's arguments a[1..narg) (a[0] is the time
+ * delta): the last is the stack ID when the type has a stack, the others go to args. */
+static inline void split_args(uint8_t typ, const uint64_t *a, size_t narg, uint64_t *args,
+                              uint32_t *stk)
+{
+    for (size_t i = 1; i < narg; i++) {
+        if (i == narg - 1 && descs[typ].stack)
+            *stk = (uint32_t)a[i];
+        else
+            args[i - 1] = a[i];
+    }
+}
+
 /* event_g is parseEvent's goroutine bookkeeping for an event of type typ whose first argument
  * is a0, on a P whose running G is last_g: the event's G, and in *next the P's running G
  * after it. */
@@ -880,6 +892,7 @@ static inline uint64_t event_g(uint8_t typ, uint64_t a0, uint64_t last_g, uint64
     }
 }
 
+/* parse_event is parseEvent: ev->type is GTR_V1_NONE when raw yields no event. */
 static gtr_status parse_event(parser *p, const raw_event *raw, gtr__v1_event *ev)
 {
     const gtr__v1_desc *desc = &descs[raw->typ];
@@ -956,12 +969,7 @@ static gtr_status parse_event(parser *p, const raw_event *raw, gtr__v1_event *ev
         ev->p = p->last_p;
         ev->ts = (int64_t)((uint64_t)p->last_ts + raw->args[0]);
         p->last_ts = ev->ts;
-        for (size_t i = 1; i < narg; i++) {
-            if (i == narg - 1 && desc->stack)
-                ev->stk = (uint32_t)raw->args[i];
-            else
-                ev->args[i - 1] = raw->args[i];
-        }
+        split_args(raw->typ, raw->args, narg, ev->args, &ev->stk);
         uint64_t last_g;
         ev->g = event_g(raw->typ, ev->args[0], p->last_g, &last_g);
         p->last_g = last_g;
@@ -989,15 +997,9 @@ static inline bool parse_plain_packed(parser *p, const raw_event *raw, gtr__v1_p
         typ == GTR_V1_USER_LOG || raw->nargs != arg_num(raw))
         return false;
     const uint64_t *a = raw->args;
-    size_t narg = raw->nargs;   /* 1..3: the time delta, then the arguments and the stack */
-    uint64_t args[2] = {0, 0};
+    uint64_t args[2] = {0, 0};   /* raw->nargs is 1..3: the time delta comes first */
     uint32_t stk = 0;
-    for (size_t i = 1; i < narg; i++) {
-        if (i == narg - 1 && descs[typ].stack)
-            stk = (uint32_t)a[i];
-        else
-            args[i - 1] = a[i];
-    }
+    split_args(typ, a, raw->nargs, args, &stk);
     uint64_t last_g, g = event_g(typ, args[0], p->last_g, &last_g);
     if (g > UINT32_MAX || args[0] > UINT32_MAX || args[1] > UINT32_MAX)
         return false;

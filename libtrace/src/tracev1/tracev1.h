@@ -247,8 +247,8 @@ gtr_status gtr__v1_slot_put(const gtr_alloc *alc, gtr__v1_slotmap *m, uint64_t k
 void gtr__v1_slotmap_free(const gtr_alloc *alc, gtr__v1_slotmap *m);
 
 /* gtr__v1_state_transition is stateTransition (it reads ev->type, g and args[0..1] only):
- * the goroutine an event orders on, its state
- * needed for merging (init) and after the event (next). */
+ * the goroutine an event orders on, its state needed for merging (init) and after the
+ * event (next). */
 uint64_t gtr__v1_state_transition(const gtr__v1_event *ev, gtr__v1_gstate *init,
                                   gtr__v1_gstate *next);
 /* gtr__v1_transition_ready is transitionReady. */
