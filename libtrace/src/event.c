@@ -569,12 +569,28 @@ static gtr_status status_index_panic(gtr_err *err, uint64_t i)
     return gtr__err_index(err, i, 5);
 }
 
+/* set_transition starts *out as MakeGoStateTransition or MakeProcStateTransition would
+ * (no reason, no stack), writing it field by field. A transition built in a local and copied
+ * out whole made the copy's 16-byte loads wait on the narrower stores just made to the local
+ * (a failed store-to-load forward): about half of this function's time, and 6-8 % of the
+ * validator's on real traces. */
+static inline void set_transition(gtr_state_transition *out, gtr_resource_kind kind, int64_t id,
+                                  uint8_t from, uint8_t to)
+{
+    out->resource.kind = (uint8_t)kind;
+    out->resource.id = id;
+    out->reason.data = "";
+    out->reason.len = 0;
+    out->stack.table_ = NULL;
+    out->stack.id_ = 0;
+    out->old_state_ = from;
+    out->new_state_ = to;
+}
+
 gtr_status gtr_event_state_transition(const gtr_event *ev, gtr_state_transition *out,
                                       gtr_err *err)
 {
-    gtr_state_transition s;
     const uint64_t *a;
-    gtr_status st;
 
     if (ev == NULL || out == NULL || gtr_event_get_kind(ev) != GTR_EVENT_STATE_TRANSITION) {
         /* Go: panic("StateTransition called on non-StateTransition event") */
@@ -584,10 +600,10 @@ gtr_status gtr_event_state_transition(const gtr_event *ev, gtr_state_transition 
     a = ev->args_;
     switch (ev->type_) {
     case GTR_EV_PROC_START:
-        s = gtr_make_proc_state_transition((gtr_procid)a[0], GTR_PROC_IDLE, GTR_PROC_RUNNING);
+        set_transition(out, GTR_RESOURCE_PROC, (gtr_procid)a[0], GTR_PROC_IDLE, GTR_PROC_RUNNING);
         break;
     case GTR_EV_PROC_STOP:
-        s = gtr_make_proc_state_transition(ev->p_, GTR_PROC_RUNNING, GTR_PROC_IDLE);
+        set_transition(out, GTR_RESOURCE_PROC, ev->p_, GTR_PROC_RUNNING, GTR_PROC_IDLE);
         break;
     case GTR_EV_PROC_STEAL: {
         /* N.B. the ordering puts the stolen P's status in extra()[0]. A ProcSteal that
@@ -596,72 +612,75 @@ gtr_status gtr_event_state_transition(const gtr_event *ev, gtr_state_transition 
         gtr_proc_state before = GTR_PROC_RUNNING;
         if (extra_arg(ev, 0) == GTR_PSTATUS_SYSCALL_ABANDONED)
             before = GTR_PROC_IDLE;
-        s = gtr_make_proc_state_transition((gtr_procid)a[0], before, GTR_PROC_IDLE);
+        set_transition(out, GTR_RESOURCE_PROC, (gtr_procid)a[0], (uint8_t)before, GTR_PROC_IDLE);
         break;
     }
     case GTR_EV_PROC_STATUS:
         /* N.B. the ordering puts the old state in extra()[0]. */
         if (a[1] >= 5)
             return status_index_panic(err, a[1]);
-        s = gtr_make_proc_state_transition((gtr_procid)a[0], (gtr_proc_state)(uint8_t)extra_arg(ev, 0),
-                                           (gtr_proc_state)procstatus2state[a[1]]);
+        set_transition(out, GTR_RESOURCE_PROC, (gtr_procid)a[0], (uint8_t)extra_arg(ev, 0),
+                       procstatus2state[a[1]]);
         break;
     case GTR_EV_GO_CREATE:
     case GTR_EV_GO_CREATE_BLOCKED:
-        s = gtr_make_go_state_transition((gtr_goid)a[0], GTR_GO_NOT_EXIST,
-                                         ev->type_ == GTR_EV_GO_CREATE_BLOCKED ? GTR_GO_WAITING
-                                                                               : GTR_GO_RUNNABLE);
-        s.stack = (gtr_stack){ev->table_, a[1]};
+        set_transition(out, GTR_RESOURCE_GOROUTINE, (gtr_goid)a[0], GTR_GO_NOT_EXIST,
+                       ev->type_ == GTR_EV_GO_CREATE_BLOCKED ? GTR_GO_WAITING : GTR_GO_RUNNABLE);
+        out->stack.table_ = ev->table_;
+        out->stack.id_ = a[1];
         break;
     case GTR_EV_GO_CREATE_SYSCALL:
-        s = gtr_make_go_state_transition((gtr_goid)a[0], GTR_GO_NOT_EXIST, GTR_GO_SYSCALL);
+        set_transition(out, GTR_RESOURCE_GOROUTINE, (gtr_goid)a[0], GTR_GO_NOT_EXIST,
+                       GTR_GO_SYSCALL);
         break;
     case GTR_EV_GO_START:
-        s = gtr_make_go_state_transition((gtr_goid)a[0], GTR_GO_RUNNABLE, GTR_GO_RUNNING);
+        set_transition(out, GTR_RESOURCE_GOROUTINE, (gtr_goid)a[0], GTR_GO_RUNNABLE,
+                       GTR_GO_RUNNING);
         break;
     case GTR_EV_GO_DESTROY:
-        s = gtr_make_go_state_transition(ev->g_, GTR_GO_RUNNING, GTR_GO_NOT_EXIST);
+        set_transition(out, GTR_RESOURCE_GOROUTINE, ev->g_, GTR_GO_RUNNING, GTR_GO_NOT_EXIST);
         break;
     case GTR_EV_GO_DESTROY_SYSCALL:
-        s = gtr_make_go_state_transition(ev->g_, GTR_GO_SYSCALL, GTR_GO_NOT_EXIST);
+        set_transition(out, GTR_RESOURCE_GOROUTINE, ev->g_, GTR_GO_SYSCALL, GTR_GO_NOT_EXIST);
         break;
     case GTR_EV_GO_STOP:
-    case GTR_EV_GO_BLOCK:
-        s = gtr_make_go_state_transition(ev->g_, GTR_GO_RUNNING,
-                                         ev->type_ == GTR_EV_GO_STOP ? GTR_GO_RUNNABLE
-                                                                     : GTR_GO_WAITING);
-        if ((st = must_string(ev->table_, a[0], &s.reason, err)) < 0)
+    case GTR_EV_GO_BLOCK: {
+        gtr_status st;
+        set_transition(out, GTR_RESOURCE_GOROUTINE, ev->g_, GTR_GO_RUNNING,
+                       ev->type_ == GTR_EV_GO_STOP ? GTR_GO_RUNNABLE : GTR_GO_WAITING);
+        if ((st = must_string(ev->table_, a[0], &out->reason, err)) < 0)
             return st;
-        s.stack = gtr_event_stack(ev); /* The resource the event happened on. */
+        out->stack = gtr_event_stack(ev); /* The resource the event happened on. */
         break;
+    }
     case GTR_EV_GO_UNBLOCK:
     case GTR_EV_GO_SWITCH:
     case GTR_EV_GO_SWITCH_DESTROY:
         /* N.B. GoSwitch and GoSwitchDestroy emit more events, but the first thing both do
          * is unblock the goroutine they name, exactly like GoUnblock. */
-        s = gtr_make_go_state_transition((gtr_goid)a[0], GTR_GO_WAITING, GTR_GO_RUNNABLE);
+        set_transition(out, GTR_RESOURCE_GOROUTINE, (gtr_goid)a[0], GTR_GO_WAITING,
+                       GTR_GO_RUNNABLE);
         break;
     case GTR_EV_GO_SYSCALL_BEGIN:
-        s = gtr_make_go_state_transition(ev->g_, GTR_GO_RUNNING, GTR_GO_SYSCALL);
-        s.stack = gtr_event_stack(ev);
+        set_transition(out, GTR_RESOURCE_GOROUTINE, ev->g_, GTR_GO_RUNNING, GTR_GO_SYSCALL);
+        out->stack = gtr_event_stack(ev);
         break;
     case GTR_EV_GO_SYSCALL_END:
-        s = gtr_make_go_state_transition(ev->g_, GTR_GO_SYSCALL, GTR_GO_RUNNING);
+        set_transition(out, GTR_RESOURCE_GOROUTINE, ev->g_, GTR_GO_SYSCALL, GTR_GO_RUNNING);
         break;
     case GTR_EV_GO_SYSCALL_END_BLOCKED:
-        s = gtr_make_go_state_transition(ev->g_, GTR_GO_SYSCALL, GTR_GO_RUNNABLE);
+        set_transition(out, GTR_RESOURCE_GOROUTINE, ev->g_, GTR_GO_SYSCALL, GTR_GO_RUNNABLE);
         break;
     default: { /* GoStatus, GoStatusStack: gstatus is oldState<<32 | newStatus. */
         uint64_t packed = a[2], from = packed >> 32, to = packed & 0xffffffffu;
         if (to >= 5)
             return status_index_panic(err, to);
-        s = gtr_make_go_state_transition((gtr_goid)a[0], (gtr_go_state)(uint8_t)from,
-                                         (gtr_go_state)gostatus2state[to]);
-        s.stack = gtr_event_stack(ev);
+        set_transition(out, GTR_RESOURCE_GOROUTINE, (gtr_goid)a[0], (uint8_t)from,
+                       gostatus2state[to]);
+        out->stack = gtr_event_stack(ev);
         break;
     }
     }
-    *out = s;
     return GTR_OK;
 }
 
