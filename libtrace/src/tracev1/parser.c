@@ -1480,15 +1480,22 @@ out:
 
 #define NONE SIZE_MAX
 
+/* Go's gdesc and pdesc, reduced to what postProcessTrace reads back. Go keeps pointers to
+ * events; of those only these facts are ever read: whether evMarkAssist and evSweep are nil,
+ * evCreate's new-stack argument, and whether g.ev is an EvGoBlockNet (evStart is written and
+ * never read). */
 typedef struct gdesc {
-    int state;
-    size_t ev, ev_start, ev_create, ev_mark_assist;
+    uint8_t state;
+    bool ev_block_net;   /* g.ev != nil && g.ev.Type == EvGoBlockNet */
+    bool mark_assist;    /* g.evMarkAssist != nil */
+    bool created;        /* g.evCreate != nil */
+    uint32_t create_stk; /* uint32(g.evCreate.Args[1]): the new G's stack */
 } gdesc;
 
 typedef struct pdesc {
-    bool running;
     uint64_t g;
-    size_t ev_sweep;
+    bool running;
+    bool sweeping;       /* p.evSweep != nil */
 } pdesc;
 
 typedef struct region_stack {
@@ -1507,101 +1514,94 @@ typedef struct post {
     size_t ntasks, tasks_cap;
     region_stack *regions;
     size_t nregions, regions_cap;
-    /* The slots of the G and the P last looked up or stored (slots never move or go):
-     * post_event reads a descriptor and writes it back, and the write finds it here. */
+    /* The slots of the G and the P last looked up (slots never go): consecutive events
+     * mostly name the same G and P. */
     bool last_g_ok, last_p_ok;
     uint64_t last_g;
     int32_t last_p;
     size_t last_g_slot, last_p_slot;
 } post;
 
-static const gdesc gzero = {GTR_V1_G_DEAD, NONE, NONE, NONE, NONE};
-static const pdesc pzero = {false, 0, NONE};
+/* Go's zero gdesc and pdesc: what a map read of an absent G or P gives. */
+static const gdesc gzero = {GTR_V1_G_DEAD, false, false, false, 0};
+static const pdesc pzero = {0, false, false};
 
-static bool g_exists(post *s, uint64_t g, gdesc *out)
+/* The descriptors are read and changed in place, through pointers: a descriptor copied out,
+ * changed field by field and copied back made the copies' wide loads wait on the narrow
+ * stores just made (failed store-to-load forwards), a tenth of the old path's time. */
+
+/* g_find is a map read, gs[g]: the G's descriptor, or gzero (*exists false) when it has
+ * none. The pointer is valid until the next g_slot. */
+static const gdesc *g_find(post *s, uint64_t g, bool *exists)
 {
     size_t idx;
-    if (s->last_g_ok && s->last_g == g) {
-        idx = s->last_g_slot;
-    } else if (slot_get(&s->gmap, g, &idx)) {
-        s->last_g_ok = true;
-        s->last_g = g;
-        s->last_g_slot = idx;
-    } else {
-        *out = gzero;
-        return false;
+    *exists = true;
+    if (s->last_g_ok && s->last_g == g)
+        return &s->gs[s->last_g_slot];
+    if (!slot_get(&s->gmap, g, &idx)) {
+        *exists = false;
+        return &gzero;
     }
-    *out = s->gs[idx];
-    return true;
+    s->last_g_ok = true;
+    s->last_g = g;
+    s->last_g_slot = idx;
+    return &s->gs[idx];
 }
 
-static gdesc g_get(post *s, uint64_t g)
-{
-    gdesc d;
-    g_exists(s, g, &d);
-    return d;
-}
-
-static gtr_status g_set(post *s, uint64_t g, gdesc d)
+/* g_slot is the slot a map write gs[g] = ... stores to, created as gzero when absent. Every
+ * case that writes a G back on success takes its slot first: the slot it may create on a
+ * failing path does not matter, since any failure ends the parse. The pointer is valid until
+ * the next g_slot. */
+static gtr_status g_slot(post *s, uint64_t g, gdesc **out)
 {
     size_t idx;
+    bool found;
     if (s->last_g_ok && s->last_g == g) {
-        s->gs[s->last_g_slot] = d;
+        *out = &s->gs[s->last_g_slot];
         return GTR_OK;
     }
-    bool found;
     gtr_status st = slot_put(s->p, &s->gmap, g, s->ngs, &idx, &found);
     if (st != GTR_OK)
         return st;
     if (!found) {
         if (!GTR__GROW(s->p->alc, s->gs, s->gs_cap, s->ngs + 1))
             return nomem(s->p);
+        s->gs[idx] = gzero;
         s->ngs++;
     }
-    s->gs[idx] = d;
     s->last_g_ok = true;
     s->last_g = g;
     s->last_g_slot = idx;
+    *out = &s->gs[idx];
     return GTR_OK;
 }
 
-static pdesc p_get(post *s, int32_t pid)
+/* p_slot is g_slot for Ps. It also serves the cases where Go only reads ps[ev.P]: nothing
+ * asks whether a P exists, so a pzero slot reads exactly as an absent P. */
+static gtr_status p_slot(post *s, int32_t pid, pdesc **out)
 {
     size_t idx;
-    if (s->last_p_ok && s->last_p == pid)
-        return s->ps[s->last_p_slot];
-    if (!slot_get(&s->pmap, (uint64_t)(int64_t)pid, &idx))
-        return pzero;
-    s->last_p_ok = true;
-    s->last_p = pid;
-    s->last_p_slot = idx;
-    return s->ps[idx];
-}
-
-static gtr_status p_set(post *s, int32_t pid, pdesc d)
-{
-    size_t idx;
+    bool found;
     if (s->last_p_ok && s->last_p == pid) {
-        s->ps[s->last_p_slot] = d;
+        *out = &s->ps[s->last_p_slot];
         return GTR_OK;
     }
-    bool found;
     gtr_status st = slot_put(s->p, &s->pmap, (uint64_t)(int64_t)pid, s->nps, &idx, &found);
     if (st != GTR_OK)
         return st;
     if (!found) {
         if (!GTR__GROW(s->p->alc, s->ps, s->ps_cap, s->nps + 1))
             return nomem(s->p);
+        s->ps[idx] = pzero;
         s->nps++;
     }
-    s->ps[idx] = d;
     s->last_p_ok = true;
     s->last_p = pid;
     s->last_p_slot = idx;
+    *out = &s->ps[idx];
     return GTR_OK;
 }
 
-/* region_of returns g's region stack, created empty when absent (nil slice in Go). */
 static gtr_status region_of(post *s, uint64_t g, region_stack **out)
 {
     *out = NULL;
@@ -1659,15 +1659,15 @@ static gtr_status fail_quoted(const parser *p, const char *prefix, const gtr__v1
 }
 
 /* check_running is postProcessTrace's checkRunning. */
-static gtr_status check_running(const parser *p, pdesc pd, gdesc g, const gtr__v1_event *ev,
-                                bool allow_g0)
+static gtr_status check_running(const parser *p, const pdesc *pd, const gdesc *g,
+                                const gtr__v1_event *ev, bool allow_g0)
 {
     const char *name = descs[ev->type].name;
-    if (g.state != GTR_V1_G_RUNNING)
+    if (g->state != GTR_V1_G_RUNNING)
         return gtr_err_setf(p->err, GTR_E_FORMAT,
                             "g %" PRIu64 " is not running while %s (time %" PRId64 ")", ev->g,
                             name, ev->ts);
-    if (pd.g != ev->g)
+    if (pd->g != ev->g)
         return gtr_err_setf(p->err, GTR_E_FORMAT,
                             "p %" PRId32 " is not running g %" PRIu64 " while %s (time %" PRId64
                             ")",
@@ -1684,200 +1684,211 @@ static bool has_stack(const parser *p, uint32_t id)
     return slot_get(&p->stackids, id, &idx);
 }
 
-/* post_event checks ev, the unpacked events[idx] (the caller stores back its P and stack). */
+/* post_event checks ev, the unpacked events[idx] (the caller stores back its P and stack).
+ * Each case takes the slots of the G and the P it writes back (g_slot, p_slot) and changes
+ * them in place; Go's copies are written back only on success, and a failure ends the
+ * parse, so what a failing case leaves in them is never read. */
 static gtr_status post_event(post *s, size_t idx, gtr__v1_event *ev)
 {
     parser *p = s->p;
     gtr__v1_trace *t = p->t;
     gtr__v1_event other_ev;
     gtr_status st = GTR_OK;
-    gdesc g;
-    pdesc pd;
+    gdesc *g;
+    const gdesc *cg;
+    pdesc *pd;
+    bool exists;
     switch (ev->type) {
     case GTR_V1_PROC_START:
-        pd = p_get(s, ev->p);
-        if (pd.running)
+        if ((st = p_slot(s, ev->p, &pd)) != GTR_OK)
+            return st;
+        if (pd->running)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "p %" PRId32 " is running before start (time %" PRId64 ")",
                                 ev->p, ev->ts);
-        pd.running = true;
-        return p_set(s, ev->p, pd);
+        pd->running = true;
+        return GTR_OK;
     case GTR_V1_PROC_STOP:
-        pd = p_get(s, ev->p);
-        if (!pd.running)
+        if ((st = p_slot(s, ev->p, &pd)) != GTR_OK)
+            return st;
+        if (!pd->running)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "p %" PRId32 " is not running before stop (time %" PRId64 ")",
                                 ev->p, ev->ts);
-        if (pd.g != 0)
+        if (pd->g != 0)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "p %" PRId32 " is running a goroutine %" PRIu64
                                 " during stop (time %" PRId64 ")",
-                                ev->p, pd.g, ev->ts);
-        pd.running = false;
-        return p_set(s, ev->p, pd);
+                                ev->p, pd->g, ev->ts);
+        pd->running = false;
+        return GTR_OK;
     case GTR_V1_GC_START:
     case GTR_V1_GC_DONE:
     case GTR_V1_STW_START:
     case GTR_V1_STW_DONE:
         return GTR_OK; /* global state: post_process */
     case GTR_V1_GC_SWEEP_START:
-        pd = p_get(s, ev->p);
-        if (pd.ev_sweep != NONE)
+        if ((st = p_slot(s, ev->p, &pd)) != GTR_OK)
+            return st;
+        if (pd->sweeping)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "previous sweeping is not ended before a new one (time %" PRId64
                                 ")",
                                 ev->ts);
-        pd.ev_sweep = idx;
-        return p_set(s, ev->p, pd);
+        pd->sweeping = true;
+        return GTR_OK;
     case GTR_V1_GC_MARK_ASSIST_START:
-        g = g_get(s, ev->g);
-        if (g.ev_mark_assist != NONE)
+        if ((st = g_slot(s, ev->g, &g)) != GTR_OK)
+            return st;
+        if (g->mark_assist)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "previous mark assist is not ended before a new one (time %" PRId64
                                 ")",
                                 ev->ts);
-        g.ev_mark_assist = idx;
-        return g_set(s, ev->g, g);
+        g->mark_assist = true;
+        return GTR_OK;
     case GTR_V1_GC_MARK_ASSIST_DONE:
         /* Mark assists can be in progress when a goroutine starts tracing: no error. */
-        g = g_get(s, ev->g);
-        g.ev_mark_assist = NONE;
-        return g_set(s, ev->g, g);
+        if ((st = g_slot(s, ev->g, &g)) != GTR_OK)
+            return st;
+        g->mark_assist = false;
+        return GTR_OK;
     case GTR_V1_GC_SWEEP_DONE:
-        pd = p_get(s, ev->p);
-        if (pd.ev_sweep == NONE)
+        if ((st = p_slot(s, ev->p, &pd)) != GTR_OK)
+            return st;
+        if (!pd->sweeping)
             return gtr_err_setf(p->err, GTR_E_FORMAT, "bogus sweeping end (time %" PRId64 ")",
                                 ev->ts);
-        pd.ev_sweep = NONE;
-        return p_set(s, ev->p, pd);
+        pd->sweeping = false;
+        return GTR_OK;
     case GTR_V1_GO_WAITING:
     case GTR_V1_GO_IN_SYSCALL:
-        g = g_get(s, ev->g);
-        if (g.state != GTR_V1_G_RUNNABLE)
+        if ((st = g_slot(s, ev->g, &g)) != GTR_OK)
+            return st;
+        if (g->state != GTR_V1_G_RUNNABLE)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "g %" PRIu64 " is not runnable before %s (time %" PRId64 ")",
                                 ev->g,
                                 ev->type == GTR_V1_GO_WAITING ? "EvGoWaiting" : "EvGoInSyscall",
                                 ev->ts);
-        g.state = GTR_V1_G_WAITING;
-        g.ev = idx;
-        return g_set(s, ev->g, g);
+        g->state = GTR_V1_G_WAITING;
+        g->ev_block_net = false;
+        return GTR_OK;
     case GTR_V1_GO_CREATE: {
-        g = g_get(s, ev->g);
-        pd = p_get(s, ev->p);
-        if ((st = check_running(p, pd, g, ev, true)) != GTR_OK)
+        /* Go reads gs[ev.G] and ps[ev.P] and writes neither. */
+        cg = g_find(s, ev->g, &exists);
+        if ((st = p_slot(s, ev->p, &pd)) != GTR_OK)
             return st;
-        gdesc other;
-        if (g_exists(s, ev->args[0], &other))
+        if ((st = check_running(p, pd, cg, ev, true)) != GTR_OK)
+            return st;
+        g_find(s, ev->args[0], &exists);
+        if (exists)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "g %" PRIu64 " already exists (time %" PRId64 ")", ev->args[0],
                                 ev->ts);
-        gdesc n = {GTR_V1_G_RUNNABLE, idx, NONE, idx, NONE};
-        return g_set(s, ev->args[0], n);
+        if ((st = g_slot(s, ev->args[0], &g)) != GTR_OK)
+            return st;
+        g->state = GTR_V1_G_RUNNABLE;
+        g->ev_block_net = false;
+        g->created = true;
+        g->create_stk = (uint32_t)ev->args[1];
+        return GTR_OK;
     }
     case GTR_V1_GO_START:
     case GTR_V1_GO_START_LABEL:
-        g = g_get(s, ev->g);
-        pd = p_get(s, ev->p);
-        if (g.state != GTR_V1_G_RUNNABLE)
+        if ((st = g_slot(s, ev->g, &g)) != GTR_OK || (st = p_slot(s, ev->p, &pd)) != GTR_OK)
+            return st;
+        if (g->state != GTR_V1_G_RUNNABLE)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "g %" PRIu64 " is not runnable before start (time %" PRId64 ")",
                                 ev->g, ev->ts);
-        if (pd.g != 0)
+        if (pd->g != 0)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "p %" PRId32 " is already running g %" PRIu64
                                 " while start g %" PRIu64 " (time %" PRId64 ")",
-                                ev->p, pd.g, ev->g, ev->ts);
-        g.state = GTR_V1_G_RUNNING;
-        g.ev_start = idx;
-        pd.g = ev->g;
-        if (g.ev_create != NONE) {
-            gtr__v1_unpack(t, &t->events[g.ev_create], &other_ev);
-            ev->stk = (uint32_t)other_ev.args[1];
-            g.ev_create = NONE;
+                                ev->p, pd->g, ev->g, ev->ts);
+        g->state = GTR_V1_G_RUNNING;
+        pd->g = ev->g;
+        if (g->created) {
+            ev->stk = g->create_stk;
+            g->created = false;
         }
-        g.ev = NONE;
-        if ((st = g_set(s, ev->g, g)) != GTR_OK)
-            return st;
-        return p_set(s, ev->p, pd);
+        g->ev_block_net = false;
+        return GTR_OK;
     case GTR_V1_GO_END:
     case GTR_V1_GO_STOP:
-        g = g_get(s, ev->g);
-        pd = p_get(s, ev->p);
+        if ((st = g_slot(s, ev->g, &g)) != GTR_OK || (st = p_slot(s, ev->p, &pd)) != GTR_OK)
+            return st;
         if ((st = check_running(p, pd, g, ev, false)) != GTR_OK)
             return st;
-        g.ev_start = NONE;
-        g.state = GTR_V1_G_DEAD;
-        pd.g = 0;
+        g->state = GTR_V1_G_DEAD;
+        pd->g = 0;
         if (ev->type == GTR_V1_GO_END) /* flush all active regions */
             regions_delete(s, ev->g);
-        if ((st = g_set(s, ev->g, g)) != GTR_OK)
-            return st;
-        return p_set(s, ev->p, pd);
+        return GTR_OK;
     case GTR_V1_GO_SCHED:
     case GTR_V1_GO_PREEMPT:
-        g = g_get(s, ev->g);
-        pd = p_get(s, ev->p);
+        if ((st = g_slot(s, ev->g, &g)) != GTR_OK || (st = p_slot(s, ev->p, &pd)) != GTR_OK)
+            return st;
         if ((st = check_running(p, pd, g, ev, false)) != GTR_OK)
             return st;
-        g.state = GTR_V1_G_RUNNABLE;
-        g.ev_start = NONE;
-        pd.g = 0;
-        g.ev = idx;
-        if ((st = g_set(s, ev->g, g)) != GTR_OK)
-            return st;
-        return p_set(s, ev->p, pd);
+        g->state = GTR_V1_G_RUNNABLE;
+        pd->g = 0;
+        g->ev_block_net = false;
+        return GTR_OK;
     case GTR_V1_GO_UNBLOCK: {
-        g = g_get(s, ev->g);
-        pd = p_get(s, ev->p);
-        if (g.state != GTR_V1_G_RUNNING)
+        /* Go reads gs[ev.G] and ps[ev.P] and writes only gs[ev.Args[0]]. */
+        cg = g_find(s, ev->g, &exists);
+        if ((st = p_slot(s, ev->p, &pd)) != GTR_OK)
+            return st;
+        if (cg->state != GTR_V1_G_RUNNING)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "g %" PRIu64 " is not running while unpark (time %" PRId64 ")",
                                 ev->g, ev->ts);
-        if (ev->p != GTR_V1_TIMER_P && pd.g != ev->g)
+        if (ev->p != GTR_V1_TIMER_P && pd->g != ev->g)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "p %" PRId32 " is not running g %" PRIu64
                                 " while unpark (time %" PRId64 ")",
                                 ev->p, ev->g, ev->ts);
-        gdesc g1 = g_get(s, ev->args[0]);
-        if (g1.state != GTR_V1_G_WAITING)
+        if ((st = g_slot(s, ev->args[0], &g)) != GTR_OK)
+            return st;
+        if (g->state != GTR_V1_G_WAITING)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "g %" PRIu64 " is not waiting before unpark (time %" PRId64 ")",
                                 ev->args[0], ev->ts);
-        if (g1.ev != NONE && t->events[g1.ev].type == GTR_V1_GO_BLOCK_NET)
+        if (g->ev_block_net)
             ev->p = GTR_V1_NETPOLL_P;
-        g1.state = GTR_V1_G_RUNNABLE;
-        g1.ev = idx;
-        return g_set(s, ev->args[0], g1);
+        g->state = GTR_V1_G_RUNNABLE;
+        g->ev_block_net = false;
+        return GTR_OK;
     }
     case GTR_V1_GO_SYSCALL:
-        g = g_get(s, ev->g);
-        pd = p_get(s, ev->p);
+        /* Go writes gs[ev.G] back (its g.ev); the P is only read. */
+        if ((st = g_slot(s, ev->g, &g)) != GTR_OK || (st = p_slot(s, ev->p, &pd)) != GTR_OK)
+            return st;
         if ((st = check_running(p, pd, g, ev, false)) != GTR_OK)
             return st;
-        g.ev = idx;
-        return g_set(s, ev->g, g);
+        g->ev_block_net = false;
+        return GTR_OK;
     case GTR_V1_GO_SYS_BLOCK:
-        g = g_get(s, ev->g);
-        pd = p_get(s, ev->p);
+        if ((st = g_slot(s, ev->g, &g)) != GTR_OK || (st = p_slot(s, ev->p, &pd)) != GTR_OK)
+            return st;
         if ((st = check_running(p, pd, g, ev, false)) != GTR_OK)
             return st;
-        g.state = GTR_V1_G_WAITING;
-        g.ev_start = NONE;
-        pd.g = 0;
-        if ((st = g_set(s, ev->g, g)) != GTR_OK)
-            return st;
-        return p_set(s, ev->p, pd);
+        g->state = GTR_V1_G_WAITING;
+        pd->g = 0;
+        return GTR_OK;
     case GTR_V1_GO_SYS_EXIT:
-        g = g_get(s, ev->g);
-        if (g.state != GTR_V1_G_WAITING)
+        if ((st = g_slot(s, ev->g, &g)) != GTR_OK)
+            return st;
+        if (g->state != GTR_V1_G_WAITING)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "g %" PRIu64 " is not waiting during syscall exit (time %" PRId64
                                 ")",
                                 ev->g, ev->ts);
-        g.state = GTR_V1_G_RUNNABLE;
-        g.ev = idx;
-        return g_set(s, ev->g, g);
+        g->state = GTR_V1_G_RUNNABLE;
+        g->ev_block_net = false;
+        return GTR_OK;
     case GTR_V1_GO_SLEEP:
     case GTR_V1_GO_BLOCK:
     case GTR_V1_GO_BLOCK_SEND:
@@ -1887,17 +1898,14 @@ static gtr_status post_event(post *s, size_t idx, gtr__v1_event *ev)
     case GTR_V1_GO_BLOCK_COND:
     case GTR_V1_GO_BLOCK_NET:
     case GTR_V1_GO_BLOCK_GC:
-        g = g_get(s, ev->g);
-        pd = p_get(s, ev->p);
+        if ((st = g_slot(s, ev->g, &g)) != GTR_OK || (st = p_slot(s, ev->p, &pd)) != GTR_OK)
+            return st;
         if ((st = check_running(p, pd, g, ev, false)) != GTR_OK)
             return st;
-        g.state = GTR_V1_G_WAITING;
-        g.ev = idx;
-        g.ev_start = NONE;
-        pd.g = 0;
-        if ((st = g_set(s, ev->g, g)) != GTR_OK)
-            return st;
-        return p_set(s, ev->p, pd);
+        g->state = GTR_V1_G_WAITING;
+        g->ev_block_net = ev->type == GTR_V1_GO_BLOCK_NET;
+        pd->g = 0;
+        return GTR_OK;
     case GTR_V1_USER_TASK_CREATE: {
         uint64_t taskid = ev->args[0];
         size_t ti;
@@ -2006,9 +2014,10 @@ static gtr_status post_process(parser *p)
     memset(&s, 0, sizeof s);
     s.p = p;
     size_t ev_gc = NONE, ev_stw = NONE;
-    gdesc g0 = gzero;
-    g0.state = GTR_V1_G_RUNNING;
-    gtr_status st = g_set(&s, 0, g0);
+    gdesc *g0;
+    gtr_status st = g_slot(&s, 0, &g0);   /* gs[0] = gdesc{state: gRunning} */
+    if (st == GTR_OK)
+        g0->state = GTR_V1_G_RUNNING;
     syscall_marks marks = {{{0}, NULL, 0}, NULL, 0, 0};
     int64_t min_ts = t->nevents > 0 ? t->events[0].ts : 0;
     double freq = 1e9 / (double)p->ticks_per_sec;   /* checked nonzero by the caller */
