@@ -292,6 +292,15 @@ static const struct {
      "\x00\x1e\x32\xdd\x04\x01\x05\x02\x78",
      33,
      "time stamps out of order"},
+    /* The GoSysExit loop's other verdict: G 1 is created, starts and blocks on a cond
+     * (GoBlockCond), then exits a syscall with a timestamp of its own; its last event is no
+     * GoSysBlock. Reduced by `gotrace reduce` from a fuzz_reader input; Go's reader says the
+     * same (gtroracle validate). */
+    {"stray_sys_exit",
+     "\x41\x00\x0c\xcd\x04\x04\x01\x02\x01\x66\x03\x01\x59\x06\x0d\xdd\x04\x76\x01\x02"
+     "\x15",
+     21,
+     "stray syscall exit"},
     {"goend_running",
      "\x41\x00\x64\x02\x80\x94\xeb\xdc\x03\x45\x01\x07\x0f\x01",
      14,
