@@ -355,15 +355,35 @@ static gtr_event make(const gtr__v1_converter *c, gtr_goid g, gtr_procid p, gtr_
     return e;
 }
 
+/* set_header fills in e's table, G, P, M, type and time; its arguments are the caller's.
+ * The converted event is written in place so: built in a local (make) and copied out, the
+ * copy's wide loads waited on the narrow stores just made to the local (a failed
+ * store-to-load forward). */
+static void set_header(const gtr__v1_converter *c, gtr_event *e, gtr_goid g, gtr_procid p,
+                       gtr_threadid m, uint8_t type, gtr_time t)
+{
+    e->table_ = c->evt;
+    e->g_ = g;
+    e->p_ = p;
+    e->m_ = m;
+    e->type_ = type;
+    e->time_ = t;
+}
+
 /* A result of convert_event: an event, or nothing (Go's errSkip). */
 enum { CONVERTED, SKIPPED };
 
-/* convert_event is convertEvent. */
+/* convert_event is convertEvent. The arguments are worked on where they end up, in
+ * out->args_ (a). */
 static gtr_status convert_event(gtr__v1_converter *c, const gtr__v1_event *ev, gtr_event *out,
                                 int *res, gtr_err *err)
 {
     uint8_t type = 0;
-    uint64_t a[4] = {ev->args[0], ev->args[1], ev->args[2], ev->args[3]};
+    uint64_t *a = out->args_;
+    a[0] = ev->args[0];
+    a[1] = ev->args[1];
+    a[2] = ev->args[2];
+    a[3] = ev->args[3];
     gtr_status st;
     *res = CONVERTED;
 
@@ -472,8 +492,7 @@ static gtr_status convert_event(gtr__v1_converter *c, const gtr__v1_event *ev, g
         c->extra_head = c->nextra = 0; /* it.extra = []Event{...} */
         if ((st = push_extra(c, &label, err)) != GTR_OK)
             return st;
-        *out = make(c, (gtr_goid)ev->g, ev->p, m, GTR_EV_GO_START, ev->ts, a[0], a[1], a[2],
-                    a[3]);
+        set_header(c, out, (gtr_goid)ev->g, ev->p, m, GTR_EV_GO_START, ev->ts);
         return GTR_OK;
     }
     case GTR_V1_GO_END:
@@ -539,8 +558,8 @@ static gtr_status convert_event(gtr__v1_converter *c, const gtr__v1_event *ev, g
         } else {
             /* The instantaneous old syscall becomes a begin and an end 1 ns later. */
             gtr_threadid m = proc_m_or_zero(c, ev->p);
-            *out = make(c, (gtr_goid)ev->g, ev->p, m, GTR_EV_GO_SYSCALL_BEGIN, ev->ts, 0,
-                        ev->stk, 0, 0);
+            set_header(c, out, (gtr_goid)ev->g, ev->p, m, GTR_EV_GO_SYSCALL_BEGIN, ev->ts);
+            SET_ARGS(0, ev->stk, 0, 0);
             gtr_event end = make(c, (gtr_goid)ev->g, ev->p, m, GTR_EV_GO_SYSCALL_END,
                                  (gtr_time)((uint64_t)ev->ts + 1), 0, 0, 0, 0);
             return push_extra(c, &end, err);
@@ -650,7 +669,7 @@ static gtr_status convert_event(gtr__v1_converter *c, const gtr__v1_event *ev, g
     gtr_goid g = (gtr_goid)ev->g;
     if (g == 0)
         g = GTR_NO_GOROUTINE;
-    *out = make(c, g, ev->p, m, type, ev->ts, a[0], a[1], a[2], a[3]);
+    set_header(c, out, g, ev->p, m, type, ev->ts);
     return GTR_OK;
 }
 
