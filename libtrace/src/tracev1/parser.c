@@ -1405,49 +1405,53 @@ static gtr_status merge_batches(parser *p)
         }
         gtr__v1_order_event f = gtr__v1_heap_pop(frontier, &nfrontier);
         proc *fp = &procs[f.proc];
-        gtr__v1_packed fev = fp->ev[-1];
         uint64_t g = fp->head_g;
-        gtr__v1_gstate init = fp->head_init, next = fp->head_next;
         fp->head_known = false;
-        /* "Local" events are only there for ordering. */
-        switch (fev.type) {
-        case GTR_V1_GO_START_LOCAL:
-            fev.type = GTR_V1_GO_START;
-            break;
-        case GTR_V1_GO_UNBLOCK_LOCAL:
-            fev.type = GTR_V1_GO_UNBLOCK;
-            break;
-        case GTR_V1_GO_SYS_EXIT_LOCAL:
-            fev.type = GTR_V1_GO_SYS_EXIT;
-            break;
-        default:
-            break;
-        }
         if (!GTR__GROW(p->alc, t->events, events_cap, t->nevents + 1)) {
             st = nomem(p);
             goto out;
         }
+        /* The event is copied to its place and changed there: a copy changed in a local and
+         * then stored whole made the store's wide loads wait on the narrow store just made
+         * (a failed store-to-load forward). */
+        gtr__v1_packed *fev = &t->events[t->nevents++];
+        *fev = fp->ev[-1];
+        /* "Local" events are only there for ordering. */
+        switch (fev->type) {
+        case GTR_V1_GO_START_LOCAL:
+            fev->type = GTR_V1_GO_START;
+            break;
+        case GTR_V1_GO_UNBLOCK_LOCAL:
+            fev->type = GTR_V1_GO_UNBLOCK;
+            break;
+        case GTR_V1_GO_SYS_EXIT_LOCAL:
+            fev->type = GTR_V1_GO_SYS_EXIT;
+            break;
+        default:
+            break;
+        }
         /* sort.IsSorted (the moved exits keep their merged times until the final sort). */
-        if (t->nevents > 0 && fev.ts < prev_ts)
+        if (t->nevents > 1 && fev->ts < prev_ts)
             unsorted = true;
-        prev_ts = fev.ts;
-        t->events[t->nevents++] = fev;
+        prev_ts = fev->ts;
         if ((st = sysexit_note(p, &sx, t->nevents - 1)) != GTR_OK)
             goto out;
 
         if (g != GTR_V1_UNORDERED) {
+            /* The G's new state, field by field for the same reason. */
             gtr__v1_gstate *state = &gs.v[fp->head_slot];
-            gtr__v1_gstate curr = *state;
-            if (!gtr__v1_transition_ready(g, curr, init)) {
+            if (!gtr__v1_transition_ready(g, *state, fp->head_init)) {
                 st = gtr_err_setf(p->err, GTR_E_ORDER,
                                   "encountered impossible goroutine state transition");
                 goto out;
             }
-            if (next.seq == GTR_V1_NOSEQ)
-                next.seq = curr.seq;
-            else if (next.seq == GTR_V1_SEQINC)
-                next.seq = curr.seq + 1;
-            *state = next;
+            uint64_t seq = fp->head_next.seq;
+            if (seq == GTR_V1_NOSEQ)
+                seq = state->seq;
+            else if (seq == GTR_V1_SEQINC)
+                seq = state->seq + 1;
+            state->seq = seq;
+            state->status = fp->head_next.status;
         }
         avail[navail++] = f.proc;
     }
