@@ -320,6 +320,7 @@ typedef struct parser {
 
     size_t total_events; /* sum of the batches' event counts (an upper bound) */
     bool plain_ok[256];  /* by an event's first byte: read_plain_event may read it */
+    bool pack_ok[256];   /* ... and parse_plain_packed may take it (load_plain_run) */
 } parser;
 
 static gtr_status nomem(parser *p)
@@ -1052,6 +1053,74 @@ static inline bool parse_plain_packed(parser *p, const raw_event *raw, gtr__v1_p
     return true;
 }
 
+/* pack_byte_ok is, for p->pack_ok, whether parse_plain_packed takes every well-formed event
+ * whose first byte is b: a plain byte whose type is none of the four it leaves to
+ * parse_event, with the argument count the type wants. */
+static bool pack_byte_ok(const parser *p, uint8_t b)
+{
+    unsigned narg;
+    raw_event raw;
+    if (!plain_type(p, b, &narg))
+        return false;
+    memset(&raw, 0, sizeof raw);
+    raw.typ = (uint8_t)(b & 0x3f);
+    raw.nargs = narg;
+    return !(raw.typ == GTR_V1_FREQUENCY || raw.typ == GTR_V1_TIMER_GOROUTINE ||
+             raw.typ == GTR_V1_STACK || raw.typ == GTR_V1_USER_LOG || raw.nargs != arg_num(&raw));
+}
+
+/* load_plain_run is read_plain_event and parse_plain_packed over a run of events, with the
+ * offset and the P's time and G in registers (stored back to p once, not once an event): it
+ * decodes the events from p->off on into pr->buf[n...] while there is room and each is one
+ * parse_plain_packed takes, and returns the new count. It stops before the first event it
+ * cannot take so, which load_batch's loop then reads, errors included. */
+static size_t load_plain_run(parser *p, proc *pr, size_t n)
+{
+    size_t off = p->off;
+    const size_t len = p->len;
+    const uint8_t *data = p->data;
+    int64_t last_ts = p->last_ts;
+    uint64_t last_g = p->last_g;
+    const int32_t last_p = p->last_p;
+    while (n < pr->cap && off < len && p->pack_ok[data[off]]) {
+        uint8_t typ = (uint8_t)(data[off] & 0x3f);
+        unsigned narg = (unsigned)(data[off] >> 6) + 1;
+        uint64_t a[3];
+        size_t o = off + 1;
+        unsigned i;
+        for (i = 0; i < narg; i++) {
+            int k = gtr__uvarint(data + o, len - o, &a[i]);
+            if (k <= 0)
+                break;
+            o += (size_t)k;
+        }
+        if (i < narg)
+            break;
+        uint64_t args[2] = {0, 0};
+        uint32_t stk = 0;
+        split_args(typ, a, narg, args, &stk);
+        uint64_t next_g, g = event_g(typ, args[0], last_g, &next_g);
+        if (g > UINT32_MAX || args[0] > UINT32_MAX || args[1] > UINT32_MAX)
+            break;
+        gtr__v1_packed *out = &pr->buf[n++];
+        memset(out, 0, sizeof *out);
+        last_ts = (int64_t)((uint64_t)last_ts + a[0]);
+        out->ts = last_ts;
+        out->g = (uint32_t)g;
+        out->a0 = (uint32_t)args[0];
+        out->a1 = (uint32_t)args[1];
+        out->stk = stk;
+        out->p = last_p;
+        out->type = typ;
+        last_g = next_g;
+        off = o;
+    }
+    p->off = off;
+    p->last_ts = last_ts;
+    p->last_g = last_g;
+    return n;
+}
+
 /* load_batch is loadBatch: the events of pid's next batch into pr's buffer; GTR_EOF when
  * the P has no batch left. */
 static gtr_status load_batch(parser *p, proc *pr)
@@ -1070,6 +1139,7 @@ static gtr_status load_batch(parser *p, proc *pr)
     memset(&ev, 0, sizeof ev);
     for (;;) {
         gtr_status st = GTR_OK;
+        n = load_plain_run(p, pr, n);
         if (read_plain_event(p, &raw)) {
             if (!GTR__GROW(p->alc, pr->buf, pr->cap, n + 1))
                 return nomem(p);
@@ -2173,6 +2243,8 @@ gtr_status gtr__v1_parse(uint8_t *data, size_t len, gtr_go_version ver, const gt
     p->err = err;
     for (unsigned b = 0; b < 256; b++)
         p->plain_ok[b] = plain_byte_ok(ver, (uint8_t)b);
+    for (unsigned b = 0; b < 256; b++)
+        p->pack_ok[b] = pack_byte_ok(p, (uint8_t)b);
 
     gtr_status st = collect_batches(p);
     if (st == GTR_OK)
