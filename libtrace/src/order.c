@@ -453,6 +453,8 @@ struct gtr__ordering {
     uint8_t gc_state;
     uint64_t initial_gen;
     event_queue queue;
+    gtr_event *direct;   /* gtr__ordering_direct_begin's event, until the first queue_slot */
+    bool direct_used;
 };
 
 /* The most events one advance queues (GoSwitch: the switch, a GoBlock/GoDestroy, a GoStart). */
@@ -483,6 +485,13 @@ static bool queue_reserve(gtr__ordering *o, size_t n)
 static gtr_event *queue_slot(gtr__ordering *o)
 {
     event_queue *q = &o->queue;
+    if (o->direct != NULL) {
+        /* The queue is empty (gtr__ordering_direct_begin): this is the first event. */
+        gtr_event *e = o->direct;
+        o->direct = NULL;
+        o->direct_used = true;
+        return e;
+    }
     assert(q->len < q->cap);
     gtr_event *e = &q->buf[(q->start + q->len) & (q->cap - 1)];
     q->len++;
@@ -1999,6 +2008,19 @@ gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
         return st;
     }
     return GTR_OK;
+}
+
+void gtr__ordering_direct_begin(gtr__ordering *o, gtr_event *out)
+{
+    assert(o->queue.len == 0);
+    o->direct = out;
+    o->direct_used = false;
+}
+
+bool gtr__ordering_direct_end(gtr__ordering *o)
+{
+    o->direct = NULL;
+    return o->direct_used;
 }
 
 bool gtr__ordering_next(gtr__ordering *o, gtr_event *out)

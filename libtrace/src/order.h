@@ -37,6 +37,14 @@ gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
 /* gtr__ordering_next pops the next queued event (Go's Next). false when the queue is empty. */
 bool gtr__ordering_next(gtr__ordering *o, gtr_event *out);
 
+/* gtr__ordering_direct_begin and _end bracket advances made while the queue is empty: the
+ * first event queued between them is built in *out (the caller's own event) instead of the
+ * queue, and _end says whether one was; later ones are queued as usual, so *out is what
+ * gtr__ordering_next would have popped first. The reader's common case, one event per
+ * advance, so needs no copy out of the queue. */
+void gtr__ordering_direct_begin(gtr__ordering *o, gtr_event *out);
+bool gtr__ordering_direct_end(gtr__ordering *o);
+
 /* Presence requirements on a scheduling context (Go's constraint values). */
 enum { GTR__MUST_NOT_HAVE = 0, GTR__MAY_HAVE = 1, GTR__MUST_HAVE = 2 };
 

@@ -412,6 +412,8 @@ static int cursor_ptr_cmp(const void *a, const void *b)
                                      *(gtr__batch_cursor *const *)b);
 }
 
+static gtr_status advance_frontier(gtr_reader *r, gtr_err *err);
+
 /* read_event is ReadEvent without its deferred fix-up. */
 static gtr_status read_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
 {
@@ -460,6 +462,26 @@ static gtr_status read_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
     if (r->nfrontier == 0)
         /* Go: "broken trace: frontier is empty:\n[gen=%d]\n\n%s\n%s\n" */
         return broken_trace(r, "frontier is empty", err);
+    /* The queue is empty here: the first event an advance queues is built in *ev. */
+    gtr__ordering_direct_begin(r->order, ev);
+    gtr_status st = advance_frontier(r, err);
+    bool direct = gtr__ordering_direct_end(r->order);
+    if (st != GTR_OK)
+        return st;
+    if (direct)
+        return GTR_OK;
+    /* Pick off the next event on the queue. At this point, one must exist. */
+    if (!gtr__ordering_next(r->order, ev))
+        /* Go panics: "invariant violation: advance successful, but queue is empty" */
+        return gtr_err_setf(err, GTR_E_ORDER,
+                            "invariant violation: advance successful, but queue is empty");
+    return GTR_OK;
+}
+
+/* advance_frontier is ReadEvent's advance of the frontier: its head, or else the first
+ * cursor in time order that advances. */
+static gtr_status advance_frontier(gtr_reader *r, gtr_err *err)
+{
     bool ok;
     gtr_status st = try_advance(r, 0, &ok, err);
     if (st != GTR_OK)
@@ -482,12 +504,6 @@ static gtr_status read_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
             /* Go: "broken trace: failed to advance: frontier:\n[gen=%d]\n\n%s\n%s\n" */
             return broken_trace(r, "failed to advance: frontier", err);
     }
-
-    /* Pick off the next event on the queue. At this point, one must exist. */
-    if (!gtr__ordering_next(r->order, ev))
-        /* Go panics: "invariant violation: advance successful, but queue is empty" */
-        return gtr_err_setf(err, GTR_E_ORDER,
-                            "invariant violation: advance successful, but queue is empty");
     return GTR_OK;
 }
 
