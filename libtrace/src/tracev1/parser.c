@@ -478,21 +478,30 @@ static inline bool read_plain_event(parser *p, raw_event *ev)
  * arguments end within the 8 bytes after the type byte, they are stepped over with one
  * word read (a byte below 0x80 ends a varint) instead of decoded. Otherwise, or where the
  * byte order is not little-endian, read_plain_event reads it. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* plain_word_skip: the length of a plain event's narg varint arguments, read as one 8-byte
+ * word from after_type (the byte after its type byte), when all of them end within the
+ * word; else 0. The caller makes sure 8 bytes are there. */
+static inline size_t plain_word_skip(const uint8_t *after_type, unsigned narg)
+{
+    uint64_t w;
+    memcpy(&w, after_type, sizeof w);
+    uint64_t ends = ~w & UINT64_C(0x8080808080808080);
+    for (unsigned i = 1; i < narg && ends != 0; i++)
+        ends &= ends - 1;
+    return ends != 0 ? (size_t)__builtin_ctzll(ends) / 8 + 1 : 0;
+}
+#endif
+
 static inline bool skip_plain_event(parser *p, raw_event *raw)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    size_t off = p->off;
+    size_t off = p->off, n;
     unsigned narg;
-    if (off < p->len && p->len - off >= 9 && plain_type(p, p->data[off], &narg)) {
-        uint64_t w;
-        memcpy(&w, p->data + off + 1, sizeof w);
-        uint64_t ends = ~w & UINT64_C(0x8080808080808080);
-        for (unsigned i = 1; i < narg && ends != 0; i++)
-            ends &= ends - 1;
-        if (ends != 0) {
-            p->off = off + 1 + (size_t)__builtin_ctzll(ends) / 8 + 1;
-            return true;
-        }
+    if (off < p->len && p->len - off >= 9 && plain_type(p, p->data[off], &narg) &&
+        (n = plain_word_skip(p->data + off + 1, narg)) != 0) {
+        p->off = off + 1 + n;
+        return true;
     }
 #endif
     return read_plain_event(p, raw);
@@ -510,15 +519,10 @@ static size_t skip_plain_run(parser *p)
     const size_t len = p->len;
     const uint8_t *data = p->data;
     unsigned narg;
-    while (off < len && len - off >= 9 && plain_type(p, data[off], &narg)) {
-        uint64_t w;
-        memcpy(&w, data + off + 1, sizeof w);
-        uint64_t ends = ~w & UINT64_C(0x8080808080808080);
-        for (unsigned i = 1; i < narg && ends != 0; i++)
-            ends &= ends - 1;
-        if (ends == 0)
-            break;
-        off += 1 + (size_t)__builtin_ctzll(ends) / 8 + 1;
+    size_t k;
+    while (off < len && len - off >= 9 && plain_type(p, data[off], &narg) &&
+           (k = plain_word_skip(data + off + 1, narg)) != 0) {
+        off += 1 + k;
         n++;
     }
     p->off = off;
@@ -1027,30 +1031,39 @@ static gtr_status parse_event(parser *p, const raw_event *raw, gtr__v1_event *ev
  * three arguments, no side table), written straight into the stored form. It returns false,
  * having changed nothing, when the event is not such an event or a value needs the wide
  * table: parse_event and gtr__v1_pack then take it. */
+/* pack_plain is parseEvent for a plain event of type typ with arguments a[0..narg) (narg is
+ * 1..3, the time delta first) on P last_p, whose time and running G are *last_ts and
+ * *last_g: it writes the stored form to *out and moves the P's time and G on, or returns
+ * false (nothing written) when a value needs the wide form. */
+static inline bool pack_plain(uint8_t typ, const uint64_t *a, size_t narg, int32_t last_p,
+                              int64_t *last_ts, uint64_t *last_g, gtr__v1_packed *out)
+{
+    uint64_t args[2] = {0, 0};
+    uint32_t stk = 0;
+    split_args(typ, a, narg, args, &stk);
+    uint64_t next_g, g = event_g(typ, args[0], *last_g, &next_g);
+    if (g > UINT32_MAX || args[0] > UINT32_MAX || args[1] > UINT32_MAX)
+        return false;
+    memset(out, 0, sizeof *out);
+    out->ts = (int64_t)((uint64_t)*last_ts + a[0]);
+    out->g = (uint32_t)g;
+    out->a0 = (uint32_t)args[0];
+    out->a1 = (uint32_t)args[1];
+    out->stk = stk;
+    out->p = last_p;
+    out->type = typ;
+    *last_ts = out->ts;
+    *last_g = next_g;
+    return true;
+}
+
 static inline bool parse_plain_packed(parser *p, const raw_event *raw, gtr__v1_packed *out)
 {
     uint8_t typ = raw->typ;
     if (typ == GTR_V1_FREQUENCY || typ == GTR_V1_TIMER_GOROUTINE || typ == GTR_V1_STACK ||
         typ == GTR_V1_USER_LOG || raw->nargs != arg_num(raw))
         return false;
-    const uint64_t *a = raw->args;
-    uint64_t args[2] = {0, 0};   /* raw->nargs is 1..3: the time delta comes first */
-    uint32_t stk = 0;
-    split_args(typ, a, raw->nargs, args, &stk);
-    uint64_t last_g, g = event_g(typ, args[0], p->last_g, &last_g);
-    if (g > UINT32_MAX || args[0] > UINT32_MAX || args[1] > UINT32_MAX)
-        return false;
-    memset(out, 0, sizeof *out);
-    out->ts = (int64_t)((uint64_t)p->last_ts + a[0]);
-    out->g = (uint32_t)g;
-    out->a0 = (uint32_t)args[0];
-    out->a1 = (uint32_t)args[1];
-    out->stk = stk;
-    out->p = p->last_p;
-    out->type = typ;
-    p->last_ts = out->ts;
-    p->last_g = last_g;
-    return true;
+    return pack_plain(typ, raw->args, raw->nargs, p->last_p, &p->last_ts, &p->last_g, out);
 }
 
 /* pack_byte_ok is, for p->pack_ok, whether parse_plain_packed takes every well-formed event
@@ -1094,25 +1107,9 @@ static size_t load_plain_run(parser *p, proc *pr, size_t n)
                 break;
             o += (size_t)k;
         }
-        if (i < narg)
+        if (i < narg || !pack_plain(typ, a, narg, last_p, &last_ts, &last_g, &pr->buf[n]))
             break;
-        uint64_t args[2] = {0, 0};
-        uint32_t stk = 0;
-        split_args(typ, a, narg, args, &stk);
-        uint64_t next_g, g = event_g(typ, args[0], last_g, &next_g);
-        if (g > UINT32_MAX || args[0] > UINT32_MAX || args[1] > UINT32_MAX)
-            break;
-        gtr__v1_packed *out = &pr->buf[n++];
-        memset(out, 0, sizeof *out);
-        last_ts = (int64_t)((uint64_t)last_ts + a[0]);
-        out->ts = last_ts;
-        out->g = (uint32_t)g;
-        out->a0 = (uint32_t)args[0];
-        out->a1 = (uint32_t)args[1];
-        out->stk = stk;
-        out->p = last_p;
-        out->type = typ;
-        last_g = next_g;
+        n++;
         off = o;
     }
     p->off = off;
