@@ -247,7 +247,7 @@ bool gtr__v1_converter_peek_time(const gtr__v1_converter *c, gtr_time *t)
 {
     if (c->next >= c->tr.nevents)
         return false;
-    *t = c->tr.events[c->next].ts;
+    *t = gtr__v1_time(&c->tr, c->tr.events[c->next].ts);
     return true;
 }
 
@@ -356,8 +356,8 @@ static gtr_event make(const gtr__v1_converter *c, gtr_goid g, gtr_procid p, gtr_
 }
 
 /* set_header fills in e's table, G, P, M, type and time; its arguments are the caller's.
- * The converted event is written in place so: built in a local (make) and copied out, the
- * copy's wide loads waited on the narrow stores just made to the local (a failed
+ * The converted event is written in place with it: built in a local (make) and copied out,
+ * the copy's wide loads waited on the narrow stores just made to the local (a failed
  * store-to-load forward). */
 static void set_header(const gtr__v1_converter *c, gtr_event *e, gtr_goid g, gtr_procid p,
                        gtr_threadid m, uint8_t type, gtr_time t)
@@ -683,6 +683,7 @@ gtr_status gtr__v1_converter_next(gtr__v1_converter *c, gtr_event *ev, gtr_err *
                 return gtr_err_setf(err, GTR_EOF, "EOF");
             gtr__v1_event oev;
             gtr__v1_unpack(&c->tr, &c->tr.events[c->next++], &oev);
+            oev.ts = gtr__v1_time(&c->tr, oev.ts);
             int res;
             gtr_status st = convert_event(c, &oev, ev, &res, err);
             if (st != GTR_OK)

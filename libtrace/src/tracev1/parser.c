@@ -2029,6 +2029,7 @@ static gtr_status post_event(post *s, size_t idx, gtr__v1_event *ev)
             char prefix[96];
             snprintf(prefix, sizeof prefix, "task id conflicts (id:%" PRIu64 "), ", taskid);
             gtr__v1_unpack(t, &t->events[s->tasks[ti]], &other_ev);
+            other_ev.ts = gtr__v1_time(t, other_ev.ts);
             return fail_quoted(p, prefix, ev, " vs ", &other_ev);
         }
         s->tasks[ti] = idx;
@@ -2052,6 +2053,7 @@ static gtr_status post_event(post *s, size_t idx, gtr__v1_event *ev)
         } else if (mode == 1) { /* region end */
             if (rs->n > 0) { /* the matching start is in the trace */
                 gtr__v1_unpack(t, &t->events[rs->v[rs->n - 1]], &other_ev);
+                other_ev.ts = gtr__v1_time(t, other_ev.ts);
                 const gtr__v1_event *sev = &other_ev;
                 if (sev->args[0] != ev->args[0] || sev->args[2] != ev->args[2]) {
                     /* task id, region name mismatch */
@@ -2101,19 +2103,11 @@ static gtr_status syscall_marks_note(parser *p, syscall_marks *m, size_t i)
     return GTR_OK;
 }
 
-/* conv_time is Timestamp(float64(ts-minTs) * freq), with amd64's conversion of an
- * out-of-range float (INT64_MIN). */
-static int64_t conv_time(int64_t ts, int64_t min_ts, double freq)
-{
-    double x = (double)(int64_t)((uint64_t)ts - (uint64_t)min_ts) * freq;
-    if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0))
-        return INT64_MIN;
-    return (int64_t)x;
-}
-
 /* post_process is Parse's steps after the merge, in one pass over the stream: each event's
- * ticks become nanoseconds and timers and syscall exits move to their own fake Ps (Parse's
- * loop), then postProcessTrace's checks run on it, then syscall_marks sees it. */
+ * ticks become nanoseconds (gtr__v1_time: in the unpacked copy the checks read) and timers
+ * and syscall exits move to their own fake Ps (Parse's loop), then postProcessTrace's checks
+ * run on it, then syscall_marks sees it. Only a P or a stack that changed is stored back:
+ * most events are left as they are, and their memory is only read. */
 static gtr_status post_process(parser *p)
 {
     gtr__v1_trace *t = p->t;
@@ -2126,19 +2120,18 @@ static gtr_status post_process(parser *p)
     if (st == GTR_OK)
         g0->state = GTR_V1_G_RUNNING;
     syscall_marks marks = {{{0}, NULL, 0}, NULL, 0, 0};
-    int64_t min_ts = t->nevents > 0 ? t->events[0].ts : 0;
-    double freq = 1e9 / (double)p->ticks_per_sec;   /* checked nonzero by the caller */
+    t->min_ts = t->nevents > 0 ? t->events[0].ts : 0;
+    t->freq = 1e9 / (double)p->ticks_per_sec;   /* checked nonzero by the caller */
     for (size_t i = 0; i < t->nevents && st == GTR_OK; i++) {
         gtr__v1_packed *pe = &t->events[i];
-        pe->ts = conv_time(pe->ts, min_ts, freq);
-        uint32_t v;
-        if (pe->type == GTR_V1_GO_UNBLOCK &&
-            gtr__u64map_get(&p->timer_goids, gtr__v1_packed_g(t, pe), &v))
-            pe->p = GTR_V1_TIMER_P;
-        if (pe->type == GTR_V1_GO_SYS_EXIT)
-            pe->p = GTR_V1_SYSCALL_P;
         gtr__v1_event full, *ev = &full;
         gtr__v1_unpack(t, pe, &full);
+        ev->ts = gtr__v1_time(t, pe->ts);
+        uint32_t v;
+        if (ev->type == GTR_V1_GO_UNBLOCK && gtr__u64map_get(&p->timer_goids, ev->g, &v))
+            ev->p = GTR_V1_TIMER_P;
+        if (ev->type == GTR_V1_GO_SYS_EXIT)
+            ev->p = GTR_V1_SYSCALL_P;
         switch (ev->type) {
         case GTR_V1_GC_START:
             if (ev_gc != NONE) {
@@ -2182,8 +2175,10 @@ static gtr_status post_process(parser *p)
         /* Events must not refer to stacks that don't exist or have no frames. */
         if (st == GTR_OK && ev->stk != 0 && !has_stack(p, ev->stk))
             ev->stk = 0;
-        pe->p = ev->p;
-        pe->stk = ev->stk;
+        if (pe->p != ev->p)
+            pe->p = ev->p;
+        if (pe->stk != ev->stk)
+            pe->stk = ev->stk;
         if (st == GTR_OK)
             st = syscall_marks_note(p, &marks, i);
     }

@@ -157,8 +157,10 @@ typedef struct gtr__v1_trace {
     gtr_go_version ver;
     uint8_t *data;            /* the input after the header (owned); strings point here */
     size_t len;
-    gtr__v1_packed *events;   /* sorted */
+    gtr__v1_packed *events;   /* sorted; their times stay in ticks (see gtr__v1_time) */
     size_t nevents;
+    int64_t min_ts;           /* Parse's minTs and freq, for gtr__v1_time */
+    double freq;
     gtr__v1_wide *wide;       /* the values of WIDE events */
     size_t nwide, wide_cap;
     gtr__v1_str *strings;     /* the string dictionary (Go's Strings map), unique IDs */
@@ -172,6 +174,18 @@ typedef struct gtr__v1_trace {
     gtr__v1_frame *frames;    /* one per PC, the first definition */
     size_t nframes;
 } gtr__v1_trace;
+
+/* gtr__v1_time is a stored event's time in nanoseconds, Parse's Timestamp(float64(ts-minTs)
+ * * freq) of its ticks, with amd64's conversion of an out-of-range float (INT64_MIN). Parse
+ * converts every event in place; here the stored events keep their ticks and each reader of
+ * a time converts it, so that post_process need not write the whole event array back. */
+static inline int64_t gtr__v1_time(const gtr__v1_trace *t, int64_t ticks)
+{
+    double x = (double)(int64_t)((uint64_t)ticks - (uint64_t)t->min_ts) * t->freq;
+    if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0))
+        return INT64_MIN;
+    return (int64_t)x;
+}
 
 /* gtr__v1_parse is Go's tracev1.Parse over data[0..len), which it takes ownership of (it
  * was allocated with alc; it is freed with the trace, or here on failure). Errors carry
