@@ -682,8 +682,7 @@ gtr_status gtr__v1_converter_next(gtr__v1_converter *c, gtr_event *ev, gtr_err *
             if (c->next >= c->tr.nevents)
                 return gtr_err_setf(err, GTR_EOF, "EOF");
             gtr__v1_event oev;
-            gtr__v1_unpack(&c->tr, &c->tr.events[c->next++], &oev);
-            oev.ts = gtr__v1_time(&c->tr, oev.ts);
+            gtr__v1_unpack_ns(&c->tr, &c->tr.events[c->next++], &oev);
             int res;
             gtr_status st = convert_event(c, &oev, ev, &res, err);
             if (st != GTR_OK)

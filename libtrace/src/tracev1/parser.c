@@ -2028,8 +2028,7 @@ static gtr_status post_event(post *s, size_t idx, gtr__v1_event *ev)
         if (s->tasks[ti] != NONE) {
             char prefix[96];
             snprintf(prefix, sizeof prefix, "task id conflicts (id:%" PRIu64 "), ", taskid);
-            gtr__v1_unpack(t, &t->events[s->tasks[ti]], &other_ev);
-            other_ev.ts = gtr__v1_time(t, other_ev.ts);
+            gtr__v1_unpack_ns(t, &t->events[s->tasks[ti]], &other_ev);
             return fail_quoted(p, prefix, ev, " vs ", &other_ev);
         }
         s->tasks[ti] = idx;
@@ -2052,8 +2051,7 @@ static gtr_status post_event(post *s, size_t idx, gtr__v1_event *ev)
             rs->v[rs->n++] = idx;
         } else if (mode == 1) { /* region end */
             if (rs->n > 0) { /* the matching start is in the trace */
-                gtr__v1_unpack(t, &t->events[rs->v[rs->n - 1]], &other_ev);
-                other_ev.ts = gtr__v1_time(t, other_ev.ts);
+                gtr__v1_unpack_ns(t, &t->events[rs->v[rs->n - 1]], &other_ev);
                 const gtr__v1_event *sev = &other_ev;
                 if (sev->args[0] != ev->args[0] || sev->args[2] != ev->args[2]) {
                     /* task id, region name mismatch */
@@ -2125,8 +2123,7 @@ static gtr_status post_process(parser *p)
     for (size_t i = 0; i < t->nevents && st == GTR_OK; i++) {
         gtr__v1_packed *pe = &t->events[i];
         gtr__v1_event full, *ev = &full;
-        gtr__v1_unpack(t, pe, &full);
-        ev->ts = gtr__v1_time(t, pe->ts);
+        gtr__v1_unpack_ns(t, pe, &full);
         uint32_t v;
         if (ev->type == GTR_V1_GO_UNBLOCK && gtr__u64map_get(&p->timer_goids, ev->g, &v))
             ev->p = GTR_V1_TIMER_P;

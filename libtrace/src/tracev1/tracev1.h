@@ -203,6 +203,16 @@ void gtr__v1_trace_release_tables(gtr__v1_trace *t);
 void gtr__v1_unpack(const gtr__v1_trace *t, const gtr__v1_packed *e, gtr__v1_event *out);
 gtr_status gtr__v1_pack(gtr__v1_trace *t, const gtr__v1_event *e, gtr__v1_packed *out);
 uint64_t gtr__v1_packed_g(const gtr__v1_trace *t, const gtr__v1_packed *e);
+
+/* gtr__v1_unpack_ns is gtr__v1_unpack with the time in nanoseconds (gtr__v1_time): the
+ * event as Parse's output holds it. Valid once post_process has set t->min_ts and t->freq. */
+static inline void gtr__v1_unpack_ns(const gtr__v1_trace *t, const gtr__v1_packed *e,
+                                     gtr__v1_event *out)
+{
+    gtr__v1_unpack(t, e, out);
+    out->ts = gtr__v1_time(t, out->ts);
+}
+
 /* A GoSysExit given its real time (Go's last parsing step), for the final stable sort. */
 typedef struct gtr__v1_moved {
     gtr__v1_packed ev;   /* with its real time */
