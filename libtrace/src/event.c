@@ -15,6 +15,7 @@
 #include "gtr/event.h"
 #include "gtr/raw.h"
 #include "mem.h"
+#include "state_names.h"
 
 /* tracev2Type2Kind; unlisted types are EventBad. */
 static const uint8_t type2kind[256] = {
@@ -85,29 +86,41 @@ static const uint8_t procstatus2state[5] = {
     [GTR_PSTATUS_SYSCALL_ABANDONED] = GTR_PROC_IDLE,
 };
 
-static const char *const kind_names[] = {
-    [GTR_EVENT_BAD] = "Bad",
-    [GTR_EVENT_SYNC] = "Sync",
-    [GTR_EVENT_METRIC] = "Metric",
-    [GTR_EVENT_LABEL] = "Label",
-    [GTR_EVENT_STACK_SAMPLE] = "StackSample",
-    [GTR_EVENT_RANGE_BEGIN] = "RangeBegin",
-    [GTR_EVENT_RANGE_ACTIVE] = "RangeActive",
-    [GTR_EVENT_RANGE_END] = "RangeEnd",
-    [GTR_EVENT_TASK_BEGIN] = "TaskBegin",
-    [GTR_EVENT_TASK_END] = "TaskEnd",
-    [GTR_EVENT_REGION_BEGIN] = "RegionBegin",
-    [GTR_EVENT_REGION_END] = "RegionEnd",
-    [GTR_EVENT_LOG] = "Log",
-    [GTR_EVENT_STATE_TRANSITION] = "StateTransition",
-    [GTR_EVENT_EXPERIMENTAL] = "Experimental",
+/* The kinds' names, with their lengths for String(). */
+typedef struct kind_name {
+    const char *s;
+    uint8_t n;
+} kind_name;
+#define KIND_NAME(lit) {lit, sizeof(lit) - 1}
+static const kind_name kind_names[] = {
+    [GTR_EVENT_BAD] = KIND_NAME("Bad"),
+    [GTR_EVENT_SYNC] = KIND_NAME("Sync"),
+    [GTR_EVENT_METRIC] = KIND_NAME("Metric"),
+    [GTR_EVENT_LABEL] = KIND_NAME("Label"),
+    [GTR_EVENT_STACK_SAMPLE] = KIND_NAME("StackSample"),
+    [GTR_EVENT_RANGE_BEGIN] = KIND_NAME("RangeBegin"),
+    [GTR_EVENT_RANGE_ACTIVE] = KIND_NAME("RangeActive"),
+    [GTR_EVENT_RANGE_END] = KIND_NAME("RangeEnd"),
+    [GTR_EVENT_TASK_BEGIN] = KIND_NAME("TaskBegin"),
+    [GTR_EVENT_TASK_END] = KIND_NAME("TaskEnd"),
+    [GTR_EVENT_REGION_BEGIN] = KIND_NAME("RegionBegin"),
+    [GTR_EVENT_REGION_END] = KIND_NAME("RegionEnd"),
+    [GTR_EVENT_LOG] = KIND_NAME("Log"),
+    [GTR_EVENT_STATE_TRANSITION] = KIND_NAME("StateTransition"),
+    [GTR_EVENT_EXPERIMENTAL] = KIND_NAME("Experimental"),
 };
+#undef KIND_NAME
+
+static const kind_name *kind_name_of(gtr_event_kind k)
+{
+    if ((unsigned)k >= sizeof kind_names / sizeof kind_names[0])
+        return &kind_names[0];
+    return &kind_names[k];
+}
 
 const char *gtr_event_kind_string(gtr_event_kind k)
 {
-    if ((unsigned)k >= sizeof kind_names / sizeof kind_names[0])
-        return kind_names[0];
-    return kind_names[k];
+    return kind_name_of(k)->s;
 }
 
 /* ---- table helpers ------------------------------------------------------------------- */
@@ -164,30 +177,125 @@ static inline void putch(gtr_buf *b, char c)
 
 #define PUT_LIT(b, lit) app((b), (lit), sizeof(lit) - 1)
 
-/* fmt_u64 writes v in decimal at dst (at most 20 bytes, two digits per division) and
- * returns the length. */
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
+                                  "31323334353637383940414243444546474849505152535455565758596061"
+                                  "62636465666768697071727374757677787980818283848586878889909192"
+                                  "93949596979899";
+
+/* put2 writes d < 100 as two digits. */
+static inline void put2(char *p, uint32_t d)
+{
+    memcpy(p, digit_pairs + 2 * d, 2);
+}
+
+/* fmt_8digits writes v < 10^8 as exactly 8 digits (leading zeros), in 32-bit arithmetic
+ * whose two halves do not depend on each other. */
+static inline void fmt_8digits(char *p, uint32_t v)
+{
+    uint32_t hi = v / 10000, lo = v % 10000;
+    put2(p, hi / 100);
+    put2(p + 2, hi % 100);
+    put2(p + 4, lo / 100);
+    put2(p + 6, lo % 100);
+}
+
+/* fmt_u32_short writes v < 10^8 in decimal at dst and returns the length: the digits are
+ * counted first, then written from the end two at a time. */
+static inline size_t fmt_u32_short(char *dst, uint32_t v)
+{
+    if (v < 10) {   /* most Ps and many Gs */
+        *dst = (char)('0' + v);
+        return 1;
+    }
+    if (v < 100) {
+        put2(dst, v);
+        return 2;
+    }
+    size_t n = v < 1000       ? 3
+               : v < 10000    ? 4
+               : v < 100000   ? 5
+               : v < 1000000  ? 6
+               : v < 10000000 ? 7
+                              : 8;
+    char *p = dst + n;
+    while (v >= 100) {
+        p -= 2;
+        put2(p, v % 100);
+        v /= 100;
+    }
+    if (v >= 10)
+        put2(p - 2, v);
+    else
+        p[-1] = (char)('0' + v);
+    return n;
+}
+
+/* fmt_u64 writes v in decimal at dst (at most 20 bytes) and returns the length. Trace
+ * times have 13 digits or more: they are cut into 8-digit groups, written with 32-bit
+ * divisions. */
 static size_t fmt_u64(char *dst, uint64_t v)
 {
-    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
-                                "31323334353637383940414243444546474849505152535455565758596061"
-                                "62636465666768697071727374757677787980818283848586878889909192"
-                                "93949596979899";
-    char t[20];
-    size_t n = 0;
-    while (v >= 100) {
-        unsigned d = (unsigned)(v % 100) * 2;
-        v /= 100;
-        t[sizeof t - 1 - n++] = pairs[d + 1];
-        t[sizeof t - 1 - n++] = pairs[d];
-    }
-    if (v >= 10) {
-        t[sizeof t - 1 - n++] = pairs[v * 2 + 1];
-        t[sizeof t - 1 - n++] = pairs[v * 2];
+    if (v < 100000000)
+        return fmt_u32_short(dst, (uint32_t)v);
+    uint64_t hi = v / 100000000;
+    uint32_t lo = (uint32_t)(v - hi * 100000000);
+    size_t n;
+    if (hi < 100000000) {
+        n = fmt_u32_short(dst, (uint32_t)hi);
     } else {
-        t[sizeof t - 1 - n++] = (char)('0' + v);
+        uint64_t top = hi / 100000000;   /* < 10^4: v < 2^64 < 10^20 */
+        n = fmt_u32_short(dst, (uint32_t)top);
+        fmt_8digits(dst + n, (uint32_t)(hi - top * 100000000));
+        n += 8;
     }
-    memcpy(dst, t + sizeof t - n, n);
-    return n;
+    fmt_8digits(dst + n, lo);
+    return n + 8;
+}
+
+/* fmt_i64 writes v in decimal (a '-' first when negative) and returns the length (at
+ * most 20 bytes). */
+static inline size_t fmt_i64(char *dst, int64_t v)
+{
+    if (v >= 0)
+        return fmt_u64(dst, (uint64_t)v);
+    *dst = '-';
+    return 1 + fmt_u64(dst + 1, -(uint64_t)v);
+}
+
+/* room returns where n more bytes (and the NUL) can be written at the end of b, growing it
+ * if needed, or NULL when b has failed or cannot grow; commit ends such a write at p. The
+ * fixed parts of String() go through these: one capacity test for a whole line, not one
+ * per piece. */
+static inline char *room(gtr_buf *b, size_t n)
+{
+    if ((b->failed || n >= b->cap - b->len) && gtr_buf_reserve(b, n) != GTR_OK)
+        return NULL;
+    return b->data + b->len;
+}
+
+static inline void commit(gtr_buf *b, char *p)
+{
+    *p = '\0';
+    b->len = (size_t)(p - b->data);
+}
+
+/* The longest i64 (20 bytes: "-9223372036854775808"). */
+#define I64_MAX_LEN 20
+
+/* cpy copies n bytes to p and returns the end. */
+static inline char *cpy(char *p, const void *s, size_t n)
+{
+    memcpy(p, s, n);
+    return p + n;
+}
+#define CPY_LIT(p, lit) cpy((p), (lit), sizeof(lit) - 1)
+
+/* cpy_state copies a state's name to p (16 bytes, its padding included: p needs room for
+ * 16) and returns the end of the name. */
+static inline char *cpy_state(char *p, const gtr__state_name *name)
+{
+    memcpy(p, name->s, sizeof name->s);
+    return p + name->n;
 }
 
 /* fmt_hex writes v in lower-case hex at dst (at most 16 bytes) and returns the length. */
@@ -208,21 +316,6 @@ static void put_u64(gtr_buf *b, uint64_t v)
 {
     char t[20];
     app(b, t, fmt_u64(t, v));
-}
-
-static void put_i64(gtr_buf *b, int64_t v)
-{
-    if (v < 0) {
-        putch(b, '-');
-        put_u64(b, -(uint64_t)v);
-    } else {
-        put_u64(b, (uint64_t)v);
-    }
-}
-
-static void put_cstr(gtr_buf *b, const char *s)
-{
-    app(b, s, strlen(s));
 }
 
 /* ---- basic accessors ----------------------------------------------------------------- */
@@ -908,22 +1001,28 @@ static gtr_status string_details(const gtr_event *ev, gtr_event_kind kind, gtr_b
         gtr_state_transition s;
         if ((st = gtr_event_state_transition(ev, &s, err)) < 0)
             return st;
+        /* " ProcID=" or " GoID=", the ID, ' ', two state names (16 bytes of room each),
+         * "->" and " Reason=". */
+        char *p = room(out, 8 + I64_MAX_LEN + 1 + 16 + 2 + 16 + 8);
+        if (p == NULL)
+            return GTR_OK;   /* the buffer has failed: gtr_event_format reports it */
         if (s.resource.kind == GTR_RESOURCE_GOROUTINE) {
-            PUT_LIT(out, " GoID=");
-            put_i64(out, s.resource.id);
-            putch(out, ' ');
-            put_cstr(out, gtr_go_state_string((gtr_go_state)s.old_state_));
-            PUT_LIT(out, "->");
-            put_cstr(out, gtr_go_state_string((gtr_go_state)s.new_state_));
+            p = CPY_LIT(p, " GoID=");
+            p += fmt_i64(p, s.resource.id);
+            *p++ = ' ';
+            p = cpy_state(p, gtr__go_state_name((gtr_go_state)s.old_state_));
+            p = CPY_LIT(p, "->");
+            p = cpy_state(p, gtr__go_state_name((gtr_go_state)s.new_state_));
         } else if (s.resource.kind == GTR_RESOURCE_PROC) {
-            PUT_LIT(out, " ProcID=");
-            put_i64(out, s.resource.id);
-            putch(out, ' ');
-            put_cstr(out, gtr_proc_state_string((gtr_proc_state)s.old_state_));
-            PUT_LIT(out, "->");
-            put_cstr(out, gtr_proc_state_string((gtr_proc_state)s.new_state_));
+            p = CPY_LIT(p, " ProcID=");
+            p += fmt_i64(p, s.resource.id);
+            *p++ = ' ';
+            p = cpy_state(p, gtr__proc_state_name((gtr_proc_state)s.old_state_));
+            p = CPY_LIT(p, "->");
+            p = cpy_state(p, gtr__proc_state_name((gtr_proc_state)s.new_state_));
         }
-        PUT_LIT(out, " Reason=");
+        p = CPY_LIT(p, " Reason=");
+        commit(out, p);
         put_q(out, s.reason);
         if (!gtr_stack_is_none(s.stack)) {
             gtr_buf_puts(out, "\nTransitionStack=\n");
@@ -980,16 +1079,22 @@ gtr_status gtr_event_format(const gtr_event *ev, gtr_buf *out, gtr_err *err)
         return gtr_err_setf(err, GTR_E_USAGE, "gtr_event_format: NULL %s",
                             ev == NULL ? "event" : "buffer");
     kind = gtr_event_get_kind(ev);
-    PUT_LIT(out, "M=");
-    put_i64(out, ev->m_);
-    PUT_LIT(out, " P=");
-    put_i64(out, ev->p_);
-    PUT_LIT(out, " G=");
-    put_i64(out, ev->g_);
-    putch(out, ' ');
-    put_cstr(out, gtr_event_kind_string(kind));
-    PUT_LIT(out, " Time=");
-    put_i64(out, ev->time_);
+    const kind_name *kn = kind_name_of(kind);
+    /* "M=", " P=", " G=", ' ', the kind, " Time=" and four numbers. */
+    char *p = room(out, 2 + 3 + 3 + 1 + kn->n + 6 + 4 * I64_MAX_LEN);
+    if (p == NULL)
+        return gtr_err_setf(err, GTR_E_NOMEM, "out of memory formatting an event");
+    p = CPY_LIT(p, "M=");
+    p += fmt_i64(p, ev->m_);
+    p = CPY_LIT(p, " P=");
+    p += fmt_i64(p, ev->p_);
+    p = CPY_LIT(p, " G=");
+    p += fmt_i64(p, ev->g_);
+    *p++ = ' ';
+    p = cpy(p, kn->s, kn->n);
+    p = CPY_LIT(p, " Time=");
+    p += fmt_i64(p, ev->time_);
+    commit(out, p);
     if ((st = string_details(ev, kind, out, err)) < 0)
         return st;
     stk = gtr_event_stack(ev);

@@ -443,20 +443,51 @@ static void append_escaped_rune(gtr_buf *out, int32_t r)
     gtr_buf_append(out, esc, n);
 }
 
+/* plain_run is how many bytes at p[0..n) are printable ASCII other than '"' and '\\':
+ * strconv.Quote writes those as they are (IsPrint is 0x20 <= r <= 0x7E below 0x80). */
+static size_t plain_run(const uint8_t *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && p[i] >= 0x20 && p[i] <= 0x7e && p[i] != '"' && p[i] != '\\')
+        i++;
+    return i;
+}
+
 gtr_status gtr_go_quote(gtr_buf *out, const void *s, size_t n)
 {
     const uint8_t *p = s;
-    gtr_buf_reserve(out, n + 2);
-    gtr_buf_putc(out, '"');
+    if (n > SIZE_MAX - 2 || gtr_buf_reserve(out, n + 2) != GTR_OK)
+        return GTR_E_NOMEM;   /* the buffer has failed */
+    /* The common case, a name or a reason: plain bytes in one copy, into the room made. */
+    size_t k = plain_run(p, n);
+    char *d = out->data + out->len;
+    *d++ = '"';
+    if (k > 0)
+        memcpy(d, p, k);
+    d += k;
+    if (k == n) {
+        *d++ = '"';
+        *d = '\0';
+        out->len = (size_t)(d - out->data);
+        return GTR_OK;
+    }
+    out->len = (size_t)(d - out->data);
+    p += k;
+    n -= k;
     while (n > 0) {
+        k = plain_run(p, n);
+        if (k > 0) {
+            gtr_buf_append(out, p, k);
+            p += k;
+            n -= k;
+            continue;
+        }
         int32_t r;
         size_t w = gtr__utf8_decode(p, n, &r);
         if (w == 1 && r == GTR__RUNE_ERROR) {
             char esc[4] = {'\\', 'x', lowerhex[p[0] >> 4], lowerhex[p[0] & 0xF]};
             gtr_buf_append(out, esc, 4);
-        } else if (w == 1 && gtr__go_is_print(r) && r != '"' && r != '\\') {
-            gtr_buf_putc(out, (char)r); /* the common case */
-        } else {
+        } else {   /* plain ASCII went with the runs above */
             append_escaped_rune(out, r);
         }
         p += w;
