@@ -63,6 +63,7 @@ int cmd_validate(int argc, char **argv)
     cli_input ci = {0};
     gtr_reader *r = NULL;
     gtr_validator *v = NULL;
+    gtr_event_formatter *fmt = NULL;   /* with --log-events */
     gtr_buf lines = {0};   /* pending event lines, written in blocks */
     gtr_event ev;
     gtr_err err = GTR_ERR_INIT;
@@ -98,7 +99,8 @@ int cmd_validate(int argc, char **argv)
     setvbuf(stdout, NULL, _IOFBF, STDOUT_BUFFER);
 
     if (cli_load_input(path, CLI_SECTION_WIRE, &ci, &err) < 0 ||
-        gtr_reader_new(ci.in, NULL, &r, &err) < 0 || gtr_validator_new(NULL, &v, &err) < 0) {
+        gtr_reader_new(ci.in, NULL, &r, &err) < 0 || gtr_validator_new(NULL, &v, &err) < 0 ||
+        (log_events && gtr_event_formatter_new(NULL, &fmt, &err) < 0)) {
         rc = cli_fail_trace_err(&ci, &err);
         goto end;
     }
@@ -114,7 +116,7 @@ int cmd_validate(int argc, char **argv)
         cli_progress_event(&prog);
         if (log_events) {
             size_t before = lines.len;
-            if (gtr_event_format(&ev, &lines, &err) < 0) {
+            if (gtr_event_formatter_format(fmt, &ev, &lines, &err) < 0) {
                 /* Where Go's String() panics (an ID missing from its table: a cut old trace
                  * can name a stack it never defined), Go prints nothing of the event, then
                  * the panic's text: so do we, as an error. */
@@ -144,6 +146,7 @@ fail:
 end:
     gtr_err_clear(&err);
     gtr_buf_free(&lines);
+    gtr_event_formatter_free(fmt);
     gtr_validator_free(v);
     gtr_reader_free(r);
     cli_input_free(&ci);

@@ -4,6 +4,7 @@ gtr_unit_test(NAME test_event SOURCES test_event.c LIBS gtr)
 gtr_unit_test(NAME test_validate SOURCES test_validate.c LIBS gtr)
 gtr_unit_test(NAME test_event_lifetime SOURCES test_event_lifetime.c LIBS gtr)
 gtr_unit_test(NAME test_event_make SOURCES test_event_make.c LIBS gtr)
+gtr_unit_test(NAME test_event_formatter SOURCES test_event_formatter.c LIBS gtr)
 
 # gotrace validate over the real traces: Go's verdict and Go's event dump, byte for byte.
 set(_event_dir ${CMAKE_CURRENT_BINARY_DIR}/event)

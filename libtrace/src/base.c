@@ -13,6 +13,7 @@
  * lives in an arena of chunks that gtr__evt_reset rewinds without freeing, so one table
  * reused generation after generation needs the memory of its largest generation only. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -83,7 +84,23 @@ struct gtr__ev_table {
 
     chunk *chunks;       /* all chunks, in allocation order */
     chunk *cur;          /* the chunk being filled */
+
+    uint64_t serial;     /* gtr__evt_serial: new with every change to what it names */
 };
+
+/* Serials are unique in the process, so that no two states of any tables share one (a
+ * table reset or freed and another made at the same address included). */
+static _Atomic uint64_t last_serial;
+
+static void touch(gtr__ev_table *t)
+{
+    t->serial = atomic_fetch_add_explicit(&last_serial, 1, memory_order_relaxed) + 1;
+}
+
+uint64_t gtr__evt_serial(const gtr__ev_table *t)
+{
+    return t->serial;
+}
 
 /* ---- uint64 map. ---- */
 
@@ -187,6 +204,7 @@ gtr_status gtr__evt_new(const gtr_alloc *alc, gtr__ev_table **out, gtr_err *err)
     if (t == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
     t->alc = alc;
+    touch(t);
     *out = t;
     return GTR_OK;
 }
@@ -250,6 +268,7 @@ void gtr__evt_reset(gtr__ev_table *t)
     for (chunk *c = t->chunks; c != NULL; c = c->next)
         c->used = 0;
     t->cur = t->chunks;
+    touch(t);
 }
 
 void *gtr__evt_alloc(gtr__ev_table *t, size_t n)
@@ -453,6 +472,7 @@ gtr_status gtr__evt_add_string(gtr__ev_table *t, uint64_t id, const char *s, siz
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
     t->str_vals[idx].data = copy;
     t->str_vals[idx].len = len;
+    touch(t);
     return GTR_OK;
 }
 
@@ -478,6 +498,7 @@ gtr_status gtr__evt_add_string_borrowed(gtr__ev_table *t, uint64_t id, const cha
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
     t->str_vals[idx].data = s;
     t->str_vals[idx].len = len;
+    touch(t);
     return GTR_OK;
 }
 
@@ -522,6 +543,7 @@ gtr_status gtr__evt_add_stack(gtr__ev_table *t, uint64_t id, const uint64_t *pcs
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
     t->stk_vals[idx].pcs = copy;
     t->stk_vals[idx].n = n;
+    touch(t);
     return GTR_OK;
 }
 
@@ -534,8 +556,10 @@ gtr_status gtr__evt_add_frame(gtr__ev_table *t, const gtr__frame *f, gtr_err *er
     bool found;
     if (gtr__u64map_put(t->alc, &t->pcs, f->pc, &v, &found) != GTR_OK)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
-    if (!found)
+    if (!found) {
         t->frames[t->nframes++] = *f;
+        touch(t);
+    }
     return GTR_OK;
 }
 

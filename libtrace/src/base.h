@@ -113,6 +113,10 @@ gtr_status gtr__evt_compactify(gtr__ev_table *t, gtr_err *err);
  * %d", "found invalid func string ID %d for stack %d", "found invalid file string ID %d for
  * stack %d" (GTR_E_FORMAT). */
 gtr_status gtr__evt_validate_stack_strings(const gtr__ev_table *t, gtr_err *err);
+/* gtr__evt_serial names the table's contents: it changes whenever a string, stack or frame
+ * is added and when the table is reset, and no other table (in the process) ever has the
+ * same one. A cache of text made from a table's stacks is valid while the serial is. */
+uint64_t gtr__evt_serial(const gtr__ev_table *t);
 /* Counts, for tests and statistics. */
 size_t gtr__evt_nstrings(const gtr__ev_table *t);
 size_t gtr__evt_nstacks(const gtr__ev_table *t);

@@ -11,6 +11,7 @@
 
 #include "base.h"
 #include "err_text.h"
+#include "event_format.h"
 #include "event_wall.h"
 #include "gtr/event.h"
 #include "gtr/raw.h"
@@ -233,7 +234,7 @@ static inline size_t fmt_u32_short(char *dst, uint32_t v)
 /* fmt_u64 writes v in decimal at dst (at most 20 bytes) and returns the length. Trace
  * times have 13 digits or more: they are cut into 8-digit groups, written with 32-bit
  * divisions. */
-static size_t fmt_u64(char *dst, uint64_t v)
+static inline size_t fmt_u64(char *dst, uint64_t v)
 {
     if (v < 100000000)
         return fmt_u32_short(dst, (uint32_t)v);
@@ -439,8 +440,7 @@ gtr_status gtr_stack_frame(gtr_stack s, size_t i, gtr_frame *out, gtr_err *err)
     return frame_at(s.table_, pcs[i], out, err);
 }
 
-/* print_stack is Go's printStack(w, prefix, s.Frames()). */
-static gtr_status print_stack(gtr_buf *out, const char *prefix, gtr_stack s, gtr_err *err)
+gtr_status gtr__print_stack(gtr_buf *out, const char *prefix, gtr_stack s, gtr_err *err)
 {
     const uint64_t *pcs;
     size_t n;
@@ -488,7 +488,7 @@ gtr_status gtr_stack_string(gtr_stack s, gtr_buf *out)
 {
     if (out == NULL)
         return GTR_E_USAGE;
-    return print_stack(out, "", s, NULL);
+    return gtr__print_stack(out, "", s, NULL);
 }
 
 /* ---- details ------------------------------------------------------------------------- */
@@ -910,8 +910,17 @@ static void put_q(gtr_buf *out, gtr_str s)
     gtr_go_quote(out, s.data, s.len);
 }
 
+/* put_stack prints s with sp, or directly without one. */
+static gtr_status put_stack(gtr_buf *out, gtr_stack s, const gtr__stack_printer *sp,
+                            gtr_err *err)
+{
+    if (sp != NULL)
+        return sp->print(sp->ctx, out, s, err);
+    return gtr__print_stack(out, "\t", s, err);
+}
+
 static gtr_status string_details(const gtr_event *ev, gtr_event_kind kind, gtr_buf *out,
-                                 gtr_err *err)
+                                 const gtr__stack_printer *sp, gtr_err *err)
 {
     gtr_status st = GTR_OK;
 
@@ -1003,7 +1012,7 @@ static gtr_status string_details(const gtr_event *ev, gtr_event_kind kind, gtr_b
             return st;
         /* " ProcID=" or " GoID=", the ID, ' ', two state names (16 bytes of room each),
          * "->" and " Reason=". */
-        char *p = room(out, 8 + I64_MAX_LEN + 1 + 16 + 2 + 16 + 8);
+        char *p = room(out, 8 + I64_MAX_LEN + 1 + 16 + 2 + 16 + 8 + 2);
         if (p == NULL)
             return GTR_OK;   /* the buffer has failed: gtr_event_format reports it */
         if (s.resource.kind == GTR_RESOURCE_GOROUTINE) {
@@ -1022,11 +1031,16 @@ static gtr_status string_details(const gtr_event *ev, gtr_event_kind kind, gtr_b
             p = cpy_state(p, gtr__proc_state_name((gtr_proc_state)s.new_state_));
         }
         p = CPY_LIT(p, " Reason=");
-        commit(out, p);
-        put_q(out, s.reason);
+        if (s.reason.len == 0) {   /* most transitions: the quoted "" in the room made */
+            p = CPY_LIT(p, "\"\"");
+            commit(out, p);
+        } else {
+            commit(out, p);
+            put_q(out, s.reason);
+        }
         if (!gtr_stack_is_none(s.stack)) {
             gtr_buf_puts(out, "\nTransitionStack=\n");
-            return print_stack(out, "\t", s.stack, err);
+            return put_stack(out, s.stack, sp, err);
         }
         return GTR_OK;
     }
@@ -1071,6 +1085,12 @@ gtr_status gtr_event_string(const gtr_event *ev, gtr_buf *out)
 
 gtr_status gtr_event_format(const gtr_event *ev, gtr_buf *out, gtr_err *err)
 {
+    return gtr__event_format(ev, out, NULL, err);
+}
+
+gtr_status gtr__event_format(const gtr_event *ev, gtr_buf *out, const gtr__stack_printer *sp,
+                             gtr_err *err)
+{
     gtr_event_kind kind;
     gtr_stack stk;
     gtr_status st;
@@ -1095,12 +1115,12 @@ gtr_status gtr_event_format(const gtr_event *ev, gtr_buf *out, gtr_err *err)
     p = CPY_LIT(p, " Time=");
     p += fmt_i64(p, ev->time_);
     commit(out, p);
-    if ((st = string_details(ev, kind, out, err)) < 0)
+    if ((st = string_details(ev, kind, out, sp, err)) < 0)
         return st;
     stk = gtr_event_stack(ev);
     if (!gtr_stack_is_none(stk)) {
         gtr_buf_puts(out, "\nStack=\n");
-        if ((st = print_stack(out, "\t", stk, err)) < 0)
+        if ((st = put_stack(out, stk, sp, err)) < 0)
             return st;
     }
     if ((st = gtr_buf_status(out)) < 0)

@@ -354,6 +354,22 @@ GTR_API gtr_status gtr_event_string(const gtr_event *ev, gtr_buf *out);
  * hold part of the event's text: a caller that prints must drop it (Go prints nothing). */
 GTR_API gtr_status gtr_event_format(const gtr_event *ev, gtr_buf *out, gtr_err *err);
 
+/* A formatter is gtr_event_format for a stream of events, where stacks repeat: it writes
+ * the same text and fails in the same way, and it keeps the text of each stack it printed
+ * while the events come from the same generation (their table unchanged), so that an event
+ * whose stack was printed before costs a copy. It holds at most 16 MiB of stack text (a
+ * stack of more than 64 KiB of text is never kept). Each event's table must be valid when
+ * it is formatted, as for gtr_event_format. */
+typedef struct gtr_event_formatter gtr_event_formatter;   /* opaque; not thread-safe */
+
+GTR_API gtr_status gtr_event_formatter_new(const gtr_alloc *alc, gtr_event_formatter **out,
+                                           gtr_err *err);
+/* gtr_event_formatter_free releases f and the text it kept (NULL: no-op). */
+GTR_API void gtr_event_formatter_free(gtr_event_formatter *f);
+/* gtr_event_formatter_format appends ev's String() to out, as gtr_event_format. */
+GTR_API gtr_status gtr_event_formatter_format(gtr_event_formatter *f, const gtr_event *ev,
+                                              gtr_buf *out, gtr_err *err);
+
 
 /* ---------------------------------------------------------------------------------------
  * Making events (Go's MakeEvent and MakeStack, Go 1.26): for tools and tests that build
