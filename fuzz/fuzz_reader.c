@@ -21,6 +21,8 @@
  * probed. */
 typedef struct probe {
     gtr_buf out;
+    gtr_buf kept;                 /* the same event through the formatter */
+    gtr_event_formatter *fmt;     /* String() keeping stack text: must equal String() */
     gtr_event_builder *builder;   /* for probe_make; made on first use */
     size_t made;                  /* events made so far (capped: the builder keeps them) */
     uint32_t kinds_probed;
@@ -462,6 +464,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     bool validating = gtr_validator_new(NULL, &v, NULL) == GTR_OK;
+    (void)gtr_event_formatter_new(NULL, &p.fmt, NULL);   /* NULL (no memory): not compared */
     if (validating)
         gtr_validator_set_go_version(v, gtr_reader_go_version(r));
 
@@ -506,6 +509,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             gtr_status ss = gtr_event_string(&ev, &p.out);
             FUZZ_CHECK(ss == GTR_OK || ss == GTR_E_NOMEM || ss == GTR_E_USAGE,
                        "String() succeeds or refuses like Go's panic");
+            if (p.fmt != NULL) {
+                gtr_buf_reset(&p.kept);
+                gtr_status ks = gtr_event_formatter_format(p.fmt, &ev, &p.kept, NULL);
+                FUZZ_CHECK(ks == ss || ks == GTR_E_NOMEM || ss == GTR_E_NOMEM,
+                           "the formatter succeeds or fails as String() does");
+                if (ks == GTR_OK && ss == GTR_OK)
+                    FUZZ_CHECK(p.kept.len == p.out.len &&
+                                   memcmp(p.kept.data, p.out.data, p.out.len) == 0,
+                               "the formatter writes String()'s text");
+            }
         }
         if (validating) {
             gtr_status vs = gtr_validator_event(v, &ev, &p.err);
@@ -536,5 +549,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gtr_reader_free(r);
     gtr_input_free(in);
     gtr_buf_free(&p.out);
+    gtr_buf_free(&p.kept);
+    gtr_event_formatter_free(p.fmt);
     return 0;
 }

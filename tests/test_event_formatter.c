@@ -171,6 +171,18 @@ static void test_event_formatter_sees_table_changes(void **state)
     }
     gtr__evt_free(u);
 
+    /* A stack without frames prints nothing, kept or not (a fuzz input's first stack). */
+    gtr__ev_table *z = NULL;
+    assert_int_equal(gtr__evt_new(NULL, &z, &err), GTR_OK);
+    assert_int_equal(gtr__evt_add_stack(z, 1, NULL, 0, &err), GTR_OK);
+    gtr_event_formatter *fz = NULL;
+    assert_int_equal(gtr_event_formatter_new(NULL, &fz, &err), GTR_OK);
+    gtr_event ez = stack_event(z);
+    for (int i = 0; i < 3; i++)
+        both(fz, &ez, NULL);
+    gtr_event_formatter_free(fz);
+    gtr__evt_free(z);
+
     /* A table reset and filled again, and a table freed and another made (perhaps at the
      * same address): the new contents are printed. */
     gtr__evt_reset(t);

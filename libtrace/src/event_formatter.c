@@ -53,7 +53,8 @@ static void keep(gtr_event_formatter *f, uint64_t id, const char *text, size_t n
     bool found;
     if (gtr__u64map_put(&f->alc, &f->ids, id, &idx, &found) != GTR_OK || found)
         return;
-    memcpy(f->text + f->ntext, text, n);
+    if (n > 0)   /* a stack without frames prints nothing: f->text may still be NULL */
+        memcpy(f->text + f->ntext, text, n);
     f->stacks[f->nstacks].off = f->ntext;
     f->stacks[f->nstacks].len = n;
     f->nstacks++;
@@ -72,12 +73,12 @@ static gtr_status print_kept(void *ctx, gtr_buf *out, gtr_stack s, gtr_err *err)
     uint32_t idx;
     if (gtr__u64map_get(&f->ids, s.id_, &idx)) {
         const kept_stack *k = &f->stacks[idx];
-        return gtr_buf_append(out, f->text + k->off, k->len);
+        return k->len > 0 ? gtr_buf_append(out, f->text + k->off, k->len) : gtr_buf_status(out);
     }
     size_t before = out->len;
     gtr_status st = gtr__print_stack(out, "\t", s, err);
     if (st == GTR_OK)
-        keep(f, s.id_, out->data + before, out->len - before);
+        keep(f, s.id_, out->len > before ? out->data + before : "", out->len - before);
     return st;
 }
 
