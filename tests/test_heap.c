@@ -127,6 +127,105 @@ static void test_heap_equal_times_keep_go_tie_order(void **state)
     assert_ptr_equal(heap[1], b);
 }
 
+/* Go's heap, transcribed literally (swaps, min3 with maxTime): the reference the library's
+ * hole-moving sifts must match element for element. */
+static size_t ref_min3(gtr__batch_cursor **b, size_t n, size_t i0, size_t i1, size_t i2)
+{
+    size_t min_idx = i0;
+    int64_t min_t = INT64_MAX;
+    if (i0 < n)
+        min_t = b[i0]->ev.time;
+    if (i1 < n && b[i1]->ev.time < min_t) {
+        min_t = b[i1]->ev.time;
+        min_idx = i1;
+    }
+    if (i2 < n && b[i2]->ev.time < min_t)
+        min_idx = i2;
+    return min_idx;
+}
+
+static void ref_swap(gtr__batch_cursor **h, size_t i, size_t j)
+{
+    gtr__batch_cursor *t = h[i];
+    h[i] = h[j];
+    h[j] = t;
+}
+
+static size_t ref_up(gtr__batch_cursor **h, size_t i)
+{
+    while (i > 0 && h[(i - 1) / 2]->ev.time > h[i]->ev.time) {
+        ref_swap(h, (i - 1) / 2, i);
+        i = (i - 1) / 2;
+    }
+    return i;
+}
+
+static void ref_down(gtr__batch_cursor **h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t m = ref_min3(h, n, i, 2 * i + 1, 2 * i + 2);
+        if (m == i)
+            break;
+        ref_swap(h, i, m);
+        i = m;
+    }
+}
+
+/* Random inserts, updates (a cursor's time moved either way) and removals, with times from
+ * a small range so that ties are everywhere: after each step the heap equals Go's. */
+static void test_heap_matches_go_heap_step_by_step(void **state)
+{
+    (void)state;
+    gtr__batch_cursor *heap[NCURSORS], *ref[NCURSORS];
+    size_t n = 0, rn = 0;
+    uint64_t rng = 0x9e3779b97f4a7c15u;
+    ncursors = 0;
+    for (int step = 0; step < 200000; step++) {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        unsigned op = (unsigned)(rng % 8);
+        int64_t t = (int64_t)((rng >> 8) % 6);
+        if (n == 0 || (op < 2 && n < NCURSORS)) {
+            gtr__batch_cursor *bc = NULL;   /* the first cursor not in the heap */
+            for (size_t k = 0; k < NCURSORS && bc == NULL; k++) {
+                gtr__batch_cursor *c = &cursors[k];
+                bool used = false;
+                for (size_t j = 0; j < n; j++)
+                    used = used || heap[j] == c;
+                if (!used)
+                    bc = c;
+            }
+            assert_non_null(bc);
+            bc->ev.time = t;
+            gtr__heap_insert(heap, &n, bc);
+            ref[rn++] = bc;
+            ref_up(ref, rn - 1);
+        } else if (op < 7) {
+            size_t i = (size_t)((rng >> 20) % n);
+            if (op < 5)
+                i = 0;   /* the reader's common case: the head moves on */
+            heap[i]->ev.time = t;
+            gtr__heap_update(heap, n, i);
+            if (ref_up(ref, i) == i)
+                ref_down(ref, rn, i);
+        } else {
+            size_t i = (size_t)((rng >> 20) % n);
+            gtr__heap_remove(heap, &n, i);
+            while (i > 0) {
+                ref_swap(ref, (i - 1) / 2, i);
+                i = (i - 1) / 2;
+            }
+            ref_swap(ref, 0, rn - 1);
+            rn--;
+            ref_down(ref, rn, 0);
+        }
+        assert_int_equal(n, rn);
+        for (size_t j = 0; j < n; j++)
+            assert_ptr_equal(heap[j], ref[j]);
+    }
+}
+
 typedef struct keyed {
     int64_t t, id;
 } keyed;
@@ -181,6 +280,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_heap_insert_update_remove_keeps_order),
         cmocka_unit_test(test_heap_equal_times_keep_go_tie_order),
+        cmocka_unit_test(test_heap_matches_go_heap_step_by_step),
         cmocka_unit_test(test_heap_sort_func_ties_match_go),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
