@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "base.h"
+#include "budget_alloc.h"
 #include "gtr/event.h"
 #include "gtr/input.h"
 #include "gtr/reader.h"
@@ -246,29 +247,6 @@ static void test_event_formatter_fails_as_format_does(void **state)
     gtr_event_formatter_free(f);
 }
 
-/* An allocator that fails every allocation after the first `left`. */
-typedef struct budget {
-    int left;
-} budget;
-
-static void *b_malloc(void *ctx, size_t n)
-{
-    budget *b = ctx;
-    return b->left-- > 0 ? malloc(n ? n : 1) : NULL;
-}
-
-static void *b_realloc(void *ctx, void *p, size_t n)
-{
-    budget *b = ctx;
-    return b->left-- > 0 ? realloc(p, n ? n : 1) : NULL;
-}
-
-static void b_free(void *ctx, void *p)
-{
-    (void)ctx;
-    free(p);
-}
-
 static void test_event_formatter_right_when_it_cannot_keep(void **state)
 {
     gtr_err err = GTR_ERR_INIT;
@@ -302,7 +280,7 @@ static void test_event_formatter_right_when_it_cannot_keep(void **state)
 
     /* With no memory to keep anything, every stack is printed as it comes. */
     budget bud = {1}; /* the formatter itself, then nothing */
-    gtr_alloc alc = {b_malloc, b_realloc, b_free, &bud};
+    gtr_alloc alc = budget_alloc(&bud);
     assert_int_equal(gtr_event_formatter_new(&alc, &f, &err), GTR_OK);
     t = small_table("main.f");
     e = stack_event(t);

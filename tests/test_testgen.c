@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "budget_alloc.h"
 #include "gtr/raw.h"
 #include "tgen/tgen.h"
 
@@ -497,29 +498,6 @@ static void test_testgen_null_bytes_with_length_fail(void **state)
     tgen_trace_free(t);
 }
 
-/* An allocator that fails after a budget of allocations. */
-typedef struct budget {
-    int left;
-} budget;
-
-static void *b_malloc(void *ctx, size_t n)
-{
-    budget *b = ctx;
-    return b->left-- > 0 ? malloc(n) : NULL;
-}
-
-static void *b_realloc(void *ctx, void *p, size_t n)
-{
-    budget *b = ctx;
-    return b->left-- > 0 ? realloc(p, n) : NULL;
-}
-
-static void b_free(void *ctx, void *p)
-{
-    (void)ctx;
-    free(p);
-}
-
 static void test_testgen_out_of_memory_is_reported_not_fatal(void **state)
 {
     static const tgen_frame fr[] = {{1, "f", "f.go", 1}};
@@ -527,7 +505,7 @@ static void test_testgen_out_of_memory_is_reported_not_fatal(void **state)
     (void)state;
     for (int n = 0; n < 200 && !succeeded; n++) {
         budget bud = {n};
-        gtr_alloc alc = {b_malloc, b_realloc, b_free, &bud};
+        gtr_alloc alc = budget_alloc(&bud);
         tgen_trace *t = tgen_trace_new(GTR_GO126, &alc);
         gtr_buf out;
         gtr_err err = GTR_ERR_INIT;
