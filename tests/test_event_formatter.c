@@ -278,6 +278,24 @@ static void test_event_formatter_right_when_it_cannot_keep(void **state)
     gtr_event_formatter_free(f);
     gtr__evt_free(t);
 
+    /* Past the 262,144th stack of a table, stacks are printed, not kept: all still right,
+     * the first ones still kept. */
+    t = small_table("main.f");
+    const uint64_t pc0[] = {0x1000};
+    for (uint64_t id = 2; id <= 270000; id++)
+        assert_int_equal(gtr__evt_add_stack(t, id, pc0, 1, &err), GTR_OK);
+    assert_int_equal(gtr_event_formatter_new(NULL, &f, &err), GTR_OK);
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint64_t id = 1; id <= 270000; id += pass == 0 ? 1 : 997) {
+            e = stack_event(t);
+            e.args_[1] = id;
+            e.args_[2] = id;
+            both(f, &e, NULL);
+        }
+    }
+    gtr_event_formatter_free(f);
+    gtr__evt_free(t);
+
     /* With no memory to keep anything, every stack is printed as it comes. */
     budget bud = {1}; /* the formatter itself, then nothing */
     gtr_alloc alc = budget_alloc(&bud);

@@ -10,11 +10,12 @@
 #include "event_format.h"
 #include "mem.h"
 
-/* Bounds on what is kept: the whole text, one stack's text, and the number of stacks. A
- * stack past them is printed every time, as gtr_event_format does. */
+/* Bounds on what is kept: the whole text, one stack's text, and the number of stacks (their
+ * index: 16 bytes each here and at most 48 in the ID map, 16 MiB at most). A stack past them
+ * is printed every time, as gtr_event_format does. */
 #define KEPT_TEXT_MAX ((size_t)16 << 20)
 #define KEPT_STACK_MAX ((size_t)64 << 10)
-#define KEPT_STACKS_MAX ((size_t)1 << 20)
+#define KEPT_STACKS_MAX ((size_t)1 << 18)
 
 typedef struct kept_stack {
     size_t off;   /* in text */

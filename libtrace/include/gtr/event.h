@@ -357,8 +357,9 @@ GTR_API gtr_status gtr_event_format(const gtr_event *ev, gtr_buf *out, gtr_err *
 /* A formatter is gtr_event_format for a stream of events, where stacks repeat: it writes
  * the same text and fails in the same way, and it keeps the text of each stack it printed
  * while the events come from the same generation (their table unchanged), so that an event
- * whose stack was printed before costs a copy. It holds at most 16 MiB of stack text (a
- * stack of more than 64 KiB of text is never kept). Each event's table must be valid when
+ * whose stack was printed before costs a copy. It holds at most 16 MiB of stack text and
+ * 16 MiB of index (a stack of more than 64 KiB of text, and stacks past the 262,144th of a
+ * generation, are printed every time). Each event's table must be valid when
  * it is formatted, as for gtr_event_format. */
 typedef struct gtr_event_formatter gtr_event_formatter;   /* opaque; not thread-safe */
 
