@@ -509,7 +509,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             gtr_status ss = gtr_event_string(&ev, &p.out);
             FUZZ_CHECK(ss == GTR_OK || ss == GTR_E_NOMEM || ss == GTR_E_USAGE,
                        "String() succeeds or refuses like Go's panic");
-            if (p.fmt != NULL) {
+            /* The formatter differs from String() only in how it prints stacks (every
+             * transition stack comes with the event's own), so only events with a stack
+             * are compared: the first 32 of an input and 1 in 8 after (the check would
+             * otherwise cost more than a tenth of the target's time). */
+            if (p.fmt != NULL && (n < 32 || (n & 7) == 0) &&
+                !gtr_stack_is_none(gtr_event_stack(&ev))) {
                 gtr_buf_reset(&p.kept);
                 gtr_status ks = gtr_event_formatter_format(p.fmt, &ev, &p.kept, NULL);
                 FUZZ_CHECK(ks == ss || ks == GTR_E_NOMEM || ss == GTR_E_NOMEM,
