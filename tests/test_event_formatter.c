@@ -15,6 +15,7 @@
 
 #include "base.h"
 #include "budget_alloc.h"
+#include "corpus_events.h"
 #include "gtr/event.h"
 #include "gtr/input.h"
 #include "gtr/reader.h"
@@ -46,34 +47,21 @@ static void both(gtr_event_formatter *f, const gtr_event *ev, gtr_status *st_out
     gtr_buf_free(&got);
 }
 
-/* read_all formats every event of corpus trace dir/name both ways; returns how many events
- * had a stack. */
-static size_t read_all(gtr_event_formatter *f, const char *dir, const char *name,
-                       size_t *syncs)
-{
-    char path[1024];
-    gtr_input *in = NULL;
-    gtr_reader *r = NULL;
-    gtr_event ev;
-    gtr_err err = GTR_ERR_INIT;
-    gtr_status st;
-    size_t stacks = 0;
+/* The real-trace walk: every event formatted both ways, syncs and events with a stack
+ * counted. */
+typedef struct walk {
+    gtr_event_formatter *f;
+    size_t stacks, syncs;
+} walk;
 
-    snprintf(path, sizeof path, "%s/corpus/%s/%s", GTR_SOURCE_DIR, dir, name);
-    assert_int_equal(gtr_input_open_path(path, NULL, &in, &err), GTR_OK);
-    assert_int_equal(gtr_reader_new(in, NULL, &r, &err), GTR_OK);
-    while ((st = gtr_reader_next(r, &ev, &err)) == GTR_OK) {
-        if (gtr_event_get_kind(&ev) == GTR_EVENT_SYNC)
-            (*syncs)++;
-        if (!gtr_stack_is_none(gtr_event_stack(&ev)))
-            stacks++;
-        both(f, &ev, NULL);
-    }
-    if (st != GTR_EOF)
-        fail_msg("%s: %s", name, err.msg);
-    gtr_reader_free(r);
-    gtr_input_free(in);
-    return stacks;
+static void check_event(const gtr_event *ev, void *ctx)
+{
+    walk *w = ctx;
+    if (gtr_event_get_kind(ev) == GTR_EVENT_SYNC)
+        w->syncs++;
+    if (!gtr_stack_is_none(gtr_event_stack(ev)))
+        w->stacks++;
+    both(w->f, ev, NULL);
 }
 
 static void test_event_formatter_matches_format_on_real_traces(void **state)
@@ -90,18 +78,17 @@ static void test_event_formatter_matches_format_on_real_traces(void **state)
         {"old", "tracev1-stress_1_21_good.trace.gz"},
         {"old", "tracev1-user_task_region_1_19_good.trace.gz"},
     };
-    gtr_event_formatter *f = NULL;
+    walk w = {NULL, 0, 0};
     gtr_err err = GTR_ERR_INIT;
-    size_t stacks = 0, syncs = 0;
     (void)state;
     /* One formatter for all: each trace's tables replace the last one's. */
-    assert_int_equal(gtr_event_formatter_new(NULL, &f, &err), GTR_OK);
+    assert_int_equal(gtr_event_formatter_new(NULL, &w.f, &err), GTR_OK);
     for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++)
-        stacks += read_all(f, traces[i].dir, traces[i].name, &syncs);
-    print_message("%zu events with stacks, %zu syncs\n", stacks, syncs);
-    assert_true(stacks > 10000);
-    assert_true(syncs > 20);
-    gtr_event_formatter_free(f);
+        corpus_each_event(traces[i].dir, traces[i].name, check_event, &w);
+    print_message("%zu events with stacks, %zu syncs\n", w.stacks, w.syncs);
+    assert_true(w.stacks > 10000);
+    assert_true(w.syncs > 20);
+    gtr_event_formatter_free(w.f);
 }
 
 /* A table with one stack (ID 1) of two PCs; func/file names come from strings 1-4. */

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "corpus_events.h"
 #include "gtr/event.h"
 #include "gtr/reader.h"
 
@@ -97,35 +98,31 @@ static void take_event(samples *ss, const gtr_event *ev)
     }
 }
 
-/* read_checking reads the whole trace; after every event, every string borrowed since the
- * last Sync must still read back unchanged. Returns the number of Syncs seen. */
+/* The walk of one trace: after every event, every string borrowed since the last Sync must
+ * still read back unchanged. */
+typedef struct walk {
+    samples *ss;
+    size_t syncs;
+} walk;
+
+static void check_event(const gtr_event *ev, void *ctx)
+{
+    walk *w = ctx;
+    if (gtr_event_get_kind(ev) == GTR_EVENT_SYNC) {
+        w->syncs++;
+        w->ss->n = w->ss->next = 0; /* the previous generation's data may go now */
+        return;
+    }
+    check_all(w->ss);
+    take_event(w->ss, ev);
+}
+
+/* read_checking walks the whole trace; returns the number of Syncs seen. */
 static size_t read_checking(const char *name, samples *ss)
 {
-    char path[1024];
-    gtr_input *in = NULL;
-    gtr_reader *r = NULL;
-    gtr_event ev;
-    gtr_err err = GTR_ERR_INIT;
-    gtr_status st;
-    size_t syncs = 0;
-
-    snprintf(path, sizeof path, "%s/corpus/real/%s", GTR_SOURCE_DIR, name);
-    assert_int_equal(gtr_input_open_path(path, NULL, &in, &err), GTR_OK);
-    assert_int_equal(gtr_reader_new(in, NULL, &r, &err), GTR_OK);
-    while ((st = gtr_reader_next(r, &ev, &err)) == GTR_OK) {
-        if (gtr_event_get_kind(&ev) == GTR_EVENT_SYNC) {
-            syncs++;
-            ss->n = ss->next = 0; /* the previous generation's data may go now */
-            continue;
-        }
-        check_all(ss);
-        take_event(ss, &ev);
-    }
-    if (st != GTR_EOF)
-        fail_msg("%s: %s", name, err.msg);
-    gtr_reader_free(r);
-    gtr_input_free(in);
-    return syncs;
+    walk w = {ss, 0};
+    corpus_each_event("real", name, check_event, &w);
+    return w.syncs;
 }
 
 static void test_event_lifetime_strings_valid_until_next_sync(void **state)
