@@ -181,6 +181,13 @@ static void test_spec_invariants_hold_for_all_events(void **state)
     for (unsigned ev = GTR_EV_NUM; ev <= GTR_EV_MAX; ev++)
         assert_null(gtr_spec((uint8_t)ev)->name);
     assert_null(gtr_spec(GTR_EV_NONE)->name);
+    /* A type without stacks has stack_ids[0] == 0 (gtr_event_stack reads it alone), every
+     * row and the empty spec of types past the table (the Sync's, 255) alike. */
+    for (unsigned ev = 0; ev < 256; ev++) {
+        const gtr_event_spec *sp = gtr_spec((uint8_t)ev);
+        if (sp->nstack_ids == 0)
+            assert_int_equal(sp->stack_ids[0], 0);
+    }
     assert_string_equal(gtr_experiment_name(GTR_EXP_NONE), "None");
     assert_string_equal(gtr_experiment_name(GTR_EXP_ALLOC_FREE), "AllocFree");
     assert_null(gtr_experiment_name(GTR_EXP_NUM));
