@@ -57,16 +57,22 @@ gtr_str gtr__evt_extra_string(const gtr__ev_table *t, uint64_t id);
 const gtr__sync *gtr__evt_sync(const gtr__ev_table *t);
 size_t gtr__evt_exp_batches(const gtr__ev_table *t, unsigned exp, const gtr__exp_batch **out);
 
+/* gtr__f64_to_i64 is Go's conversion of a float64 to int64 on amd64: x truncated, and
+ * INT64_MIN when x is out of range or NaN (where C's conversion is undefined). */
+static inline int64_t gtr__f64_to_i64(double x)
+{
+    if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0))
+        return INT64_MIN;
+    return (int64_t)x;
+}
+
 /* Go's frequency.mul: Time(float64(t) * float64(f)), with Go's amd64 conversion of an
- * out-of-range float (INT64_MIN) instead of C's undefined behaviour. */
+ * out-of-range float (gtr__f64_to_i64). */
 gtr_time gtr__freq_mul(double freq, uint64_t ts);
 /* gtr__freq_mul_inline is the same, inlined for the event decoding loop. */
 static inline gtr_time gtr__freq_mul_inline(double freq, uint64_t ts)
 {
-    double x = (double)ts * freq;
-    if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0))
-        return INT64_MIN;
-    return (gtr_time)x;
+    return (gtr_time)gtr__f64_to_i64((double)ts * freq);
 }
 
 /* --- Building a table (base.c; used by generation.c and by other components' tests). ---

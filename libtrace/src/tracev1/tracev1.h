@@ -176,15 +176,13 @@ typedef struct gtr__v1_trace {
 } gtr__v1_trace;
 
 /* gtr__v1_time is a stored event's time in nanoseconds, Parse's Timestamp(float64(ts-minTs)
- * * freq) of its ticks, with amd64's conversion of an out-of-range float (INT64_MIN). Parse
- * converts every event in place; here the stored events keep their ticks and each reader of
- * a time converts it, so that post_process need not write the whole event array back. */
+ * * freq) of its ticks, with amd64's conversion of an out-of-range float (gtr__f64_to_i64).
+ * Parse converts every event in place; here the stored events keep their ticks and each
+ * reader of a time converts it, so that post_process need not write the whole event array
+ * back. */
 static inline int64_t gtr__v1_time(const gtr__v1_trace *t, int64_t ticks)
 {
-    double x = (double)(int64_t)((uint64_t)ticks - (uint64_t)t->min_ts) * t->freq;
-    if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0))
-        return INT64_MIN;
-    return (int64_t)x;
+    return gtr__f64_to_i64((double)(int64_t)((uint64_t)ticks - (uint64_t)t->min_ts) * t->freq);
 }
 
 /* gtr__v1_parse is Go's tracev1.Parse over data[0..len), which it takes ownership of (it
