@@ -458,24 +458,10 @@ gtr_status gtr_go_quote(gtr_buf *out, const void *s, size_t n)
     const uint8_t *p = s;
     if (n > SIZE_MAX - 2 || gtr_buf_reserve(out, n + 2) != GTR_OK)
         return GTR_E_NOMEM;   /* the buffer has failed */
-    /* The common case, a name or a reason: plain bytes in one copy, into the room made. */
-    size_t k = plain_run(p, n);
-    char *d = out->data + out->len;
-    *d++ = '"';
-    if (k > 0)
-        memcpy(d, p, k);
-    d += k;
-    if (k == n) {
-        *d++ = '"';
-        *d = '\0';
-        out->len = (size_t)(d - out->data);
-        return GTR_OK;
-    }
-    out->len = (size_t)(d - out->data);
-    p += k;
-    n -= k;
+    gtr_buf_putc(out, '"');
     while (n > 0) {
-        k = plain_run(p, n);
+        /* Plain bytes, most of a name or a reason, in one copy; then one rune escaped. */
+        size_t k = plain_run(p, n);
         if (k > 0) {
             gtr_buf_append(out, p, k);
             p += k;
@@ -487,7 +473,7 @@ gtr_status gtr_go_quote(gtr_buf *out, const void *s, size_t n)
         if (w == 1 && r == GTR__RUNE_ERROR) {
             char esc[4] = {'\\', 'x', lowerhex[p[0] >> 4], lowerhex[p[0] & 0xF]};
             gtr_buf_append(out, esc, 4);
-        } else {   /* plain ASCII went with the runs above */
+        } else {   /* plain ASCII went with the runs */
             append_escaped_rune(out, r);
         }
         p += w;
