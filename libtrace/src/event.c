@@ -16,7 +16,7 @@
 #include "gtr/event.h"
 #include "gtr/raw.h"
 #include "mem.h"
-#include "state_names.h"
+#include "padded_names.h"
 
 /* tracev2Type2Kind; unlisted types are EventBad. */
 static const uint8_t type2kind[256] = {
@@ -87,32 +87,26 @@ static const uint8_t procstatus2state[5] = {
     [GTR_PSTATUS_SYSCALL_ABANDONED] = GTR_PROC_IDLE,
 };
 
-/* The kinds' names, with their lengths for String(). */
-typedef struct kind_name {
-    const char *s;
-    uint8_t n;
-} kind_name;
-#define KIND_NAME(lit) {lit, sizeof(lit) - 1}
-static const kind_name kind_names[] = {
-    [GTR_EVENT_BAD] = KIND_NAME("Bad"),
-    [GTR_EVENT_SYNC] = KIND_NAME("Sync"),
-    [GTR_EVENT_METRIC] = KIND_NAME("Metric"),
-    [GTR_EVENT_LABEL] = KIND_NAME("Label"),
-    [GTR_EVENT_STACK_SAMPLE] = KIND_NAME("StackSample"),
-    [GTR_EVENT_RANGE_BEGIN] = KIND_NAME("RangeBegin"),
-    [GTR_EVENT_RANGE_ACTIVE] = KIND_NAME("RangeActive"),
-    [GTR_EVENT_RANGE_END] = KIND_NAME("RangeEnd"),
-    [GTR_EVENT_TASK_BEGIN] = KIND_NAME("TaskBegin"),
-    [GTR_EVENT_TASK_END] = KIND_NAME("TaskEnd"),
-    [GTR_EVENT_REGION_BEGIN] = KIND_NAME("RegionBegin"),
-    [GTR_EVENT_REGION_END] = KIND_NAME("RegionEnd"),
-    [GTR_EVENT_LOG] = KIND_NAME("Log"),
-    [GTR_EVENT_STATE_TRANSITION] = KIND_NAME("StateTransition"),
-    [GTR_EVENT_EXPERIMENTAL] = KIND_NAME("Experimental"),
+/* The kinds' names, padded (padded_names.h) for String(). */
+static const gtr__padded_name kind_names[] = {
+    [GTR_EVENT_BAD] = GTR__PADDED_NAME("Bad"),
+    [GTR_EVENT_SYNC] = GTR__PADDED_NAME("Sync"),
+    [GTR_EVENT_METRIC] = GTR__PADDED_NAME("Metric"),
+    [GTR_EVENT_LABEL] = GTR__PADDED_NAME("Label"),
+    [GTR_EVENT_STACK_SAMPLE] = GTR__PADDED_NAME("StackSample"),
+    [GTR_EVENT_RANGE_BEGIN] = GTR__PADDED_NAME("RangeBegin"),
+    [GTR_EVENT_RANGE_ACTIVE] = GTR__PADDED_NAME("RangeActive"),
+    [GTR_EVENT_RANGE_END] = GTR__PADDED_NAME("RangeEnd"),
+    [GTR_EVENT_TASK_BEGIN] = GTR__PADDED_NAME("TaskBegin"),
+    [GTR_EVENT_TASK_END] = GTR__PADDED_NAME("TaskEnd"),
+    [GTR_EVENT_REGION_BEGIN] = GTR__PADDED_NAME("RegionBegin"),
+    [GTR_EVENT_REGION_END] = GTR__PADDED_NAME("RegionEnd"),
+    [GTR_EVENT_LOG] = GTR__PADDED_NAME("Log"),
+    [GTR_EVENT_STATE_TRANSITION] = GTR__PADDED_NAME("StateTransition"),
+    [GTR_EVENT_EXPERIMENTAL] = GTR__PADDED_NAME("Experimental"),
 };
-#undef KIND_NAME
 
-static const kind_name *kind_name_of(gtr_event_kind k)
+static const gtr__padded_name *kind_name_of(gtr_event_kind k)
 {
     if ((unsigned)k >= sizeof kind_names / sizeof kind_names[0])
         return &kind_names[0];
@@ -291,9 +285,9 @@ static inline char *cpy(char *p, const void *s, size_t n)
 }
 #define CPY_LIT(p, lit) cpy((p), (lit), sizeof(lit) - 1)
 
-/* cpy_state copies a state's name to p (16 bytes, its padding included: p needs room for
- * 16) and returns the end of the name. */
-static inline char *cpy_state(char *p, const gtr__state_name *name)
+/* cpy_name copies a padded name to p (16 bytes, its padding included: p needs room for 16)
+ * and returns the end of the name. */
+static inline char *cpy_name(char *p, const gtr__padded_name *name)
 {
     memcpy(p, name->s, sizeof name->s);
     return p + name->n;
@@ -1021,16 +1015,16 @@ static gtr_status string_details(const gtr_event *ev, gtr_event_kind kind, gtr_b
             p = CPY_LIT(p, " GoID=");
             p += fmt_i64(p, s.resource.id);
             *p++ = ' ';
-            p = cpy_state(p, gtr__go_state_name((gtr_go_state)s.old_state_));
+            p = cpy_name(p, gtr__go_state_name((gtr_go_state)s.old_state_));
             p = CPY_LIT(p, "->");
-            p = cpy_state(p, gtr__go_state_name((gtr_go_state)s.new_state_));
+            p = cpy_name(p, gtr__go_state_name((gtr_go_state)s.new_state_));
         } else if (s.resource.kind == GTR_RESOURCE_PROC) {
             p = CPY_LIT(p, " ProcID=");
             p += fmt_i64(p, s.resource.id);
             *p++ = ' ';
-            p = cpy_state(p, gtr__proc_state_name((gtr_proc_state)s.old_state_));
+            p = cpy_name(p, gtr__proc_state_name((gtr_proc_state)s.old_state_));
             p = CPY_LIT(p, "->");
-            p = cpy_state(p, gtr__proc_state_name((gtr_proc_state)s.new_state_));
+            p = cpy_name(p, gtr__proc_state_name((gtr_proc_state)s.new_state_));
         }
         p = CPY_LIT(p, " Reason=");
         if (s.reason.len == 0) {   /* most transitions: the quoted "" in the room made */
@@ -1101,9 +1095,8 @@ gtr_status gtr__event_format(const gtr_event *ev, gtr_buf *out, const gtr__stack
         return gtr_err_setf(err, GTR_E_USAGE, "gtr_event_format: NULL %s",
                             ev == NULL ? "event" : "buffer");
     kind = gtr_event_get_kind(ev);
-    const kind_name *kn = kind_name_of(kind);
-    /* "M=", " P=", " G=", ' ', the kind, " Time=" and four numbers. */
-    char *p = room(out, 2 + 3 + 3 + 1 + kn->n + 6 + 4 * I64_MAX_LEN);
+    /* "M=", " P=", " G=", ' ', the kind (16 bytes of room), " Time=" and four numbers. */
+    char *p = room(out, 2 + 3 + 3 + 1 + 16 + 6 + 4 * I64_MAX_LEN);
     if (p == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory formatting an event");
     p = CPY_LIT(p, "M=");
@@ -1113,7 +1106,7 @@ gtr_status gtr__event_format(const gtr_event *ev, gtr_buf *out, const gtr__stack
     p = CPY_LIT(p, " G=");
     p += fmt_i64(p, ev->g_);
     *p++ = ' ';
-    p = cpy(p, kn->s, kn->n);
+    p = cpy_name(p, kind_name_of(kind));
     p = CPY_LIT(p, " Time=");
     p += fmt_i64(p, ev->time_);
     commit(out, p);

@@ -4,39 +4,37 @@
 #include <inttypes.h>
 
 #include "gtr/event.h"
-#include "state_names.h"
+#include "padded_names.h"
 
 bool gtr_go_state_executing(gtr_go_state s)
 {
     return s == GTR_GO_RUNNING || s == GTR_GO_SYSCALL;
 }
 
-#define STATE_NAME(lit) {lit, sizeof(lit) - 1}
-static const gtr__state_name bad_state = STATE_NAME("Bad");
-static const gtr__state_name go_state_names[] = {
-    [GTR_GO_UNDETERMINED] = STATE_NAME("Undetermined"),
-    [GTR_GO_NOT_EXIST] = STATE_NAME("NotExist"),
-    [GTR_GO_RUNNABLE] = STATE_NAME("Runnable"),
-    [GTR_GO_RUNNING] = STATE_NAME("Running"),
-    [GTR_GO_WAITING] = STATE_NAME("Waiting"),
-    [GTR_GO_SYSCALL] = STATE_NAME("Syscall"),
+static const gtr__padded_name bad_state = GTR__PADDED_NAME("Bad");
+static const gtr__padded_name go_state_names[] = {
+    [GTR_GO_UNDETERMINED] = GTR__PADDED_NAME("Undetermined"),
+    [GTR_GO_NOT_EXIST] = GTR__PADDED_NAME("NotExist"),
+    [GTR_GO_RUNNABLE] = GTR__PADDED_NAME("Runnable"),
+    [GTR_GO_RUNNING] = GTR__PADDED_NAME("Running"),
+    [GTR_GO_WAITING] = GTR__PADDED_NAME("Waiting"),
+    [GTR_GO_SYSCALL] = GTR__PADDED_NAME("Syscall"),
 };
-static const gtr__state_name proc_state_names[] = {
-    [GTR_PROC_UNDETERMINED] = STATE_NAME("Undetermined"),
-    [GTR_PROC_NOT_EXIST] = STATE_NAME("NotExist"),
-    [GTR_PROC_RUNNING] = STATE_NAME("Running"),
-    [GTR_PROC_IDLE] = STATE_NAME("Idle"),
+static const gtr__padded_name proc_state_names[] = {
+    [GTR_PROC_UNDETERMINED] = GTR__PADDED_NAME("Undetermined"),
+    [GTR_PROC_NOT_EXIST] = GTR__PADDED_NAME("NotExist"),
+    [GTR_PROC_RUNNING] = GTR__PADDED_NAME("Running"),
+    [GTR_PROC_IDLE] = GTR__PADDED_NAME("Idle"),
 };
-#undef STATE_NAME
 
-const gtr__state_name *gtr__go_state_name(gtr_go_state s)
+const gtr__padded_name *gtr__go_state_name(gtr_go_state s)
 {
     if ((unsigned)s >= sizeof go_state_names / sizeof go_state_names[0])
         return &bad_state;
     return &go_state_names[s];
 }
 
-const gtr__state_name *gtr__proc_state_name(gtr_proc_state s)
+const gtr__padded_name *gtr__proc_state_name(gtr_proc_state s)
 {
     if ((unsigned)s >= sizeof proc_state_names / sizeof proc_state_names[0])
         return &bad_state;
