@@ -196,7 +196,7 @@ static bool go_bench(const char *prog, const char *mode, const char *path, int r
 
 static void print_row(const char *who, const char *mode, const figures *f, size_t len)
 {
-    printf("%-3s %-15s %9ld events %7.3f s cpu (%7.3f s wall) %7.2f M events/s %7.1f MB/s "
+    printf("%-3s %-15s %9ld events %9.6f s cpu (%9.6f s wall) %7.2f M events/s %7.1f MB/s "
            "%6.1f ns/event\n",
            who, mode, f->events, f->seconds, f->wall, (double)f->events / f->seconds / 1e6,
            (double)len / f->seconds / 1e6, f->seconds * 1e9 / (double)f->events);

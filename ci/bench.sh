@@ -55,7 +55,7 @@ done
 case "$runs" in ''|*[!0-9]*|0) echo "bench: --runs wants a positive number" >&2; exit 2 ;; esac
 
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DGTR_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build" -j2 --target bench_reader gotrace >/dev/null
+cmake --build "$build" -j2 --target bench_reader cputime gotrace >/dev/null
 gotrace=$build/bin/gotrace
 mkdir -p "$build/traces"
 
@@ -99,7 +99,7 @@ plain() {
 }
 
 # reps BYTES: how many times an end-to-end run repeats its command, so that it reads at
-# least 50 MB (the clock ticks in 10 ms); its times are divided by that.
+# least 3 MB (process start included in each).
 reps() {
     local r=$(( (3000000 + $1 - 1) / $1 ))
     [ "$r" -le 200 ] || r=200
@@ -107,21 +107,18 @@ reps() {
 }
 
 # e2e NAME RUNS REPS STDIN CMD...: the median "cpu_seconds peak_rss_kib" of RUNS runs, each
-# REPS executions of CMD in a row (stdin STDIN, stdout /dev/null), cpu per execution. The
-# peak RSS is the largest of any execution (wait4 reports the largest descendant).
+# REPS executions of CMD in a row (stdin STDIN, stdout /dev/null), cpu per execution, timed
+# by bench/cputime (the children's rusage, to the microsecond). The peak RSS is the largest
+# of any execution.
 e2e() {
     local name=$1 n=$2 r=$3 in=$4 i
     shift 4
     : >"$build/$name.runs"
     for ((i = 0; i < n; i++)); do
-        if ! IN=$in /usr/bin/time -o "$build/$name.t" -f '%U %S %M' bash -c \
-                'for ((k = 0; k < $0; k++)); do "$@" >/dev/null <"$IN" || exit 1; done' \
-                "$r" "$@"; then
+        if ! "$build/bin/cputime" "$r" "$in" "$@" >>"$build/$name.runs"; then
             echo "bench: failed: $*" >&2
             return 1
         fi
-        awk -v r="$r" '{ printf "%.6f %d\n", ($1 + $2) / r, $3 }' "$build/$name.t" \
-            >>"$build/$name.runs"
     done
     sort -n "$build/$name.runs" | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }'
 }
