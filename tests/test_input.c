@@ -551,6 +551,73 @@ static void test_input_peek_short_at_end_and_limit(void **state)
     gtr_input_free(in);
 }
 
+/* gtr__input_borrow hands out a plain memory input's own bytes, and nothing else. */
+static void test_input_borrow_only_from_plain_memory(void **state)
+{
+    (void)state;
+    const char msg[] = "abcdefgh";
+    gtr_input *in = NULL;
+    gtr_err err = GTR_ERR_INIT;
+    const uint8_t *p = NULL;
+
+    /* Plain memory: in place, consumed; more than is left: nothing, nothing consumed. */
+    assert_int_equal(gtr_input_open_memory(msg, 8, NULL, &in, &err), GTR_OK);
+    assert_int_equal(gtr_input_byte(in), 'a');
+    assert_true(gtr__input_borrow(in, 3, &p));
+    assert_ptr_equal(p, (const uint8_t *)msg + 1);
+    assert_true(gtr_input_offset(in) == 4);
+    assert_false(gtr__input_borrow(in, 5, &p));
+    assert_true(gtr_input_offset(in) == 4);
+    assert_true(gtr__input_borrow(in, 4, &p));
+    assert_ptr_equal(p, (const uint8_t *)msg + 4);
+    assert_int_equal(gtr_input_byte(in), -1);
+    gtr_input_free(in);
+
+    /* A limit cuts what can be borrowed; reading on then fails at the limit. */
+    assert_int_equal(gtr_input_open_memory(msg, 8, NULL, &in, &err), GTR_OK);
+    gtr_input_set_limit(in, 4);
+    assert_false(gtr__input_borrow(in, 5, &p));
+    assert_true(gtr__input_borrow(in, 4, &p));
+    assert_false(gtr__input_borrow(in, 1, &p));
+    assert_int_equal(gtr_input_byte(in), -1);
+    assert_int_equal(gtr_input_error(in, &err), GTR_E_LIMIT);
+    gtr_input_free(in);
+
+    /* A peek short at the end moved the last bytes into the input's own splice buffer:
+     * they are read, not borrowed. */
+    assert_int_equal(gtr_input_open_memory(msg, 8, NULL, &in, &err), GTR_OK);
+    assert_true(gtr__input_borrow(in, 5, &p));
+    size_t avail;
+    assert_int_equal(gtr__input_peek(in, 16, &p, &avail), GTR_OK);
+    assert_int_equal(avail, 3);
+    assert_false(gtr__input_borrow(in, 1, &p));
+    assert_int_equal(gtr_input_byte(in), 'f');
+    gtr_input_free(in);
+
+    /* Gzip memory is inflated into the input's buffer: never borrowed. */
+    size_t zn;
+    uint8_t *z = gz(msg, 8, &zn);
+    assert_int_equal(gtr_input_open_memory(z, zn, NULL, &in, &err), GTR_OK);
+    assert_int_equal(gtr_input_byte(in), 'a');
+    assert_false(gtr__input_borrow(in, 1, &p));
+    assert_int_equal(gtr_input_byte(in), 'b');
+    gtr_input_free(in);
+    free(z);
+
+    /* A FILE is read into the input's buffer: never borrowed. */
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(fwrite(msg, 1, 8, f), 8);
+    rewind(f);
+    assert_int_equal(gtr_input_open_file(f, NULL, &in, &err), GTR_OK);
+    assert_int_equal(gtr_input_byte(in), 'a');
+    assert_false(gtr__input_borrow(in, 1, &p));
+    assert_int_equal(gtr_input_byte(in), 'b');
+    gtr_input_free(in);
+    fclose(f);
+    gtr_err_clear(&err);
+}
+
 static void test_input_read_line_scanner_rules(void **state)
 {
     (void)state;
@@ -615,6 +682,7 @@ int main(void)
         cmocka_unit_test(test_input_peek_across_windows_is_contiguous),
         cmocka_unit_test(test_input_peek_short_at_end_and_limit),
         cmocka_unit_test(test_input_read_line_scanner_rules),
+        cmocka_unit_test(test_input_borrow_only_from_plain_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,10 +3,13 @@
 /* batch.c: reading one batch off the wire (Go's readBatch) and classifying it. The data of
  * a batch is read in one block straight into the buffer the caller picks once the first
  * data byte (the kind of the batch) is known, so that event batches land in the
- * generation's arena and table batches in a reusable scratch buffer. */
+ * generation's arena and table batches in a reusable scratch buffer. From a plain memory
+ * input, which outlives the reader, the data is not copied at all: the batch points into the
+ * caller's bytes. */
 #include <string.h>
 
 #include "batch.h"
+#include "input_priv.h"
 
 bool gtr__batch_is_strings(const gtr__batch *b)
 {
@@ -134,25 +137,29 @@ gtr_status gtr__batch_read(gtr_input *in, gtr__batch_dest dest, void *dest_ctx, 
         return gtr_err_setf(err, GTR_E_FORMAT, "invalid batch size %llu, maximum is %u",
                             (unsigned long long)size, GTR_MAX_BATCH_SIZE);
 
-    /* Copy out the batch for later processing: the first byte decides where it goes. */
-    uint8_t *data = NULL;
-    if (size > 0) {
+    /* Copy out the batch for later processing: the first byte decides where it goes. Bytes
+     * that outlive the reader are used where they are. */
+    const uint8_t *data = NULL;
+    if (size > 0 && gtr__input_borrow(in, (size_t)size, &data)) {
+        /* data is the batch, in place */
+    } else if (size > 0) {
         uint8_t first;
         size_t got = 0;
         gtr_err ierr = GTR_ERR_INIT;
         st = gtr_input_read(in, &first, 1, &got, &ierr);
         if (got == 1) {
-            data = dest(dest_ctx, exp, first, (size_t)size);
-            if (data == NULL) {
+            uint8_t *copy = dest(dest_ctx, exp, first, (size_t)size);
+            if (copy == NULL) {
                 gtr_err_clear(&ierr);
                 return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
             }
-            data[0] = first;
+            copy[0] = first;
             if (size > 1) {
                 size_t rest = 0;
-                st = gtr_input_read(in, data + 1, (size_t)size - 1, &rest, &ierr);
+                st = gtr_input_read(in, copy + 1, (size_t)size - 1, &rest, &ierr);
                 got += rest;
             }
+            data = copy;
         }
         if (got != size) {
             /* A configured limit or an allocation failure is reported as such. */

@@ -543,6 +543,21 @@ gtr_status gtr_input_read_all(gtr_input *in, char **data, size_t *len, gtr_err *
     return GTR_OK;
 }
 
+bool gtr__input_borrow(gtr_input *in, size_t n, const uint8_t **p)
+{
+    /* A memory source is one window over the caller's bytes (cut at the limit, if any); a
+     * peek at its very end may have put its last bytes in splice[], which is ours. */
+    if (in->fp != NULL || in->gzip)
+        return false;
+    if (in->pos == in->end && refill(in) != GTR_OK)
+        return false;   /* a read then reports the end or the error */
+    if (in->buf == in->splice || in->end - in->pos < n)
+        return false;
+    *p = in->buf + in->pos;
+    in->pos += n;
+    return true;
+}
+
 gtr_status gtr__input_peek(gtr_input *in, size_t n, const uint8_t **p, size_t *avail)
 {
     if (n > GTR__INPUT_PEEK_MAX)

@@ -17,6 +17,13 @@ gtr_status gtr__input_peek(gtr_input *in, size_t n, const uint8_t **p, size_t *a
 /* gtr__input_skip consumes n bytes of a successful peek (at most *avail). */
 void gtr__input_skip(gtr_input *in, size_t n);
 
+/* gtr__input_borrow hands out the next n bytes in place, consumed, when they lie in memory
+ * that outlives the input: a plain (not gzip) memory input (gtr_input_open_memory), whose
+ * caller keeps the data alive until gtr_input_free. Returns false, consuming nothing, for any
+ * other input or when fewer than n bytes are at hand; the caller then copies with
+ * gtr_input_read. */
+bool gtr__input_borrow(gtr_input *in, size_t n, const uint8_t **p);
+
 /* gtr__input_read_line reads the next line into line (reset first) with bufio.ScanLines'
  * rules but no length limit: the line ends at '\n' (not included), one trailing '\r' is
  * dropped, a last line without '\n' counts if it is not empty. GTR_EOF ("EOF") when no line
