@@ -618,6 +618,53 @@ static void test_input_borrow_only_from_plain_memory(void **state)
     gtr_err_clear(&err);
 }
 
+/* gtr__input_borrow_rest: all that is left of a plain memory input, in place. */
+static void test_input_borrow_rest_only_whole_plain_memory(void **state)
+{
+    (void)state;
+    const char msg[] = "abcdefgh";
+    gtr_input *in = NULL;
+    gtr_err err = GTR_ERR_INIT;
+    const uint8_t *p = NULL;
+    size_t n = 0;
+
+    assert_int_equal(gtr_input_open_memory(msg, 8, NULL, &in, &err), GTR_OK);
+    assert_int_equal(gtr_input_byte(in), 'a');
+    assert_true(gtr__input_borrow_rest(in, &p, &n));
+    assert_ptr_equal(p, (const uint8_t *)msg + 1);
+    assert_int_equal(n, 7);
+    assert_int_equal(gtr_input_byte(in), -1);          /* at the end */
+    assert_int_equal(gtr_input_error(in, &err), GTR_OK);
+    assert_false(gtr__input_borrow_rest(in, &p, &n));  /* nothing left */
+    gtr_input_free(in);
+
+    /* A limit that cuts the input: nothing borrowed, and reading reports the limit. */
+    assert_int_equal(gtr_input_open_memory(msg, 8, NULL, &in, &err), GTR_OK);
+    gtr_input_set_limit(in, 4);
+    assert_false(gtr__input_borrow_rest(in, &p, &n));
+    char *all;
+    size_t len;
+    assert_int_equal(slurp(in, &all, &len, &err), GTR_E_LIMIT);
+    free(all);
+    gtr_input_free(in);
+    /* A limit the input fits in is no cut. */
+    assert_int_equal(gtr_input_open_memory(msg, 8, NULL, &in, &err), GTR_OK);
+    gtr_input_set_limit(in, 8);
+    assert_true(gtr__input_borrow_rest(in, &p, &n));
+    assert_int_equal(n, 8);
+    gtr_input_free(in);
+
+    /* Gzip: never. */
+    size_t zn;
+    uint8_t *z = gz(msg, 8, &zn);
+    assert_int_equal(gtr_input_open_memory(z, zn, NULL, &in, &err), GTR_OK);
+    assert_false(gtr__input_borrow_rest(in, &p, &n));
+    assert_int_equal(gtr_input_byte(in), 'a');
+    gtr_input_free(in);
+    free(z);
+    gtr_err_clear(&err);
+}
+
 static void test_input_read_line_scanner_rules(void **state)
 {
     (void)state;
@@ -683,6 +730,7 @@ int main(void)
         cmocka_unit_test(test_input_peek_short_at_end_and_limit),
         cmocka_unit_test(test_input_read_line_scanner_rules),
         cmocka_unit_test(test_input_borrow_only_from_plain_memory),
+        cmocka_unit_test(test_input_borrow_rest_only_whole_plain_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,7 +33,7 @@ static gtr_status parse(const void *data, size_t len, gtr_go_version ver, gtr__v
     if (len)
         memcpy(copy, data, len);
     gtr_err_clear(err);
-    return gtr__v1_parse(copy, len, ver, a, t, err);
+    return gtr__v1_parse(copy, len, copy, ver, a, t, err);
 }
 
 /* TestCorruptedInputs: inputs that crashed the parser once (parsed as version 5). */

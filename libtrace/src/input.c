@@ -558,6 +558,22 @@ bool gtr__input_borrow(gtr_input *in, size_t n, const uint8_t **p)
     return true;
 }
 
+bool gtr__input_borrow_rest(gtr_input *in, const uint8_t **p, size_t *n)
+{
+    if (in->fp != NULL || in->gzip)
+        return false;
+    if (in->pos == in->end && refill(in) != GTR_OK)
+        return false;
+    /* One window holds all a memory source has, unless a peek spliced it or the limit cut
+     * it (over_limit: bytes exist past the limit). */
+    if (in->buf == in->splice || in->has_next || in->over_limit)
+        return false;
+    *p = in->buf + in->pos;
+    *n = in->end - in->pos;
+    in->pos = in->end;
+    return true;
+}
+
 gtr_status gtr__input_peek(gtr_input *in, size_t n, const uint8_t **p, size_t *avail)
 {
     if (n > GTR__INPUT_PEEK_MAX)

@@ -23,6 +23,11 @@ void gtr__input_skip(gtr_input *in, size_t n);
  * other input or when fewer than n bytes are at hand; the caller then copies with
  * gtr_input_read. */
 bool gtr__input_borrow(gtr_input *in, size_t n, const uint8_t **p);
+/* gtr__input_borrow_rest is gtr__input_borrow of everything left in such an input (*n bytes
+ * at *p, then the input is at its end). False, consuming nothing, for any other input, at
+ * the end of input, after an error, or when a limit cuts the input short (a read then
+ * reports it). */
+bool gtr__input_borrow_rest(gtr_input *in, const uint8_t **p, size_t *n);
 
 /* gtr__input_read_line reads the next line into line (reset first) with bufio.ScanLines'
  * rules but no length limit: the line ends at '\n' (not included), one trailing '\r' is

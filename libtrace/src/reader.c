@@ -38,6 +38,7 @@
 
 #include "batchcursor.h"
 #include "generation.h"
+#include "input_priv.h"
 #include "mem.h"
 #include "order.h"
 #include "tracev1_convert.h"
@@ -131,13 +132,18 @@ static gtr_status read_rest(gtr_input *in, const gtr_alloc *alc, uint8_t **data,
 static gtr_status new_v1_reader(gtr_input *in, const gtr_alloc *alc, gtr_go_version v,
                                 gtr_reader **out, gtr_err *err)
 {
-    uint8_t *data = NULL;
+    /* A plain memory input's bytes outlive the reader: they are parsed in place. */
+    const uint8_t *data = NULL;
+    uint8_t *owned = NULL;
     size_t len = 0;
-    gtr_status st = read_rest(in, alc, &data, &len, err);
-    if (st != GTR_OK)
-        return st;
+    gtr_status st;
+    if (!gtr__input_borrow_rest(in, &data, &len)) {
+        if ((st = read_rest(in, alc, &owned, &len, err)) != GTR_OK)
+            return st;
+        data = owned;
+    }
     gtr__v1_trace tr;
-    if ((st = gtr__v1_parse(data, len, v, alc, &tr, err)) != GTR_OK)
+    if ((st = gtr__v1_parse(data, len, owned, v, alc, &tr, err)) != GTR_OK)
         return st;
     gtr_reader *r = reader_alloc(in, alc, v);
     if (r == NULL) {

@@ -2211,14 +2211,15 @@ static void parser_free(parser *p)
     gtr__free(p->alc, p->last_gs);
 }
 
-gtr_status gtr__v1_parse(uint8_t *data, size_t len, gtr_go_version ver, const gtr_alloc *alc,
-                         gtr__v1_trace *out, gtr_err *err)
+gtr_status gtr__v1_parse(const uint8_t *data, size_t len, uint8_t *owned, gtr_go_version ver,
+                         const gtr_alloc *alc, gtr__v1_trace *out, gtr_err *err)
 {
     memset(out, 0, sizeof *out);
     out->alc = alc;
     out->ver = ver;
     out->data = data;
     out->len = len;
+    out->data_owned = owned;
     parser *p = gtr__calloc(alc, 1, sizeof *p);
     if (p == NULL) {
         gtr__v1_trace_free(out);
@@ -2251,13 +2252,14 @@ gtr_status gtr__v1_parse(uint8_t *data, size_t len, gtr_go_version ver, const gt
 
 void gtr__v1_trace_release_tables(gtr__v1_trace *t)
 {
-    gtr__free(t->alc, t->data);
+    gtr__free(t->alc, t->data_owned);
     gtr__free(t->alc, t->strings);
     gtr__free(t->alc, t->inline_strings);
     gtr__free(t->alc, t->stacks);
     gtr__free(t->alc, t->pcs);
     gtr__free(t->alc, t->frames);
     t->data = NULL;
+    t->data_owned = NULL;
     t->len = 0;
     t->strings = NULL;
     t->inline_strings = NULL;

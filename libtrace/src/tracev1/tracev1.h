@@ -155,8 +155,9 @@ typedef struct gtr__v1_frame {
 typedef struct gtr__v1_trace {
     const gtr_alloc *alc;
     gtr_go_version ver;
-    uint8_t *data;            /* the input after the header (owned); strings point here */
+    const uint8_t *data;      /* the input after the header; strings point here */
     size_t len;
+    uint8_t *data_owned;      /* data, when the trace owns it (NULL: borrowed) */
     gtr__v1_packed *events;   /* sorted; their times stay in ticks (see gtr__v1_time) */
     size_t nevents;
     int64_t min_ts;           /* Parse's minTs and freq, for gtr__v1_time */
@@ -185,11 +186,12 @@ static inline int64_t gtr__v1_time(const gtr__v1_trace *t, int64_t ticks)
     return gtr__f64_to_i64((double)(int64_t)((uint64_t)ticks - (uint64_t)t->min_ts) * t->freq);
 }
 
-/* gtr__v1_parse is Go's tracev1.Parse over data[0..len), which it takes ownership of (it
- * was allocated with alc; it is freed with the trace, or here on failure). Errors carry
- * Go's messages. */
-gtr_status gtr__v1_parse(uint8_t *data, size_t len, gtr_go_version ver, const gtr_alloc *alc,
-                         gtr__v1_trace *out, gtr_err *err);
+/* gtr__v1_parse is Go's tracev1.Parse over data[0..len). owned is data when the trace takes
+ * ownership of it (allocated with alc; freed with the trace, or here on failure), or NULL
+ * when data is borrowed: it must then outlive the trace (a plain memory input's bytes,
+ * gtr__input_borrow_rest). Errors carry Go's messages. */
+gtr_status gtr__v1_parse(const uint8_t *data, size_t len, uint8_t *owned, gtr_go_version ver,
+                         const gtr_alloc *alc, gtr__v1_trace *out, gtr_err *err);
 /* gtr__v1_trace_free releases everything the trace holds (the struct itself is the
  * caller's). */
 void gtr__v1_trace_free(gtr__v1_trace *t);
