@@ -15,6 +15,7 @@
 
 #include "gtr/input.h"
 #include "gtr/status.h"
+#include "mapped_file.h"
 
 int cmd_raw(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
@@ -80,6 +81,7 @@ typedef struct cli_input {
     struct txtar_archive *archive;  /* private: the archive (CLI_SECTION_TEXT) */
     struct cli_replay *replay;      /* private: the recording of a stream (stdin, a FIFO) */
     FILE *mem;                      /* private: the FILE replaying it */
+    cli_mapped_file map;            /* private: a regular file, mapped (in reads it) */
 } cli_input;
 
 /* cli_load_input opens the trace input path ("-": stdin) for validate, stats and raw

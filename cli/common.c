@@ -403,9 +403,13 @@ gtr_status cli_load_input(const char *path, cli_section want, cli_input *out, gt
         goto done;
     st = sniff(probe, &data, &len, &out->text_format, err);
     gtr_input_free(probe);
-    if (st == GTR_OK)
-        st = data != NULL ? load_fixture(path, data, len, want, out, err)
-                          : gtr_input_open_path(path, NULL, &out->in, err);
+    if (st == GTR_OK && data != NULL)
+        st = load_fixture(path, data, len, want, out, err);
+    else if (st == GTR_OK && cli_map_file(path, &out->map))
+        /* A regular file is read from its mapping: the reader takes its batches in place. */
+        st = gtr_input_open_memory(out->map.data, out->map.len, NULL, &out->in, err);
+    else if (st == GTR_OK)
+        st = gtr_input_open_path(path, NULL, &out->in, err);
 done:
     free(data);
     if (st < 0)
@@ -434,5 +438,6 @@ void cli_input_free(cli_input *ci)
     replay_free(ci->replay);
     txtar_free(ci->archive);
     tgen_fixture_free(ci->fixture);
+    cli_unmap_file(&ci->map);
     memset(ci, 0, sizeof *ci);
 }

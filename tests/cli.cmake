@@ -11,6 +11,10 @@ target_include_directories(test_gosort PRIVATE ${CMAKE_SOURCE_DIR}/cli)
 gtr_unit_test(NAME test_duration SOURCES test_duration.c ${CMAKE_SOURCE_DIR}/cli/duration.c LIBS "")
 target_include_directories(test_duration PRIVATE ${CMAKE_SOURCE_DIR}/cli)
 
+# Regular files read from a mapping (cli/mapped_file.c), and the clean exit when one is cut.
+gtr_unit_test(NAME test_mapped_file SOURCES test_mapped_file.c ${CMAKE_SOURCE_DIR}/cli/mapped_file.c LIBS "")
+target_include_directories(test_mapped_file PRIVATE ${CMAKE_SOURCE_DIR}/cli)
+
 # The golden runner over Go's own fixtures: the acceptance test of the whole reader.
 add_test(NAME golden_upstream
          COMMAND $<TARGET_FILE:gotrace> check ${CMAKE_SOURCE_DIR}/corpus/upstream)

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* mapped_file.c: see mapped_file.h. */
+#define _GNU_SOURCE
+#include "mapped_file.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The message the SIGBUS handler writes, made before the handler can run. */
+static char bus_message[512];
+static size_t bus_message_len;
+
+static void on_sigbus(int sig)
+{
+    (void)sig;
+    ssize_t w = write(STDERR_FILENO, bus_message, bus_message_len);
+    (void)w;
+    _exit(1);
+}
+
+bool cli_map_file(const char *path, cli_mapped_file *out)
+{
+    memset(out, 0, sizeof *out);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size <= 0 ||
+        (unsigned long long)sb.st_size > (unsigned long long)SIZE_MAX) {
+        close(fd);
+        return false;
+    }
+    size_t len = (size_t)sb.st_size;
+    void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);   /* the mapping keeps the file */
+    if (p == MAP_FAILED)
+        return false;
+    (void)madvise(p, len, MADV_SEQUENTIAL);
+
+    /* Longer paths are cut in the message; the exit status says the rest. */
+    static const char head[] = "gotrace: read ";
+    static const char tail[] = ": the file was truncated while being read\n";
+    size_t n = strlen(path), room = sizeof bus_message - sizeof head - sizeof tail;
+    if (n > room)
+        n = room;
+    memcpy(bus_message, head, sizeof head - 1);
+    memcpy(bus_message + sizeof head - 1, path, n);
+    memcpy(bus_message + sizeof head - 1 + n, tail, sizeof tail - 1);
+    bus_message_len = sizeof head - 1 + n + sizeof tail - 1;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigbus;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, NULL);
+
+    out->data = p;
+    out->len = len;
+    return true;
+}
+
+void cli_unmap_file(cli_mapped_file *m)
+{
+    if (m->data != NULL)
+        munmap(m->data, m->len);
+    memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* mapped_file.h: a regular file mapped read-only into memory, for the trace readers to take
+ * their batches from in place (a plain memory input is never copied: see
+ * gtr__input_borrow). */
+#ifndef GTR_CLI_MAPPED_FILE_H
+#define GTR_CLI_MAPPED_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct cli_mapped_file {
+    void *data;   /* NULL: nothing mapped */
+    size_t len;
+} cli_mapped_file;
+
+/* cli_map_file maps the regular file path whole. Returns false, with nothing mapped, when
+ * path is not a regular file, is empty (as /proc files say they are), cannot be opened or
+ * mapped: the caller then reads it as a stream, which reports any error in Go's words. A
+ * file cut short by another process while it is mapped would raise SIGBUS on the next read
+ * of a lost page; while anything is mapped, SIGBUS ends gotrace with
+ * "gotrace: read PATH: the file was truncated while being read" and exit status 1. */
+bool cli_map_file(const char *path, cli_mapped_file *out);
+
+/* cli_unmap_file releases what cli_map_file mapped (and zeroes m). */
+void cli_unmap_file(cli_mapped_file *m);
+
+#endif /* GTR_CLI_MAPPED_FILE_H */

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test_mapped_file.c: cli_map_file (cli/mapped_file.c): which files it maps, what it maps,
+ * and the clean exit when a mapped file is cut short under it (SIGBUS). */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "mapped_file.h"
+
+/* temp_file writes n bytes of a pattern to a new temporary file and returns its path. */
+static char *temp_file(size_t n)
+{
+    char *path = strdup("/tmp/gtr-mapped-XXXXXX");
+    assert_non_null(path);
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)(i * 7 + 1);
+        assert_int_equal(write(fd, &c, 1), 1);
+    }
+    close(fd);
+    return path;
+}
+
+static void test_mapped_file_maps_regular_files_whole(void **state)
+{
+    (void)state;
+    char *path = temp_file(10000);
+    cli_mapped_file m;
+    assert_true(cli_map_file(path, &m));
+    assert_int_equal(m.len, 10000);
+    const unsigned char *p = m.data;
+    for (size_t i = 0; i < m.len; i++)
+        assert_int_equal(p[i], (unsigned char)(i * 7 + 1));
+    cli_unmap_file(&m);
+    assert_null(m.data);
+    assert_int_equal(m.len, 0);
+    unlink(path);
+    free(path);
+}
+
+static void test_mapped_file_declines_what_it_cannot_map(void **state)
+{
+    (void)state;
+    cli_mapped_file m;
+    char *empty = temp_file(0);
+    assert_false(cli_map_file(empty, &m));      /* empty (as /proc files say they are) */
+    assert_null(m.data);
+    assert_false(cli_map_file("/tmp", &m));     /* a directory */
+    assert_false(cli_map_file("/nonexistent/gtr-mapped", &m));
+    assert_false(cli_map_file("/dev/null", &m)); /* not a regular file */
+    assert_null(m.data);
+    cli_unmap_file(&m);                         /* nothing mapped: a no-op */
+    unlink(empty);
+    free(empty);
+}
+
+/* A mapped file truncated by someone else: reading a lost page ends the process with the
+ * message and exit status 1, not a crash. */
+static void test_mapped_file_truncated_under_it_exits_cleanly(void **state)
+{
+    (void)state;
+    long page = sysconf(_SC_PAGESIZE);
+    char *path = temp_file((size_t)page * 4);
+    int pipefd[2];
+    assert_int_equal(pipe(pipefd), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(pipefd[1], STDERR_FILENO);
+        close(pipefd[0]);
+        cli_mapped_file m;
+        if (!cli_map_file(path, &m))
+            _exit(3);
+        if (truncate(path, 0) != 0)
+            _exit(4);
+        volatile const unsigned char *p = m.data;
+        unsigned char c = p[(size_t)page * 3];   /* SIGBUS */
+        (void)c;
+        _exit(5);
+    }
+    close(pipefd[1]);
+    char out[1024];
+    size_t n = 0;
+    ssize_t k;
+    while (n < sizeof out - 1 && (k = read(pipefd[0], out + n, sizeof out - 1 - n)) > 0)
+        n += (size_t)k;
+    out[n] = '\0';
+    close(pipefd[0]);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 1);
+    char want[256];
+    snprintf(want, sizeof want, "gotrace: read %s: the file was truncated while being read\n",
+             path);
+    assert_string_equal(out, want);
+    unlink(path);
+    free(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mapped_file_maps_regular_files_whole),
+        cmocka_unit_test(test_mapped_file_declines_what_it_cannot_map),
+        cmocka_unit_test(test_mapped_file_truncated_under_it_exits_cleanly),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
