@@ -370,14 +370,17 @@ int cmd_stats(int argc, char **argv)
         }
     }
     gtr_err_clear(&err);
-    /* Read the whole (decompressed) input once: both passes run over memory. */
+    /* Read the whole (decompressed) input once: both passes run over memory. A plain
+     * regular file is that memory already, mapped. */
     if (cli_load_input(path != NULL ? path : "-", CLI_SECTION_WIRE, &ci, &err) < 0 ||
-        gtr_input_read_all(ci.in, &data, &len, &err) < 0) {
+        (ci.map.data == NULL && gtr_input_read_all(ci.in, &data, &len, &err) < 0)) {
         rc = cli_fail_err(&err);
         goto end;
     }
-    if (size_table(data, len, ci.from_fixture, pmode, &fig, &err) != CLI_OK ||
-        high_level(data, len, ci.from_fixture, pmode, &fig, &err) != CLI_OK) {
+    const char *bytes = ci.map.data != NULL ? (const char *)ci.map.data : data;
+    size_t nbytes = ci.map.data != NULL ? ci.map.len : len;
+    if (size_table(bytes, nbytes, ci.from_fixture, pmode, &fig, &err) != CLI_OK ||
+        high_level(bytes, nbytes, ci.from_fixture, pmode, &fig, &err) != CLI_OK) {
         rc = cli_fail_trace_err(&ci, &err);
         goto end;
     }

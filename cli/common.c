@@ -365,6 +365,20 @@ static gtr_status load_stream(const char *path, FILE *src, bool own_src, const c
     return gtr_input_open_file(out->mem, NULL, &out->in, err);
 }
 
+/* map_plain_file maps path when it is a regular file that is not gzip-compressed (a gzip
+ * file is inflated into the input's own buffer anyway, and streams in less memory). */
+static bool map_plain_file(const char *path, cli_mapped_file *m)
+{
+    if (!cli_map_file(path, m))
+        return false;
+    const unsigned char *p = m->data;
+    if (m->len >= 2 && p[0] == 0x1f && p[1] == 0x8b) {
+        cli_unmap_file(m);
+        return false;
+    }
+    return true;
+}
+
 gtr_status cli_load_input(const char *path, cli_section want, cli_input *out, gtr_err *err)
 {
     gtr_input *probe = NULL;
@@ -405,9 +419,10 @@ gtr_status cli_load_input(const char *path, cli_section want, cli_input *out, gt
     gtr_input_free(probe);
     if (st == GTR_OK && data != NULL)
         st = load_fixture(path, data, len, want, out, err);
-    else if (st == GTR_OK && cli_map_file(path, &out->map))
-        /* A regular file is read from its mapping: the reader takes its batches in place. */
-        st = gtr_input_open_memory(out->map.data, out->map.len, NULL, &out->in, err);
+    else if (st == GTR_OK && want == CLI_SECTION_WIRE && map_plain_file(path, &out->map))
+        /* A plain regular file is read from its mapping: the reader takes its batches in
+         * place. */
+        st = gtr_input_open_memory_plain(out->map.data, out->map.len, NULL, &out->in, err);
     else if (st == GTR_OK)
         st = gtr_input_open_path(path, NULL, &out->in, err);
 done:

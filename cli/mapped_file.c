@@ -63,6 +63,22 @@ bool cli_map_file(const char *path, cli_mapped_file *out)
     return true;
 }
 
+void cli_mapped_file_release_before(cli_mapped_file *m, uint64_t offset)
+{
+    if (m->data == NULL)
+        return;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    uint64_t end = offset;
+    if (end > m->len)
+        end = m->len;
+    end &= ~(uint64_t)(page - 1);
+    if (end <= m->released)
+        return;
+    /* A private read-only file mapping: MADV_DONTNEED drops the pages, the bytes stay. */
+    if (madvise((char *)m->data + m->released, (size_t)end - m->released, MADV_DONTNEED) == 0)
+        m->released = (size_t)end;
+}
+
 void cli_unmap_file(cli_mapped_file *m)
 {
     if (m->data != NULL)

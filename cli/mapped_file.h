@@ -7,10 +7,12 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct cli_mapped_file {
-    void *data;   /* NULL: nothing mapped */
+    void *data;       /* NULL: nothing mapped */
     size_t len;
+    size_t released;  /* bytes at the start let go by cli_mapped_file_release_before */
 } cli_mapped_file;
 
 /* cli_map_file maps the regular file path whole. Returns false, with nothing mapped, when
@@ -20,6 +22,11 @@ typedef struct cli_mapped_file {
  * of a lost page; while anything is mapped, SIGBUS ends gotrace with
  * "gotrace: read PATH: the file was truncated while being read" and exit status 1. */
 bool cli_map_file(const char *path, cli_mapped_file *out);
+
+/* cli_mapped_file_release_before lets go of the whole pages of m before offset, so that a
+ * long file read front to back keeps the memory of a short one: they leave the process (its
+ * resident set), not the file; touched again, they are read back from the page cache. */
+void cli_mapped_file_release_before(cli_mapped_file *m, uint64_t offset);
 
 /* cli_unmap_file releases what cli_map_file mapped (and zeroes m). */
 void cli_unmap_file(cli_mapped_file *m);

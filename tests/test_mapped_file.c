@@ -49,6 +49,34 @@ static void test_mapped_file_maps_regular_files_whole(void **state)
     free(path);
 }
 
+/* Pages let go of read back the same bytes; only whole pages before the offset go. */
+static void test_mapped_file_release_keeps_the_bytes(void **state)
+{
+    (void)state;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    char *path = temp_file(page * 5 + 100);
+    cli_mapped_file m;
+    assert_true(cli_map_file(path, &m));
+    const unsigned char *p = m.data;
+    for (size_t i = 0; i < m.len; i++)
+        assert_int_equal(p[i], (unsigned char)(i * 7 + 1));
+    cli_mapped_file_release_before(&m, page * 2 + 10);   /* the pages before it: 2 */
+    assert_int_equal(m.released, page * 2);
+    cli_mapped_file_release_before(&m, page);           /* behind what went: nothing */
+    assert_int_equal(m.released, page * 2);
+    for (size_t i = 0; i < m.len; i++)
+        assert_int_equal(p[i], (unsigned char)(i * 7 + 1));
+    cli_mapped_file_release_before(&m, (uint64_t)m.len * 2);   /* past the end: all pages */
+    assert_int_equal(m.released, page * 5);
+    for (size_t i = 0; i < m.len; i++)
+        assert_int_equal(p[i], (unsigned char)(i * 7 + 1));
+    cli_unmap_file(&m);
+    cli_mapped_file_release_before(&m, 1u << 20);      /* nothing mapped: a no-op */
+    assert_int_equal(m.released, 0);
+    unlink(path);
+    free(path);
+}
+
 static void test_mapped_file_declines_what_it_cannot_map(void **state)
 {
     (void)state;
@@ -113,6 +141,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mapped_file_maps_regular_files_whole),
+        cmocka_unit_test(test_mapped_file_release_keeps_the_bytes),
         cmocka_unit_test(test_mapped_file_declines_what_it_cannot_map),
         cmocka_unit_test(test_mapped_file_truncated_under_it_exits_cleanly),
     };
