@@ -10,7 +10,7 @@
 # validates to the end (go1.21-stress-nosys-big, 20-30 MB; fetched and made on first use,
 # then cached; its go1.*-stress-big twins, with blocking syscalls, stop at Go's validator
 # flaw). --short (CI): Go's
-# tracev1-stress_1_21_good (350 KB) and 3 runs. Prints, for each tool, the median of N runs
+# tracev1-stress_1_21_good (350 KB) and 3 runs. Prints, for each tool, the median of N runs (the two tools take turns)
 # (default 5) of each figure, then the ratios: Go's time over ours (how many times faster) and
 # our peak RSS over Go's, and each RSS over the trace's size. Both tools must reach the same
 # verdict (exit status); a differing one is printed and fails the script. Measured, never
@@ -74,17 +74,13 @@ if [ ! -x "$gtrbench" ] || [ "$(cat "$gtrbench.stamp" 2>/dev/null)" != "$stamp" 
     echo "$stamp" >"$gtrbench.stamp"
 fi
 
-# measure NAME CMD...: RUNS runs; appends "wall cpu rss_kb rc" lines to $tmp/NAME.
+# measure NAME CMD...: one run; appends a "wall cpu rss_kb rc" line to $tmp/NAME.
 measure() {
-    local name=$1 rc _
+    local name=$1 rc=0
     shift
-    : >"$tmp/$name"
-    for _ in $(seq "$runs"); do
-        rc=0
-        /usr/bin/time -o "$tmp/time" -f '%e %U %S %M' "$@" >/dev/null 2>"$tmp/$name.err" || rc=$?
-        # The last line: /usr/bin/time puts "Command exited with non-zero status N" first.
-        tail -n1 "$tmp/time" | awk -v rc="$rc" '{ printf "%s %.2f %s %s\n", $1, $2 + $3, $4, rc }' >>"$tmp/$name"
-    done
+    /usr/bin/time -o "$tmp/time" -f '%e %U %S %M' "$@" >/dev/null 2>"$tmp/$name.err" || rc=$?
+    # The last line: /usr/bin/time puts "Command exited with non-zero status N" first.
+    tail -n1 "$tmp/time" | awk -v rc="$rc" '{ printf "%s %.2f %s %s\n", $1, $2 + $3, $4, rc }' >>"$tmp/$name"
 }
 # median NAME COLUMN
 median() {
@@ -92,8 +88,13 @@ median() {
 }
 
 echo "load before: $(uptime)"
-measure gotrace "$gotrace" validate "$input"
-measure go "$gtrbench" validate "$input" 1
+# The two tools take turns, so that a slow spell of the shared machine falls on both.
+: >"$tmp/gotrace"
+: >"$tmp/go"
+for _ in $(seq "$runs"); do
+    measure gotrace "$gotrace" validate "$input"
+    measure go "$gtrbench" validate "$input" 1
+done
 echo "load after:  $(uptime)"
 
 size=$(wc -c <"$input")
@@ -109,10 +110,10 @@ for t in gotrace go; do
         "$(echo "$(median "$t" 3) $size" | awk '{ print $1 * 1024 / $2 }')" "$verdict"
 done
 awk -v gw="$(median go 1)" -v ow="$(median gotrace 1)" -v gc="$(median go 2)" \
-    -v oc="$(median gotrace 2)" -v gr="$(median go 3)" -v or="$(median gotrace 3)" 'BEGIN {
+    -v oc="$(median gotrace 2)" -v gr="$(median go 3)" -v our_rss="$(median gotrace 3)" 'BEGIN {
     printf "speed (Go time / gotrace time): wall %.1fx, cpu %.1fx\n",
         gw / (ow > 0 ? ow : 0.005), gc / (oc > 0 ? oc : 0.005)
-    printf "peak RSS (gotrace / Go): %.2f (gotrace %.0f MB, Go %.0f MB)\n", or / gr, or / 1024, gr / 1024
+    printf "peak RSS (gotrace / Go): %.2f (gotrace %.0f MB, Go %.0f MB)\n", our_rss / gr, our_rss / 1024, gr / 1024
 }'
 if [ $(($(median gotrace 4) == 0)) -ne $(($(median go 4) == 0)) ]; then
     echo "bench-v1: the verdicts differ" >&2

@@ -177,7 +177,7 @@ static void test_tracev1_pack_round_trips(void **state)
         assert_int_equal(gtr__v1_packed_g(&t, &pk), evs[i].g);
     }
     assert_int_equal(t.nwide, 3);
-    assert_int_equal(sizeof(gtr__v1_packed), 32);
+    assert_int_equal(sizeof(gtr__v1_packed), 24);
     gtr__v1_trace_free(&t);
 }
 
@@ -363,30 +363,118 @@ static void test_tracev1_sys_exits_move_to_their_real_time_stably(void **state)
     };
     assert_int_equal(t.nevents, sizeof want);
     for (size_t i = 0; i < t.nevents; i++)
-        assert_int_equal(t.events[i].type, want[i]);
+        assert_int_equal(gtr__v1_ptype(&t.events[i]), want[i]);
     gtr__v1_event e11, e12;
     gtr__v1_unpack(&t, &t.events[11], &e11);
     gtr__v1_unpack(&t, &t.events[12], &e12);
     assert_int_equal(e11.g, 6);
     assert_int_equal(e12.g, 5);
     /* A GoSysExit's real time does not fit the packed form: it is stored wide. */
-    assert_true(t.events[11].flags & GTR_V1_F_WIDE);
-    assert_false(t.events[10].flags & GTR_V1_F_WIDE);
+    assert_true(gtr__v1_pwide(&t.events[11]));
+    assert_false(gtr__v1_pwide(&t.events[10]));
     /* Ticks (1 GHz: 1 ns each) since the first event, tick 101; the stored events keep their
      * ticks (gtr__v1_time converts). */
     assert_int_equal(t.events[10].ts, 111);
     assert_int_equal(gtr__v1_time(&t, t.events[10].ts), 10);
     assert_int_equal(gtr__v1_time(&t, t.events[11].ts), 10);
-    assert_int_equal(t.events[11].p, GTR_V1_SYSCALL_P);
+    assert_int_equal(gtr__v1_packed_p(&t, &t.events[11]), GTR_V1_SYSCALL_P);
     /* Both syscalls blocked: the converter's look-ahead is marked. */
-    assert_true(t.events[5].flags & GTR_V1_F_SYS_BLOCKED);
-    assert_true(t.events[8].flags & GTR_V1_F_SYS_BLOCKED);
+    assert_true(gtr__v1_pflags(&t.events[5]) & GTR_V1_F_SYS_BLOCKED);
+    assert_true(gtr__v1_pflags(&t.events[8]) & GTR_V1_F_SYS_BLOCKED);
     gtr_buf b;
     gtr_buf_init(&b, NULL);
     e11.ts = gtr__v1_time(&t, e11.ts);   /* as the converter and the messages see it */
     gtr__v1_event_string(&e11, &b);
     assert_string_equal(b.data, "10 GoSysExit p=1000003 g=6 stk=0 g=6 seq=2 ts=111");
     gtr_buf_free(&b);
+    gtr__v1_trace_free(&t);
+}
+
+/* The stored form: every field round-trips through gtr__v1_pack and gtr__v1_unpack, narrow
+ * where it fits 24 bytes and WIDE past each bound; gtr__v1_pset_p_stk widens an event when
+ * its new P or stack does not fit, and changes a wide one in its row. */
+static void test_tracev1_packed_round_trips_at_every_bound(void **state)
+{
+    (void)state;
+    gtr__v1_trace t;
+    memset(&t, 0, sizeof t);
+    t.alc = gtr__alloc_or_libc(NULL);
+    static const struct {
+        uint64_t g, a0, a1, a2;
+        uint32_t stk;
+        int32_t p;
+        bool wide;
+    } cases[] = {
+        {0, 0, 0, 0, 0, 0, false},
+        {GTR__V1_G_MAX, UINT32_MAX, UINT32_MAX, 0, GTR__V1_STK_MAX, 247, false},
+        {GTR__V1_G_MAX + 1, 1, 2, 0, 3, 4, true},
+        {1, (uint64_t)UINT32_MAX + 1, 2, 0, 3, 4, true},
+        {1, 2, (uint64_t)UINT32_MAX + 1, 0, 3, 4, true},
+        {1, 2, 3, 9, 3, 4, true},
+        {1, 2, 3, 0, GTR__V1_STK_MAX + 1, 4, true},
+        {1, 2, 3, 0, UINT32_MAX, 4, true},
+        {1, 2, 3, 0, 5, 248, true},
+        {1, 2, 3, 0, 5, -1, false},
+        {1, 2, 3, 0, 5, -2, true},
+        {1, 2, 3, 0, 5, INT32_MAX, true},
+        {1, 2, 3, 0, 5, INT32_MIN, true},
+        {1, 2, 3, 0, 5, GTR_V1_FAKE_P, false},
+        {1, 2, 3, 0, 5, GTR_V1_PROFILE_P, false},
+        {1, 2, 3, 0, 5, GTR_V1_PROFILE_P + 1, true},
+        {1, 2, 3, 0, 5, GTR_V1_FAKE_P - 1, true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (unsigned blocked = 0; blocked < 2; blocked++) {
+            gtr__v1_event e, back;
+            memset(&e, 0, sizeof e);
+            e.ts = INT64_MIN + (int64_t)i;
+            e.type = (uint8_t)(GTR_V1_COUNT - 1 - i);
+            e.sys_blocked = (uint8_t)blocked;
+            e.g = cases[i].g;
+            e.args[0] = cases[i].a0;
+            e.args[1] = cases[i].a1;
+            e.args[2] = cases[i].a2;
+            e.args[3] = cases[i].a2 * 3;
+            e.stk = cases[i].stk;
+            e.p = cases[i].p;
+            gtr__v1_packed pk;
+            assert_int_equal(gtr__v1_pack(&t, &e, &pk), GTR_OK);
+            assert_int_equal(gtr__v1_pwide(&pk), cases[i].wide);
+            gtr__v1_unpack(&t, &pk, &back);
+            assert_memory_equal(&back, &e, offsetof(gtr__v1_event, sys_blocked) + 1);
+            assert_int_equal(gtr__v1_packed_g(&t, &pk), e.g);
+            assert_int_equal(gtr__v1_packed_p(&t, &pk), e.p);
+            assert_int_equal(gtr__v1_packed_stk(&t, &pk), e.stk);
+            assert_int_equal(gtr__v1_ptype(&pk), e.type);
+
+            /* A new P and stack: in place when they fit, else the event widens. */
+            static const struct {
+                int32_t p;
+                uint32_t stk;
+            } moves[] = {{GTR_V1_SYSCALL_P, 0}, {7, GTR__V1_STK_MAX}, {1 << 20, 1},
+                         {3, GTR__V1_STK_MAX + 1}, {-1, 2}};
+            for (size_t k = 0; k < sizeof moves / sizeof moves[0]; k++) {
+                gtr__v1_packed m;   /* a copy of a wide event would share its row */
+                assert_int_equal(gtr__v1_pack(&t, &e, &m), GTR_OK);
+                assert_int_equal(gtr__v1_pset_p_stk(&t, &m, moves[k].p, moves[k].stk), GTR_OK);
+                gtr__v1_event want = e, got;
+                want.p = moves[k].p;
+                want.stk = moves[k].stk;
+                gtr__v1_unpack(&t, &m, &got);
+                assert_memory_equal(&got, &want, offsetof(gtr__v1_event, sys_blocked) + 1);
+                bool fits = moves[k].stk <= GTR__V1_STK_MAX &&
+                            gtr__v1_pcode(moves[k].p) != GTR__V1_PCODE_BAD;
+                assert_int_equal(gtr__v1_pwide(&m), cases[i].wide || !fits);
+            }
+            /* The type and flag setters leave the rest as it was. */
+            gtr__v1_pset_type(&pk, GTR_V1_GO_START);
+            gtr__v1_pset_flag(&pk, GTR_V1_F_SYS_BLOCKED);
+            gtr__v1_unpack(&t, &pk, &back);
+            e.type = GTR_V1_GO_START;
+            e.sys_blocked = 1;
+            assert_memory_equal(&back, &e, offsetof(gtr__v1_event, sys_blocked) + 1);
+        }
+    }
     gtr__v1_trace_free(&t);
 }
 
@@ -497,6 +585,7 @@ int main(void)
         cmocka_unit_test(test_tracev1_crafted_traces_fail_with_gos_message),
         cmocka_unit_test(test_tracev1_every_cut_is_handled),
         cmocka_unit_test(test_tracev1_sys_exits_move_to_their_real_time_stably),
+        cmocka_unit_test(test_tracev1_packed_round_trips_at_every_bound),
         cmocka_unit_test(test_tracev1_sort_moved_is_a_stable_sort),
         cmocka_unit_test(test_tracev1_stw_reasons_follow_the_version),
         cmocka_unit_test(test_tracev1_slotmap_keeps_first_slots),

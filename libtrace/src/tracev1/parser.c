@@ -113,50 +113,72 @@ uint64_t gtr__v1_stw_reason(gtr_go_version ver, uint64_t kind)
 void gtr__v1_unpack(const gtr__v1_trace *t, const gtr__v1_packed *e, gtr__v1_event *out)
 {
     out->ts = e->ts;
-    out->stk = e->stk;
-    out->p = e->p;
-    out->type = e->type;
-    out->sys_blocked = (e->flags & GTR_V1_F_SYS_BLOCKED) != 0;
-    if (e->flags & GTR_V1_F_WIDE) {
+    out->type = gtr__v1_ptype(e);
+    out->sys_blocked = (gtr__v1_pflags(e) & GTR_V1_F_SYS_BLOCKED) != 0;
+    if (gtr__v1_pwide(e)) {
         const gtr__v1_wide *w = &t->wide[e->a0];
         out->g = w->g;
+        out->stk = w->stk;
+        out->p = w->p;
         memcpy(out->args, w->args, sizeof out->args);
     } else {
-        out->g = e->g;
+        out->g = e->tfg >> 8;
+        out->stk = e->sp & GTR__V1_STK_MAX;
+        out->p = gtr__v1_pdecode(e->sp >> 24);
         out->args[0] = e->a0;
         out->args[1] = e->a1;
         out->args[2] = out->args[3] = 0;
     }
 }
 
-uint64_t gtr__v1_packed_g(const gtr__v1_trace *t, const gtr__v1_packed *e)
+/* to_wide stores e's G, arguments, stack and P in a new row of the wide table and makes
+ * *out (type, flags and time already set) point to it. */
+static gtr_status to_wide(gtr__v1_trace *t, uint64_t g, const uint64_t args[4], uint32_t stk,
+                          int32_t p, gtr__v1_packed *out)
 {
-    return (e->flags & GTR_V1_F_WIDE) ? t->wide[e->a0].g : e->g;
+    if (t->nwide >= UINT32_MAX || !GTR__GROW(t->alc, t->wide, t->wide_cap, t->nwide + 1))
+        return GTR_E_NOMEM;
+    gtr__v1_wide *w = &t->wide[t->nwide];
+    w->g = g;
+    memcpy(w->args, args, sizeof w->args);
+    w->stk = stk;
+    w->p = p;
+    out->a0 = (uint32_t)t->nwide++;
+    out->a1 = 0;
+    out->tfg = (out->tfg & 0xffu) | GTR_V1_F_WIDE << 6;
+    out->sp = 0;
+    return GTR_OK;
 }
 
 gtr_status gtr__v1_pack(gtr__v1_trace *t, const gtr__v1_event *e, gtr__v1_packed *out)
 {
-    memset(out, 0, sizeof *out);
-    out->ts = e->ts;
-    out->stk = e->stk;
-    out->p = e->p;
-    out->type = e->type;
-    out->flags = e->sys_blocked ? GTR_V1_F_SYS_BLOCKED : 0;
-    if (e->g <= UINT32_MAX && e->args[0] <= UINT32_MAX && e->args[1] <= UINT32_MAX &&
-        e->args[2] == 0 && e->args[3] == 0) {
-        out->g = (uint32_t)e->g;
-        out->a0 = (uint32_t)e->args[0];
-        out->a1 = (uint32_t)e->args[1];
+    unsigned flags = e->sys_blocked ? GTR_V1_F_SYS_BLOCKED : 0;
+    uint32_t pcode = gtr__v1_pcode(e->p);
+    if (e->g <= GTR__V1_G_MAX && e->args[0] <= UINT32_MAX && e->args[1] <= UINT32_MAX &&
+        e->args[2] == 0 && e->args[3] == 0 && e->stk <= GTR__V1_STK_MAX &&
+        pcode != GTR__V1_PCODE_BAD) {
+        gtr__v1_pnarrow(out, e->ts, e->type, flags, (uint32_t)e->g, (uint32_t)e->args[0],
+                        (uint32_t)e->args[1], e->stk, pcode);
         return GTR_OK;
     }
-    if (t->nwide >= UINT32_MAX || !GTR__GROW(t->alc, t->wide, t->wide_cap, t->nwide + 1))
-        return GTR_E_NOMEM;
-    gtr__v1_wide *w = &t->wide[t->nwide];
-    w->g = e->g;
-    memcpy(w->args, e->args, sizeof w->args);
-    out->flags |= GTR_V1_F_WIDE;
-    out->a0 = (uint32_t)t->nwide++;
-    return GTR_OK;
+    gtr__v1_pnarrow(out, e->ts, e->type, flags, 0, 0, 0, 0, 0);
+    return to_wide(t, e->g, e->args, e->stk, e->p, out);
+}
+
+gtr_status gtr__v1_pset_p_stk(gtr__v1_trace *t, gtr__v1_packed *e, int32_t p, uint32_t stk)
+{
+    if (gtr__v1_pwide(e)) {
+        t->wide[e->a0].p = p;
+        t->wide[e->a0].stk = stk;
+        return GTR_OK;
+    }
+    uint32_t pcode = gtr__v1_pcode(p);
+    if (stk <= GTR__V1_STK_MAX && pcode != GTR__V1_PCODE_BAD) {
+        e->sp = stk | pcode << 24;
+        return GTR_OK;
+    }
+    uint64_t args[4] = {e->a0, e->a1, 0, 0};
+    return to_wide(t, e->tfg >> 8, args, stk, p, e);
 }
 
 /* gtr__v1_slotmap: keys below SLOT_DENSE_MAX after adding SLOT_BIAS (which brings the
@@ -1042,17 +1064,14 @@ static inline bool pack_plain(uint8_t typ, const uint64_t *a, size_t narg, int32
     uint32_t stk = 0;
     split_args(typ, a, narg, args, &stk);
     uint64_t next_g, g = event_g(typ, args[0], *last_g, &next_g);
-    if (g > UINT32_MAX || args[0] > UINT32_MAX || args[1] > UINT32_MAX)
+    uint32_t pcode = gtr__v1_pcode(last_p);
+    if (g > GTR__V1_G_MAX || args[0] > UINT32_MAX || args[1] > UINT32_MAX ||
+        stk > GTR__V1_STK_MAX || pcode == GTR__V1_PCODE_BAD)
         return false;
-    memset(out, 0, sizeof *out);
-    out->ts = (int64_t)((uint64_t)*last_ts + a[0]);
-    out->g = (uint32_t)g;
-    out->a0 = (uint32_t)args[0];
-    out->a1 = (uint32_t)args[1];
-    out->stk = stk;
-    out->p = last_p;
-    out->type = typ;
-    *last_ts = out->ts;
+    int64_t ts = (int64_t)((uint64_t)*last_ts + a[0]);
+    gtr__v1_pnarrow(out, ts, typ, 0, (uint32_t)g, (uint32_t)args[0], (uint32_t)args[1], stk,
+                    pcode);
+    *last_ts = ts;
     *last_g = next_g;
     return true;
 }
@@ -1242,7 +1261,7 @@ static gtr_status sysexit_note(parser *p, sysexit_pass *s, size_t i)
     const gtr__v1_packed *ev = &t->events[i];
     size_t idx;
     bool found;
-    switch (ev->type) {
+    switch (gtr__v1_ptype(ev)) {
     case GTR_V1_GO_SYS_BLOCK:
     case GTR_V1_GO_IN_SYSCALL: {
         gtr_status st = slot_put(p, &s->blk, gtr__v1_packed_g(t, ev), s->nblk, &idx, &found);
@@ -1392,12 +1411,12 @@ gtr_status gtr__v1_sort_moved(const gtr_alloc *alc, gtr__v1_packed *ev, size_t n
 static inline void transition_fields(const gtr__v1_trace *t, const gtr__v1_packed *e,
                                      gtr__v1_event *out)
 {
-    if (e->flags & GTR_V1_F_WIDE) {
+    if (gtr__v1_pwide(e)) {
         gtr__v1_unpack(t, e, out);
         return;
     }
-    out->type = e->type;
-    out->g = e->g;
+    out->type = gtr__v1_ptype(e);
+    out->g = e->tfg >> 8;
     out->args[0] = e->a0;
     out->args[1] = e->a1;
 }
@@ -1520,15 +1539,15 @@ static gtr_status merge_batches(parser *p)
         gtr__v1_packed *fev = &t->events[t->nevents++];
         *fev = fp->ev[-1];
         /* "Local" events are only there for ordering. */
-        switch (fev->type) {
+        switch (gtr__v1_ptype(fev)) {
         case GTR_V1_GO_START_LOCAL:
-            fev->type = GTR_V1_GO_START;
+            gtr__v1_pset_type(fev, GTR_V1_GO_START);
             break;
         case GTR_V1_GO_UNBLOCK_LOCAL:
-            fev->type = GTR_V1_GO_UNBLOCK;
+            gtr__v1_pset_type(fev, GTR_V1_GO_UNBLOCK);
             break;
         case GTR_V1_GO_SYS_EXIT_LOCAL:
-            fev->type = GTR_V1_GO_SYS_EXIT;
+            gtr__v1_pset_type(fev, GTR_V1_GO_SYS_EXIT);
             break;
         default:
             break;
@@ -2094,10 +2113,10 @@ static gtr_status syscall_marks_note(parser *p, syscall_marks *m, size_t i)
         if (!GTR__GROW(p->alc, m->pending, m->cap, m->n + 1))
             return nomem(p);
         m->n++;
-    } else if (m->pending[idx] != NONE && ev->type == GTR_V1_GO_SYS_BLOCK) {
-        p->t->events[m->pending[idx]].flags |= GTR_V1_F_SYS_BLOCKED;
+    } else if (m->pending[idx] != NONE && gtr__v1_ptype(ev) == GTR_V1_GO_SYS_BLOCK) {
+        gtr__v1_pset_flag(&p->t->events[m->pending[idx]], GTR_V1_F_SYS_BLOCKED);
     }
-    m->pending[idx] = ev->type == GTR_V1_GO_SYSCALL ? i : NONE;
+    m->pending[idx] = gtr__v1_ptype(ev) == GTR_V1_GO_SYSCALL ? i : NONE;
     return GTR_OK;
 }
 
@@ -2172,10 +2191,10 @@ static gtr_status post_process(parser *p)
         /* Events must not refer to stacks that don't exist or have no frames. */
         if (st == GTR_OK && ev->stk != 0 && !has_stack(p, ev->stk))
             ev->stk = 0;
-        if (pe->p != ev->p)
-            pe->p = ev->p;
-        if (pe->stk != ev->stk)
-            pe->stk = ev->stk;
+        if (st == GTR_OK && (gtr__v1_packed_p(t, pe) != ev->p ||
+                             gtr__v1_packed_stk(t, pe) != ev->stk) &&
+            gtr__v1_pset_p_stk(t, pe, ev->p, ev->stk) != GTR_OK)
+            st = nomem(p);
         if (st == GTR_OK)
             st = syscall_marks_note(p, &marks, i);
     }

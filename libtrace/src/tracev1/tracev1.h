@@ -109,25 +109,92 @@ typedef struct gtr__v1_event {
     uint8_t sys_blocked;
 } gtr__v1_event;
 
-/* The stored form of an event: 32 bytes. G and the first two arguments are kept in 32 bits
- * when they fit and the last two are zero (nearly always); otherwise the event is WIDE and
- * a0 indexes the trace's wide table, which holds them all. */
+/* The stored form of an event: 24 bytes (the whole trace's events are held at once, and
+ * their memory is most of the old path's cost). The time and the first two arguments are
+ * kept as they are, when they fit 32 bits; the type (6 bits), the flags (2), the G (24), the
+ * stack ID (24) and the P (8, as a code: the real Ps 0..247, -1 and the six fake Ps) are
+ * packed in two words. An event whose G, stack, P or arguments do not fit (or whose last two
+ * arguments are not zero) is WIDE: a0 indexes the trace's wide table, which holds them all.
+ * Read and change the fields with the accessors below, never the words. A copy of a WIDE
+ * event shares its row: change the P or stack of one copy only, the one kept. */
 typedef struct gtr__v1_packed {
     int64_t ts;
-    uint32_t g, a0, a1;
-    uint32_t stk;
-    int32_t p;
-    uint8_t type;
-    uint8_t flags;   /* GTR_V1_F_* */
-    uint16_t pad_;
+    uint32_t a0, a1;
+    uint32_t tfg;    /* type | flags << 6 | G << 8 */
+    uint32_t sp;     /* stack ID | P code << 24 */
 } gtr__v1_packed;
+_Static_assert(sizeof(gtr__v1_packed) == 24, "the stored event is 24 bytes");
 #define GTR_V1_F_WIDE 1u
 #define GTR_V1_F_SYS_BLOCKED 2u
 
 typedef struct gtr__v1_wide {
     uint64_t g;
     uint64_t args[4];
+    uint32_t stk;
+    int32_t p;
 } gtr__v1_wide;
+
+#define GTR__V1_G_MAX 0xffffffu
+#define GTR__V1_STK_MAX 0xffffffu
+#define GTR__V1_PCODE_REAL 248u      /* codes 0..247: the P itself */
+#define GTR__V1_PCODE_NONE 254u      /* -1 */
+#define GTR__V1_PCODE_BAD 255u       /* no code: the event is WIDE */
+
+/* gtr__v1_pcode is the code of P p, GTR__V1_PCODE_BAD when it has none. */
+static inline uint32_t gtr__v1_pcode(int32_t p)
+{
+    if (p >= 0 && p < (int32_t)GTR__V1_PCODE_REAL)
+        return (uint32_t)p;
+    if (p >= 1000000 && p <= 1000005)   /* GTR_V1_FAKE_P .. GTR_V1_PROFILE_P */
+        return GTR__V1_PCODE_REAL + (uint32_t)(p - 1000000);
+    return p == -1 ? GTR__V1_PCODE_NONE : GTR__V1_PCODE_BAD;
+}
+
+static inline int32_t gtr__v1_pdecode(uint32_t code)
+{
+    if (code < GTR__V1_PCODE_REAL)
+        return (int32_t)code;
+    return code == GTR__V1_PCODE_NONE ? -1 : 1000000 + (int32_t)(code - GTR__V1_PCODE_REAL);
+}
+
+static inline uint8_t gtr__v1_ptype(const gtr__v1_packed *e)
+{
+    return (uint8_t)(e->tfg & 0x3f);
+}
+
+static inline unsigned gtr__v1_pflags(const gtr__v1_packed *e)
+{
+    return (e->tfg >> 6) & 3u;
+}
+
+static inline bool gtr__v1_pwide(const gtr__v1_packed *e)
+{
+    return (e->tfg & (GTR_V1_F_WIDE << 6)) != 0;
+}
+
+/* gtr__v1_pset_type changes the type (t < 64); gtr__v1_pset_flag sets flag f. */
+static inline void gtr__v1_pset_type(gtr__v1_packed *e, uint8_t t)
+{
+    e->tfg = (e->tfg & ~0x3fu) | t;
+}
+
+static inline void gtr__v1_pset_flag(gtr__v1_packed *e, unsigned f)
+{
+    e->tfg |= f << 6;
+}
+
+/* gtr__v1_pnarrow stores a narrow event's fields; the caller has checked that they fit
+ * (g <= GTR__V1_G_MAX, stk <= GTR__V1_STK_MAX, pcode != GTR__V1_PCODE_BAD). */
+static inline void gtr__v1_pnarrow(gtr__v1_packed *e, int64_t ts, uint8_t type, unsigned flags,
+                                   uint32_t g, uint32_t a0, uint32_t a1, uint32_t stk,
+                                   uint32_t pcode)
+{
+    e->ts = ts;
+    e->a0 = a0;
+    e->a1 = a1;
+    e->tfg = type | flags << 6 | g << 8;
+    e->sp = stk | pcode << 24;
+}
 
 /* A string of the trace: bytes data[off, off+len) of the trace's input copy. */
 typedef struct gtr__v1_str {
@@ -199,10 +266,24 @@ void gtr__v1_trace_free(gtr__v1_trace *t);
  * converter has copied them: the events alone stay. */
 void gtr__v1_trace_release_tables(gtr__v1_trace *t);
 /* gtr__v1_unpack expands a stored event; gtr__v1_pack stores one (GTR_E_NOMEM when the
- * wide table cannot grow). gtr__v1_packed_g is the event's G. */
+ * wide table cannot grow). gtr__v1_packed_g, _p and _stk are the event's G, P and stack. */
 void gtr__v1_unpack(const gtr__v1_trace *t, const gtr__v1_packed *e, gtr__v1_event *out);
 gtr_status gtr__v1_pack(gtr__v1_trace *t, const gtr__v1_event *e, gtr__v1_packed *out);
-uint64_t gtr__v1_packed_g(const gtr__v1_trace *t, const gtr__v1_packed *e);
+static inline uint64_t gtr__v1_packed_g(const gtr__v1_trace *t, const gtr__v1_packed *e)
+{
+    return gtr__v1_pwide(e) ? t->wide[e->a0].g : e->tfg >> 8;
+}
+static inline int32_t gtr__v1_packed_p(const gtr__v1_trace *t, const gtr__v1_packed *e)
+{
+    return gtr__v1_pwide(e) ? t->wide[e->a0].p : gtr__v1_pdecode(e->sp >> 24);
+}
+static inline uint32_t gtr__v1_packed_stk(const gtr__v1_trace *t, const gtr__v1_packed *e)
+{
+    return gtr__v1_pwide(e) ? t->wide[e->a0].stk : e->sp & GTR__V1_STK_MAX;
+}
+/* gtr__v1_pset_p_stk changes the event's P and stack; an event they no longer fit becomes
+ * WIDE (GTR_E_NOMEM, nothing changed, when the wide table cannot grow). */
+gtr_status gtr__v1_pset_p_stk(gtr__v1_trace *t, gtr__v1_packed *e, int32_t p, uint32_t stk);
 
 /* gtr__v1_unpack_ns is gtr__v1_unpack with the time in nanoseconds (gtr__v1_time): the
  * event as Parse's output holds it. Valid once post_process has set t->min_ts and t->freq. */
