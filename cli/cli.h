@@ -69,8 +69,8 @@ typedef enum cli_section {
     CLI_SECTION_TEXT,   /* the trace file as written (the text format): for raw text2bytes */
 } cli_section;
 
-/* An input opened by cli_load_input. Only in, from_fixture and text_format are for the
- * caller. */
+/* An input opened by cli_load_input. Only in, from_fixture, text_format and map are for the
+ * caller. It stays where cli_load_input filled it in (in's release function points at map). */
 typedef struct cli_input {
     gtr_input *in;       /* the trace to read; owned, released by cli_input_free */
     bool from_fixture;   /* in delivers a fixture's trace section from memory, never gunzipped
@@ -81,7 +81,8 @@ typedef struct cli_input {
     struct txtar_archive *archive;  /* private: the archive (CLI_SECTION_TEXT) */
     struct cli_replay *replay;      /* private: the recording of a stream (stdin, a FIFO) */
     FILE *mem;                      /* private: the FILE replaying it */
-    cli_mapped_file map;            /* private: a regular file, mapped (in reads it) */
+    cli_mapped_file map;            /* a plain regular file, mapped (in reads it); data
+                                     * NULL otherwise */
 } cli_input;
 
 /* cli_load_input opens the trace input path ("-": stdin) for validate, stats and raw
@@ -90,7 +91,10 @@ typedef struct cli_input {
  * archive whose files are exactly `expect` then `trace` and does not start like a wire trace
  * ("go 1.") or a text trace ("Trace Go1."). A fixture is gunzipped when its bytes are gzip
  * (our extension), parsed by tgen_fixture_parse (Go's testtrace.ParseFile) with path as its
- * name, and out->in delivers its trace section (want) with out->from_fixture set. Any other
+ * name, and out->in delivers its trace section (want) with out->from_fixture set. For want
+ * CLI_SECTION_WIRE, a plain (not gzip) regular file is mapped (out->map) and out->in reads
+ * the mapping as a plain memory input, whose batches the reader takes in place; the pages of
+ * each generation go as the reader is done with them (gtr_input_set_release). Any other
  * input is opened as gtr_input_open_path does (gzip sniffed, streamed), so it reads exactly
  * as before: a file is looked at and then reopened; a stream (stdin, a FIFO) is looked at
  * through a FILE that records the raw bytes read, and then read through one that replays

@@ -67,7 +67,6 @@ int cmd_validate(int argc, char **argv)
     gtr_buf lines = {0};   /* pending event lines, written in blocks */
     gtr_event ev;
     gtr_err err = GTR_ERR_INIT;
-    uint64_t gen_start = 0;   /* input offset where the current generation's batches begin */
     int rc = CLI_FAIL;
 
     for (int i = 1; i < argc; i++) {
@@ -115,11 +114,6 @@ int cmd_validate(int argc, char **argv)
         if (st < 0)
             goto fail;
         cli_progress_event(&prog);
-        if (ci.map.data != NULL && gtr_event_get_kind(&ev) == GTR_EVENT_SYNC) {
-            /* A Sync starts a generation: the batches of the one before it are done with. */
-            cli_mapped_file_release_before(&ci.map, gen_start);
-            gen_start = gtr_input_offset(ci.in);
-        }
         if (log_events) {
             size_t before = lines.len;
             if (gtr_event_formatter_format(fmt, &ev, &lines, &err) < 0) {

@@ -365,6 +365,12 @@ static gtr_status load_stream(const char *path, FILE *src, bool own_src, const c
     return gtr_input_open_file(out->mem, NULL, &out->in, err);
 }
 
+/* release_mapped is the mapped input's release function (gtr_input_set_release). */
+static void release_mapped(void *ctx, uint64_t offset)
+{
+    cli_mapped_file_release_before(ctx, offset);
+}
+
 /* map_plain_file maps path when it is a regular file that is not gzip-compressed (a gzip
  * file is inflated into the input's own buffer anyway, and streams in less memory). */
 static bool map_plain_file(const char *path, cli_mapped_file *m)
@@ -419,10 +425,13 @@ gtr_status cli_load_input(const char *path, cli_section want, cli_input *out, gt
     gtr_input_free(probe);
     if (st == GTR_OK && data != NULL)
         st = load_fixture(path, data, len, want, out, err);
-    else if (st == GTR_OK && want == CLI_SECTION_WIRE && map_plain_file(path, &out->map))
+    else if (st == GTR_OK && want == CLI_SECTION_WIRE && map_plain_file(path, &out->map)) {
         /* A plain regular file is read from its mapping: the reader takes its batches in
-         * place. */
+         * place, and says when a generation's are done with (their pages then go). */
         st = gtr_input_open_memory_plain(out->map.data, out->map.len, NULL, &out->in, err);
+        if (st == GTR_OK)
+            gtr_input_set_release(out->in, release_mapped, &out->map);
+    }
     else if (st == GTR_OK)
         st = gtr_input_open_path(path, NULL, &out->in, err);
 done:

@@ -63,14 +63,58 @@ static size_t read_reference(ref_row *rows, size_t max)
     return n;
 }
 
+/* dump reads every event of in, hashing each String() line; the event count, the hash
+ * (hex) and the final status (err holds the message). */
+static gtr_status dump(gtr_input *in, unsigned long long *events, char hex[65], gtr_err *err)
+{
+    gtr_buf line;
+    gtr_buf_init(&line, NULL);
+    gtr_reader *r;
+    gtr_status st = gtr_reader_new(in, NULL, &r, err);
+    sha256_ctx sha;
+    sha256_init(&sha);
+    *events = 0;
+    if (st == GTR_OK) {
+        gtr_event ev;
+        while ((st = gtr_reader_next(r, &ev, err)) == GTR_OK) {
+            gtr_buf_reset(&line);
+            assert_int_equal(gtr_event_string(&ev, &line), GTR_OK);
+            gtr_buf_putc(&line, '\n');
+            sha256_update(&sha, line.data, line.len);
+            (*events)++;
+        }
+        gtr_reader_free(r);
+    }
+    sha256_final_hex(&sha, hex);
+    gtr_buf_free(&line);
+    return st;
+}
+
+/* check_row: the outcome of reading a trace is Go's (REFERENCE.tsv). */
+static void check_row(const ref_row *row, gtr_status st, const gtr_err *err,
+                      unsigned long long events, const char *hex)
+{
+    if (strcmp(row->result, "ok") == 0) {
+        if (st != GTR_EOF)
+            fail_msg("%s: %s", row->name, err->msg);
+    } else {
+        gtr_buf want = {0};
+        gtr_buf_puts(&want, "error: ");
+        gtr_buf_append(&want, gtr_err_text(err, NULL), err->len);
+        assert_int_equal(want.len, strlen(row->result));
+        assert_string_equal(want.data, row->result);
+        gtr_buf_free(&want);
+    }
+    assert_int_equal(events, row->events);
+    assert_string_equal(hex, row->dump_sha);
+}
+
 static void test_reader_real_traces_match_go(void **state)
 {
     (void)state;
     static ref_row rows[64];
     size_t n = read_reference(rows, 64);
     assert_true(n >= 26);
-    gtr_buf line;
-    gtr_buf_init(&line, NULL);
     for (size_t i = 0; i < n; i++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/corpus/real/%.255s.trace.gz", GTR_SOURCE_DIR,
@@ -78,48 +122,146 @@ static void test_reader_real_traces_match_go(void **state)
         gtr_err err = GTR_ERR_INIT;
         gtr_input *in;
         assert_int_equal(gtr_input_open_path(path, NULL, &in, &err), GTR_OK);
-        gtr_reader *r;
-        assert_int_equal(gtr_reader_new(in, NULL, &r, &err), GTR_OK);
-        sha256_ctx sha;
-        sha256_init(&sha);
-        unsigned long long events = 0;
-        gtr_event ev;
-        gtr_status st;
-        while ((st = gtr_reader_next(r, &ev, &err)) == GTR_OK) {
-            gtr_buf_reset(&line);
-            assert_int_equal(gtr_event_string(&ev, &line), GTR_OK);
-            gtr_buf_putc(&line, '\n');
-            sha256_update(&sha, line.data, line.len);
-            events++;
-        }
+        unsigned long long events;
         char hex[65];
-        sha256_final_hex(&sha, hex);
+        gtr_status st = dump(in, &events, hex, &err);
         print_message("%s: %llu events, %s\n", rows[i].name, events,
                       st == GTR_EOF ? "ok" : err.msg);
-        if (strcmp(rows[i].result, "ok") == 0) {
-            if (st != GTR_EOF)
-                fail_msg("%s: %s", rows[i].name, err.msg);
-        } else {
-            gtr_buf want = {0};
-            gtr_buf_puts(&want, "error: ");
-            gtr_buf_append(&want, gtr_err_text(&err, NULL), err.len);
-            assert_int_equal(want.len, strlen(rows[i].result));
-            assert_string_equal(want.data, rows[i].result);
-            gtr_buf_free(&want);
-        }
-        assert_int_equal(events, rows[i].events);
-        assert_string_equal(hex, rows[i].dump_sha);
+        check_row(&rows[i], st, &err, events, hex);
         gtr_err_clear(&err);
-        gtr_reader_free(r);
         gtr_input_free(in);
     }
-    gtr_buf_free(&line);
+}
+
+/* A memory input whose released bytes are overwritten at once: a reader that read a byte
+ * after saying it was done with it would read garbage. */
+typedef struct poison {
+    uint8_t *data;
+    size_t len;
+    uint64_t released;   /* bytes overwritten so far */
+    unsigned calls;
+} poison;
+
+static void poison_release(void *ctx, uint64_t offset)
+{
+    poison *p = ctx;
+    assert_true(offset > p->released);
+    assert_true(offset <= p->len);
+    memset(p->data + p->released, 0xa5, (size_t)(offset - p->released));
+    p->released = offset;
+    p->calls++;
+}
+
+/* read_plain reads the whole (gunzipped) file at path into memory. */
+static uint8_t *read_plain(const char *path, size_t *len)
+{
+    gtr_err err = GTR_ERR_INIT;
+    gtr_input *in;
+    assert_int_equal(gtr_input_open_path(path, NULL, &in, &err), GTR_OK);
+    char *data = NULL;
+    *len = 0;
+    assert_int_equal(gtr_input_read_all(in, &data, len, &err), GTR_OK);
+    gtr_input_free(in);
+    return (uint8_t *)data;
+}
+
+/* Every real trace read in place from plain memory (the reader borrows its batches) gives
+ * Go's events and verdict, with every byte the reader says it is done with overwritten as
+ * soon as it says so; a multi-generation trace releases at each generation. The old-format
+ * traces (corpus/old) read so give what they give streamed from gzip. */
+static void test_reader_real_borrowed_and_released(void **state)
+{
+    (void)state;
+    static ref_row rows[64];
+    size_t n = read_reference(rows, 64);
+    unsigned multi = 0;
+    for (size_t i = 0; i < n; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/corpus/real/%.255s.trace.gz", GTR_SOURCE_DIR,
+                 rows[i].name);
+        poison p = {0};
+        p.data = read_plain(path, &p.len);
+        gtr_err err = GTR_ERR_INIT;
+        gtr_input *in;
+        assert_int_equal(gtr_input_open_memory(p.data, p.len, NULL, &in, &err), GTR_OK);
+        gtr_input_set_release(in, poison_release, &p);
+        unsigned long long events;
+        char hex[65];
+        gtr_status st = dump(in, &events, hex, &err);
+        check_row(&rows[i], st, &err, events, hex);
+        if (p.calls > 1)
+            multi++;
+        gtr_err_clear(&err);
+        gtr_input_free(in);
+        free(p.data);
+    }
+    assert_true(multi >= 5);   /* traces of several generations did release between them */
+
+    static const char *const old[] = {"tracev1-stress_1_21_good", "tracev1-stress_1_19_good",
+                                      "tracev1-user_task_region_1_11_good"};
+    for (size_t i = 0; i < sizeof old / sizeof old[0]; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/corpus/old/%s.trace.gz", GTR_SOURCE_DIR, old[i]);
+        gtr_err err = GTR_ERR_INIT;
+        gtr_input *in;
+        assert_int_equal(gtr_input_open_path(path, NULL, &in, &err), GTR_OK);
+        unsigned long long want_events, events;
+        char want_hex[65], hex[65];
+        gtr_status want_st = dump(in, &want_events, want_hex, &err);
+        gtr_input_free(in);
+        poison p = {0};
+        p.data = read_plain(path, &p.len);
+        assert_int_equal(gtr_input_open_memory(p.data, p.len, NULL, &in, &err), GTR_OK);
+        gtr_input_set_release(in, poison_release, &p);
+        assert_int_equal(dump(in, &events, hex, &err), want_st);
+        assert_int_equal(events, want_events);
+        assert_string_equal(hex, want_hex);
+        assert_int_equal(p.calls, 1);   /* all of it, once the converter has its copies */
+        assert_int_equal(p.released, p.len);
+        gtr_err_clear(&err);
+        gtr_input_free(in);
+        free(p.data);
+    }
+}
+
+/* Only a memory input's bytes are borrowed: a gzip one never calls its release function. */
+static void test_reader_gzip_input_never_releases(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/corpus/real/testprog-gc-stress.trace.gz", GTR_SOURCE_DIR);
+    size_t len;
+    uint8_t *gz = NULL;
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    len = (size_t)ftell(f);
+    rewind(f);
+    gz = malloc(len);
+    assert_non_null(gz);
+    assert_int_equal(fread(gz, 1, len, f), len);
+    fclose(f);
+    poison p = {0};
+    p.len = len;
+    gtr_err err = GTR_ERR_INIT;
+    gtr_input *in;
+    assert_int_equal(gtr_input_open_memory(gz, len, NULL, &in, &err), GTR_OK);
+    gtr_input_set_release(in, poison_release, &p);
+    unsigned long long events;
+    char hex[65];
+    assert_int_equal(dump(in, &events, hex, &err), GTR_EOF);
+    assert_true(events > 0);
+    assert_int_equal(p.calls, 0);
+    gtr_input_free(in);
+    free(gz);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reader_real_traces_match_go),
+        cmocka_unit_test(test_reader_real_borrowed_and_released),
+        cmocka_unit_test(test_reader_gzip_input_never_releases),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "generation.h"
+
+#include "input_priv.h"
 #include "mem.h"
 
 gtr_status gtr__generation_new(const gtr_alloc *alc, gtr_go_version ver, gtr__generation **out,
@@ -352,6 +354,8 @@ gtr_status gtr__generation_read(gtr__generation *g, gtr_input *in, gtr_err *err)
         return gtr_err_setf(err, GTR_E_USAGE,
                             "internal error: readGeneration called for <1.26 trace");
     generation_reset(g);
+    /* The last generation's batches, read in place from a memory input, are done with. */
+    gtr__input_release_before(in, gtr_input_offset(in));
 
     /* Read batches one at a time until we hit the end of the generation. */
     for (;;) {
@@ -415,6 +419,8 @@ gtr_status gtr__generation_read_with_spill(gtr__generation *g, gtr_input *in, gt
         return gtr_err_setf(err, GTR_E_USAGE,
                             "internal error: readGenerationWithSpill called for Go 1.26+ trace");
     generation_reset(g);
+    /* The last generation's batches are done with (the spilled one is a copy). */
+    gtr__input_release_before(in, gtr_input_offset(in));
 
     /* Process the spilled batch, which contains real data. */
     if (g->has_spill) {

@@ -62,6 +62,11 @@ struct gtr_input {
     const uint8_t *next_buf;
     size_t next_pos, next_end;
 
+    /* The owner's release function (memory inputs): told how far the bytes are done with. */
+    gtr_input_release_fn release;
+    void *release_ctx;
+    uint64_t released;
+
     /* Sticky state. */
     bool eof;
     gtr_err err;             /* err.code != GTR_OK once failed; last (see input_new) */
@@ -541,6 +546,23 @@ gtr_status gtr_input_read_all(gtr_input *in, char **data, size_t *len, gtr_err *
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
     (*data)[*len] = '\0';
     return GTR_OK;
+}
+
+void gtr_input_set_release(gtr_input *in, gtr_input_release_fn fn, void *ctx)
+{
+    if (in == NULL)
+        return;
+    in->release = fn;
+    in->release_ctx = ctx;
+}
+
+void gtr__input_release_before(gtr_input *in, uint64_t offset)
+{
+    /* Only a memory source's bytes are borrowed; a FILE's and gzip's are the input's own. */
+    if (in->release == NULL || in->fp != NULL || in->gzip || offset <= in->released)
+        return;
+    in->released = offset;
+    in->release(in->release_ctx, offset);
 }
 
 bool gtr__input_borrow(gtr_input *in, size_t n, const uint8_t **p)

@@ -29,6 +29,10 @@ bool gtr__input_borrow(gtr_input *in, size_t n, const uint8_t **p);
  * reports it). */
 bool gtr__input_borrow_rest(gtr_input *in, const uint8_t **p, size_t *n);
 
+/* gtr__input_release_before tells the input's release function (gtr_input_set_release),
+ * if any, that no byte before offset is borrowed any more. */
+void gtr__input_release_before(gtr_input *in, uint64_t offset);
+
 /* gtr__input_read_line reads the next line into line (reset first) with bufio.ScanLines'
  * rules but no length limit: the line ends at '\n' (not included), one trailing '\r' is
  * dropped, a last line without '\n' counts if it is not empty. GTR_EOF ("EOF") when no line

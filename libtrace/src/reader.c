@@ -154,6 +154,9 @@ static gtr_status new_v1_reader(gtr_input *in, const gtr_alloc *alc, gtr_go_vers
         gtr_reader_free(r);
         return st;
     }
+    /* The converter has copied the strings: a borrowed input is done with. */
+    if (owned == NULL)
+        gtr__input_release_before(in, gtr_input_offset(in));
     *out = r;
     return GTR_OK;
 }

@@ -39,6 +39,15 @@ GTR_API void gtr_input_free(gtr_input *in);
 /* gtr_input_set_limit caps the number of (decompressed) bytes the input delivers; reading
  * past it fails with GTR_E_LIMIT "input exceeds the limit of %llu bytes". 0: no limit. */
 GTR_API void gtr_input_set_limit(gtr_input *in, uint64_t max_bytes);
+/* gtr_input_set_release asks a memory input (gtr_input_open_memory, _plain) to say when
+ * its bytes are done with: fn(ctx, offset) is called once the readers borrow no byte before
+ * input offset offset any more (the high-level reader as it starts reading a generation,
+ * whose predecessor's batches it read in place; once for a go 1.11-1.21 trace, when its
+ * converter has copied what it keeps). The caller may then let those bytes' memory go
+ * (gotrace drops a mapped file's pages); they are not read again. Offsets only grow. Not
+ * called for other inputs, nor after gtr_input_free. NULL fn: no calls. */
+typedef void (*gtr_input_release_fn)(void *ctx, uint64_t offset);
+GTR_API void gtr_input_set_release(gtr_input *in, gtr_input_release_fn fn, void *ctx);
 /* gtr_input_is_gzip: the input is being decompressed. */
 GTR_API bool gtr_input_is_gzip(const gtr_input *in);
 /* gtr_input_offset: bytes delivered so far (decompressed offset). */
