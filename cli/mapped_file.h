@@ -19,8 +19,9 @@ typedef struct cli_mapped_file {
  * path is not a regular file, is empty (as /proc files say they are), cannot be opened or
  * mapped: the caller then reads it as a stream, which reports any error in Go's words. A
  * file cut short by another process while it is mapped would raise SIGBUS on the next read
- * of a lost page; while anything is mapped, SIGBUS ends gotrace with
- * "gotrace: read PATH: the file was truncated while being read" and exit status 1. */
+ * of a lost page: once a file is mapped, SIGBUS ends gotrace with
+ * "gotrace: read PATH: the file was truncated while being read" (PATH the last file mapped)
+ * and exit status 1. */
 bool cli_map_file(const char *path, cli_mapped_file *out);
 
 /* cli_mapped_file_release_before lets go of the whole pages of m before offset, so that a
