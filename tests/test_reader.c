@@ -669,6 +669,24 @@ static void test_reader_invalid_table_ids_fail(void **state)
     rd_trace("invalid-stack-id", &t, &res);
     rd_expect_error(&res, 3, "found invalid stack ID 7 for event STWBegin");
     tb_free(&t);
+
+    /* GoCreate names two stacks: its own (checked first, as Go's spec lists it) and the new
+     * goroutine's. */
+    tb_init(&t, 22);
+    gen_prelude(&t, 1);
+    TB_EV(&t, GTR_EV_GO_CREATE, 1, 5, 8, 0);
+    tb_batch(&t, 1, 0, 100);
+    rd_trace("invalid-new-stack-id", &t, &res);
+    rd_expect_error(&res, 3, "found invalid stack ID 8 for event GoCreate");
+    tb_free(&t);
+
+    tb_init(&t, 22);
+    gen_prelude(&t, 1);
+    TB_EV(&t, GTR_EV_GO_CREATE, 1, 5, 8, 9);
+    tb_batch(&t, 1, 0, 100);
+    rd_trace("invalid-both-stack-ids", &t, &res);
+    rd_expect_error(&res, 3, "found invalid stack ID 9 for event GoCreate");
+    tb_free(&t);
 }
 
 static void test_reader_failed_to_advance_dumps_state(void **state)

@@ -399,6 +399,26 @@ bool gtr__evt_stack(const gtr__ev_table *t, uint64_t id, const uint64_t **pcs, s
     return true;
 }
 
+/* dtable_has: dtable_find(d, id) >= 0 (an ID added after the dense form was made is in the
+ * map, whatever its value). */
+static inline bool dtable_has(const dtable *d, uint64_t id)
+{
+    if (id < d->ndense && d->dense[id] != 0)
+        return true;
+    uint32_t v;
+    return gtr__u64map_get(&d->map, id, &v);
+}
+
+bool gtr__evt_has_stack(const gtr__ev_table *t, uint64_t id)
+{
+    return id == 0 || dtable_has(&t->stacks, id);
+}
+
+bool gtr__evt_has_string(const gtr__ev_table *t, uint64_t id)
+{
+    return id == 0 || dtable_has(&t->strings, id);
+}
+
 bool gtr__evt_frame(const gtr__ev_table *t, uint64_t pc, gtr__frame *out)
 {
     uint32_t i;

@@ -48,6 +48,10 @@ typedef struct gtr__base_event {
 bool gtr__evt_string(const gtr__ev_table *t, uint64_t id, gtr_str *out);
 bool gtr__evt_stack(const gtr__ev_table *t, uint64_t id, const uint64_t **pcs, size_t *npcs);
 bool gtr__evt_frame(const gtr__ev_table *t, uint64_t pc, gtr__frame *out);
+/* gtr__evt_has_stack, gtr__evt_has_string: whether a stack or string ID is present (the
+ * lookups above without their results), for checks on every event. */
+bool gtr__evt_has_stack(const gtr__ev_table *t, uint64_t id);
+bool gtr__evt_has_string(const gtr__ev_table *t, uint64_t id);
 /* Extra strings (Go's addExtraString/getExtraString): "" is ID 0; others are interned. */
 gtr_status gtr__evt_add_extra_string(gtr__ev_table *t, const char *s, size_t len,
                                      uint64_t *id, gtr_err *err);

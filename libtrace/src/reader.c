@@ -58,9 +58,11 @@ struct gtr_reader {
     size_t nfrontier, frontier_cap;
     size_t cpu_next;         /* Go's r.cpuSamples is gen->cpu[cpu_next, ncpu) */
 
-    /* ids[t]: whether events of type t name stacks or strings (IDS_NONE / IDS_SOME), or
-     * IDS_UNKNOWN before the first one (filled on demand, like cctx.argc). */
-    uint8_t ids[256];
+    /* ids[t]: where events of type t name stacks and strings: [0..1] the args_ indices of
+     * the stack IDs, [2..3] of the string IDs (IDS_NONE_ARG: none), [4] IDS_NONE when there
+     * are none at all, IDS_SOME, or IDS_UNKNOWN before the first event of the type (filled
+     * on demand, like cctx.argc). */
+    uint8_t ids[256][5];
     gtr__ordering *order;
     gtr__v1_converter *v1;   /* the v1 path (go 1.11, 1.19, 1.21): Go's r.v1Events */
     uint64_t syncs;
@@ -79,6 +81,8 @@ struct gtr_reader {
     gtr_err sticky;
     gtr_err scratch_err;     /* for callers passing a NULL err */
 };
+
+enum { IDS_UNKNOWN = 0, IDS_NONE, IDS_SOME, IDS_NONE_ARG = 0xff };
 
 static void sync_event(gtr_event *ev, const gtr__ev_table *table, gtr_time ts, uint64_t n);
 
@@ -529,36 +533,40 @@ static gtr_status table_id_error(const gtr_event *ev, bool stack, uint64_t id, g
                         (unsigned long long)id, name);
 }
 
-enum { IDS_UNKNOWN = 0, IDS_NONE, IDS_SOME };
+/* ids_of fills in r->ids[t] from the spec: the args_ indices of type t's stack and string
+ * IDs (the spec's indices count dt; args_ does not), IDS_NONE_ARG where there is none. */
+static const uint8_t *ids_of(gtr_reader *r, uint8_t t)
+{
+    const gtr_event_spec *spec = gtr_spec(t);
+    uint8_t *d = r->ids[t];
+    for (unsigned k = 0; k < 2; k++) {
+        d[k] = k < spec->nstack_ids ? (uint8_t)(spec->stack_ids[k] - 1) : IDS_NONE_ARG;
+        d[2 + k] = k < spec->nstring_ids ? (uint8_t)(spec->string_ids[k] - 1) : IDS_NONE_ARG;
+    }
+    d[4] = d[0] != IDS_NONE_ARG || d[2] != IDS_NONE_ARG ? IDS_SOME : IDS_NONE;
+    return d;
+}
 
-/* validate_table_ids is Go's Event.validateTableIDs. Most event types name no stack and no
- * string: r->ids says so after the first event of a type, without the spec. */
+/* validate_table_ids is Go's Event.validateTableIDs: each stack ID, then each string ID the
+ * event names must be in its table (0 always is). Strings referenced by stack frames were
+ * validated when the stacks were read. r->ids[type] says where they are, after the first
+ * event of a type; most types name none. */
 static gtr_status validate_table_ids(gtr_reader *r, const gtr_event *ev, gtr_err *err)
 {
-    if (ev->type_ == GTR_EV_SYNC_EVENT || r->ids[ev->type_] == IDS_NONE)
+    const uint8_t *d = r->ids[ev->type_];
+    if (d[4] == IDS_NONE || ev->type_ == GTR_EV_SYNC_EVENT)
+        return GTR_OK;
+    if (d[4] == IDS_UNKNOWN && (d = ids_of(r, ev->type_))[4] == IDS_NONE)
         return GTR_OK;
     const gtr__ev_table *t = ev->table_;
-    /* The spec's argument indices count dt; args_ does not. */
-    const gtr_event_spec *spec = gtr_spec(ev->type_);
-    if (r->ids[ev->type_] == IDS_UNKNOWN) {
-        r->ids[ev->type_] = spec->nstack_ids == 0 && spec->nstring_ids == 0 ? IDS_NONE : IDS_SOME;
-        if (r->ids[ev->type_] == IDS_NONE)
-            return GTR_OK;
-    }
-    /* Check stacks. Strings referenced by stack frames were validated when the stacks were
-     * read. */
-    for (unsigned k = 0; k < spec->nstack_ids; k++) {
-        uint64_t id = ev->args_[spec->stack_ids[k] - 1];
-        const uint64_t *pcs;
-        size_t n;
-        if (id != 0 && (t == NULL || !gtr__evt_stack(t, id, &pcs, &n)))
+    for (unsigned k = 0; k < 2 && d[k] != IDS_NONE_ARG; k++) {
+        uint64_t id = ev->args_[d[k]];
+        if (id != 0 && (t == NULL || !gtr__evt_has_stack(t, id)))
             return table_id_error(ev, true, id, err);
     }
-    /* Check strings. */
-    for (unsigned k = 0; k < spec->nstring_ids; k++) {
-        uint64_t id = ev->args_[spec->string_ids[k] - 1];
-        gtr_str s;
-        if (id != 0 && (t == NULL || !gtr__evt_string(t, id, &s)))
+    for (unsigned k = 2; k < 4 && d[k] != IDS_NONE_ARG; k++) {
+        uint64_t id = ev->args_[d[k]];
+        if (id != 0 && (t == NULL || !gtr__evt_has_string(t, id)))
             return table_id_error(ev, false, id, err);
     }
     return GTR_OK;
