@@ -7,7 +7,7 @@
 #   ci/bench-v1.sh [--short] [--runs N] [TRACE]
 #
 # Default TRACE: the largest trace `ci/oldgo-fetch.sh --big` writes that Go reads and
-# validates to the end (go1.21-stress-nosys-big, 20-30 MB; fetched and made on first use,
+# validates to the end (the larger go1.N-stress-nosys-big, about 20 MB; fetched and made on first use,
 # then cached; its go1.*-stress-big twins, with blocking syscalls, stop at Go's validator
 # flaw). --short (CI): Go's
 # tracev1-stress_1_21_good (350 KB) and 3 runs. Prints, for each tool, the median of N runs (the two tools take turns)

@@ -13,11 +13,13 @@
 # only when tests/oldgo/progs/ changed).
 #   --out DIR    also copy the small traces, gzip -9n, to DIR/go1.N-PROG.trace.gz
 #                (the committed ones in corpus/old/ were written with --out corpus/old)
-#   --big DIR    also write the stress program's traces with -scale N (default 120: about
-#                20-30 MB each) to DIR/go1.N-stress-big.trace, and
+#   --big DIR    also write the stress program's traces with -scale N (default 180: about
+#                20 MB each) to DIR/go1.N-stress-big.trace, and
 #                without blocking syscalls (-nosyscall) to DIR/go1.N-stress-nosys-big.trace:
 #                Go's validator rejects the first kind ("tried to run goroutine N when one was
-#                already executing") and reads the second to the end (cached too)
+#                already executing") and reads the second to the end (cached too; the second
+#                kind has no pipe, no socket and no trace file written while tracing, since
+#                any syscall slower than sysmon's 20 µs is traced as blocking)
 #   --cache DIR  default $GTR_OLDGO_CACHE or ~/.cache/gotrace-oldgo
 # Prints the directory of the small traces on stdout. Exits 1 with a message on stderr when a
 # package cannot be had (no network, suite gone, ...) or a program fails to build or run.
@@ -26,7 +28,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 cache=${GTR_OLDGO_CACHE:-$HOME/.cache/gotrace-oldgo}
-out="" big="" scale=120
+out="" big="" scale=180
 while [ $# -gt 0 ]; do
     case "$1" in
     --out) out=${2:?--out needs a directory}; shift 2 ;;
