@@ -145,8 +145,8 @@ static inline uint32_t gtr__v1_pcode(int32_t p)
 {
     if (p >= 0 && p < (int32_t)GTR__V1_PCODE_REAL)
         return (uint32_t)p;
-    if (p >= 1000000 && p <= 1000005)   /* GTR_V1_FAKE_P .. GTR_V1_PROFILE_P */
-        return GTR__V1_PCODE_REAL + (uint32_t)(p - 1000000);
+    if (p >= GTR_V1_FAKE_P && p <= GTR_V1_PROFILE_P)
+        return GTR__V1_PCODE_REAL + (uint32_t)(p - GTR_V1_FAKE_P);
     return p == -1 ? GTR__V1_PCODE_NONE : GTR__V1_PCODE_BAD;
 }
 
@@ -154,7 +154,7 @@ static inline int32_t gtr__v1_pdecode(uint32_t code)
 {
     if (code < GTR__V1_PCODE_REAL)
         return (int32_t)code;
-    return code == GTR__V1_PCODE_NONE ? -1 : 1000000 + (int32_t)(code - GTR__V1_PCODE_REAL);
+    return code == GTR__V1_PCODE_NONE ? -1 : GTR_V1_FAKE_P + (int32_t)(code - GTR__V1_PCODE_REAL);
 }
 
 static inline uint8_t gtr__v1_ptype(const gtr__v1_packed *e)
