@@ -7,14 +7,14 @@
 #   ci/bench-v1.sh [--short] [--runs N] [TRACE]
 #
 # Default TRACE: the largest trace `ci/oldgo-fetch.sh --big` writes that Go reads and
-# validates to the end (the larger go1.N-stress-nosys-big, about 20 MB; fetched and made on first use,
-# then cached; its go1.*-stress-big twins, with blocking syscalls, stop at Go's validator
-# flaw). --short (CI): Go's
-# tracev1-stress_1_21_good (350 KB) and 3 runs. Prints, for each tool, the median of N runs (the two tools take turns)
-# (default 5) of each figure, then the ratios: Go's time over ours (how many times faster) and
-# our peak RSS over Go's, and each RSS over the trace's size. Both tools must reach the same
-# verdict (exit status); a differing one is printed and fails the script. Measured, never
-# asserted against a target: the machine is shared, so the load (uptime) is printed too.
+# validates to the end (the larger go1.N-stress-nosys-big, about 20 MB; made on first use,
+# then cached; the go1.N-stress-big twins, with blocking syscalls, stop at Go's validator
+# flaw). --short (CI): Go's tracev1-stress_1_21_good (350 KB) and 3 runs. Prints, for each
+# tool, the median of N runs (default 5; the two tools take turns) of each figure, then the
+# ratios: Go's time over ours (how many times faster) and our peak RSS over Go's, and each
+# RSS over the trace's size. Both tools must reach the same verdict (exit status); a
+# differing one is printed and fails the script. Measured, never asserted against a target:
+# the machine is shared, so the load (uptime) is printed too.
 #
 # Environment: GOTRACE (default build-bench/bin/gotrace, built Release when missing),
 # GTR_ORACLE_CACHE (the Go 1.27 toolchain, ci/oracle-fetch.sh), GTR_OLDGO_CACHE.
@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --short) short=1; shift ;;
     --runs) runs=${2:?--runs needs a number}; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) trace=$1; shift ;;
     esac
 done
