@@ -16,6 +16,7 @@
  * order the goroutines were created. */
 #include <string.h>
 
+#include "compiler.h"
 #include "mem.h"
 #include "tracev1_convert.h"
 
@@ -289,7 +290,7 @@ static gtr_status created_add(gtr__v1_converter *c, uint64_t g, gtr_err *err)
 }
 
 /* proc_m_get: it.procMs[p] with its ok. */
-static bool proc_m_get(const gtr__v1_converter *c, int32_t p, gtr_threadid *m)
+static GTR__ALWAYS_INLINE bool proc_m_get(const gtr__v1_converter *c, int32_t p, gtr_threadid *m)
 {
     size_t v;
     if (!gtr__v1_slot_get(&c->procm_map, (uint64_t)(int64_t)p, &v) || !c->procms[v].live)

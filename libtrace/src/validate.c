@@ -16,6 +16,7 @@
 #include "event_wall.h"
 #include "gtr/raw.h"
 #include "gtr/validate.h"
+#include "compiler.h"
 #include "mem.h"
 
 /* ---- idmap: int64 ID -> fixed-size value ---------------------------------------------- */
@@ -89,10 +90,12 @@ static void *hash_get(idmap *m, int64_t id)
 
 /* idmap_get returns the value slot of id, or NULL. The dense case is inlined at every call
  * (goroutine and proc IDs, several lookups per event). */
-static inline void *idmap_get(idmap *m, int64_t id)
+static GTR__ALWAYS_INLINE void *idmap_get(idmap *m, int64_t id)
 {
     if (id >= 0 && (uint64_t)id < m->dcap)
         return m->dpresent[id] ? m->dvals + (size_t)id * m->vsize : NULL;
+    if (m->last_val != NULL && m->last_id == id)
+        return m->last_val;
     return hash_get(m, id);
 }
 
@@ -183,17 +186,14 @@ static bool dense_grow(idmap *m, const gtr_alloc *a, int64_t id)
     return true;
 }
 
-/* idmap_put returns the value slot of id, creating a zeroed one (*created) if needed. NULL
- * when out of memory. The pointer is valid until the next put or delete. */
-static void *idmap_put(idmap *m, const gtr_alloc *a, int64_t id, bool *created)
+/* idmap_put_new is idmap_put for an absent id. */
+static GTR__NOINLINE void *idmap_put_new(idmap *m, const gtr_alloc *a, int64_t id,
+                                         bool *created)
 {
-    void *v = idmap_get(m, id);
+    void *v;
     bool found;
     size_t i;
 
-    *created = false;
-    if (v != NULL)
-        return v;
     *created = true;
     m->last_val = NULL;   /* entries may move */
     if (id >= 0 && (uint64_t)id >= m->dcap && id < DENSE_MAX &&
@@ -218,6 +218,18 @@ static void *idmap_put(idmap *m, const gtr_alloc *a, int64_t id, bool *created)
     v = m->hvals + i * m->vsize;
     memset(v, 0, m->vsize);
     return v;
+}
+
+/* idmap_put returns the value slot of id, creating a zeroed one (*created) if needed. NULL
+ * when out of memory. The pointer is valid until the next put or delete. */
+static GTR__ALWAYS_INLINE void *idmap_put(idmap *m, const gtr_alloc *a, int64_t id,
+                                          bool *created)
+{
+    void *v = idmap_get(m, id);
+    *created = false;
+    if (v != NULL)
+        return v;
+    return idmap_put_new(m, a, id, created);
 }
 
 static void idmap_delete(idmap *m, int64_t id)
@@ -623,11 +635,11 @@ static void delete_range(gtr_validator *v, gtr_resource_id r, const char *name)
     }
 }
 
-/* get_or_create_thread is Go's getOrCreateThread; *ctx is NULL when the event has no
- * thread (an error is recorded). */
-static gtr_status get_or_create_thread(gtr_validator *v, const gtr_event *ev, gtr_threadid m,
-                                       const gtr_state_transition *tr, sched_ctx **ctx,
-                                       gtr_err *err)
+/* get_or_create_thread_slow is get_or_create_thread for a thread not seen yet, or none. */
+static GTR__NOINLINE gtr_status get_or_create_thread_slow(gtr_validator *v, const gtr_event *ev,
+                                                          gtr_threadid m,
+                                                          const gtr_state_transition *tr,
+                                                          sched_ctx **ctx, gtr_err *err)
 {
     bool created;
     sched_ctx *s;
@@ -655,6 +667,23 @@ static gtr_status get_or_create_thread(gtr_validator *v, const gtr_event *ev, gt
     }
     *ctx = s;
     return GTR_OK;
+}
+
+/* get_or_create_thread is Go's getOrCreateThread; *ctx is NULL when the event has no
+ * thread (an error is recorded). A known thread is found inline. */
+static GTR__ALWAYS_INLINE gtr_status get_or_create_thread(gtr_validator *v, const gtr_event *ev,
+                                                          gtr_threadid m,
+                                                          const gtr_state_transition *tr,
+                                                          sched_ctx **ctx, gtr_err *err)
+{
+    if (m != GTR_NO_THREAD) {
+        sched_ctx *s = idmap_get(&v->ms, m);
+        if (s != NULL) {
+            *ctx = s;
+            return GTR_OK;
+        }
+    }
+    return get_or_create_thread_slow(v, ev, m, tr, ctx, err);
 }
 
 static gtr_status check_sync(gtr_validator *v, const gtr_event *ev, gtr_err *err)

@@ -30,6 +30,7 @@
 #include "gtr/raw.h"
 
 #include "../batch.h"
+#include "../compiler.h"
 #include "../mem.h"
 #include "tracev1.h"
 
@@ -1674,18 +1675,11 @@ static const gdesc *g_find(post *s, uint64_t g, bool *exists)
     return &s->gs[idx];
 }
 
-/* g_slot is the slot a map write gs[g] = ... stores to, created as gzero when absent. Every
- * case that writes a G back on success takes its slot first: the slot it may create on a
- * failing path does not matter, since any failure ends the parse. The pointer is valid until
- * the next g_slot. */
-static gtr_status g_slot(post *s, uint64_t g, gdesc **out)
+/* g_slot_new is g_slot's slow path: a G neither last looked up nor in the dense array. */
+static GTR__NOINLINE gtr_status g_slot_new(post *s, uint64_t g, gdesc **out)
 {
     size_t idx;
     bool found;
-    if (s->last_g_ok && s->last_g == g) {
-        *out = &s->gs[s->last_g_slot];
-        return GTR_OK;
-    }
     gtr_status st = slot_put(s->p, &s->gmap, g, s->ngs, &idx, &found);
     if (st != GTR_OK)
         return st;
@@ -1702,16 +1696,33 @@ static gtr_status g_slot(post *s, uint64_t g, gdesc **out)
     return GTR_OK;
 }
 
-/* p_slot is g_slot for Ps. It also serves the cases where Go only reads ps[ev.P]: nothing
- * asks whether a P exists, so a pzero slot reads exactly as an absent P. */
-static gtr_status p_slot(post *s, int32_t pid, pdesc **out)
+/* g_slot is the slot a map write gs[g] = ... stores to, created as gzero when absent. Every
+ * case that writes a G back on success takes its slot first: the slot it may create on a
+ * failing path does not matter, since any failure ends the parse. The pointer is valid until
+ * the next g_slot. Its two common cases are inline (a call that could grow the maps saved
+ * and restored registers on every event). */
+static GTR__ALWAYS_INLINE gtr_status g_slot(post *s, uint64_t g, gdesc **out)
 {
     size_t idx;
     bool found;
-    if (s->last_p_ok && s->last_p == pid) {
-        *out = &s->ps[s->last_p_slot];
+    if (s->last_g_ok && s->last_g == g) {
+        *out = &s->gs[s->last_g_slot];
         return GTR_OK;
     }
+    if (!dense_hit(&s->gmap, g, &idx, &found))
+        return g_slot_new(s, g, out);
+    s->last_g_ok = true;
+    s->last_g = g;
+    s->last_g_slot = idx;
+    *out = &s->gs[idx];
+    return GTR_OK;
+}
+
+/* p_slot_new is p_slot's slow path. */
+static GTR__NOINLINE gtr_status p_slot_new(post *s, int32_t pid, pdesc **out)
+{
+    size_t idx;
+    bool found;
     gtr_status st = slot_put(s->p, &s->pmap, (uint64_t)(int64_t)pid, s->nps, &idx, &found);
     if (st != GTR_OK)
         return st;
@@ -1721,6 +1732,25 @@ static gtr_status p_slot(post *s, int32_t pid, pdesc **out)
         s->ps[idx] = pzero;
         s->nps++;
     }
+    s->last_p_ok = true;
+    s->last_p = pid;
+    s->last_p_slot = idx;
+    *out = &s->ps[idx];
+    return GTR_OK;
+}
+
+/* p_slot is g_slot for Ps. It also serves the cases where Go only reads ps[ev.P]: nothing
+ * asks whether a P exists, so a pzero slot reads exactly as an absent P. */
+static GTR__ALWAYS_INLINE gtr_status p_slot(post *s, int32_t pid, pdesc **out)
+{
+    size_t idx;
+    bool found;
+    if (s->last_p_ok && s->last_p == pid) {
+        *out = &s->ps[s->last_p_slot];
+        return GTR_OK;
+    }
+    if (!dense_hit(&s->pmap, (uint64_t)(int64_t)pid, &idx, &found))
+        return p_slot_new(s, pid, out);
     s->last_p_ok = true;
     s->last_p = pid;
     s->last_p_slot = idx;
@@ -1822,7 +1852,7 @@ static gtr_status post_event(post *s, size_t idx, gtr__v1_event *ev)
     gtr_status st = GTR_OK;
     gdesc *g;
     const gdesc *cg;
-    pdesc *pd;
+    pdesc *pd = NULL;
     bool exists;
     switch (ev->type) {
     case GTR_V1_PROC_START:
