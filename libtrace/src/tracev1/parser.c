@@ -1815,8 +1815,9 @@ static gtr_status fail_quoted(const parser *p, const char *prefix, const gtr__v1
 }
 
 /* check_running is postProcessTrace's checkRunning. */
-static gtr_status check_running(const parser *p, const pdesc *pd, const gdesc *g,
-                                const gtr__v1_event *ev, bool allow_g0)
+/* check_running_fail formats check_running's error (the G is g0 when it runs as it should). */
+static GTR__NOINLINE gtr_status check_running_fail(const parser *p, const pdesc *pd,
+                                                   const gdesc *g, const gtr__v1_event *ev)
 {
     const char *name = descs[ev->type].name;
     if (g->state != GTR_V1_G_RUNNING)
@@ -1828,10 +1829,18 @@ static gtr_status check_running(const parser *p, const pdesc *pd, const gdesc *g
                             "p %" PRId32 " is not running g %" PRIu64 " while %s (time %" PRId64
                             ")",
                             ev->p, ev->g, name, ev->ts);
-    if (!allow_g0 && ev->g == 0)
-        return gtr_err_setf(p->err, GTR_E_FORMAT, "g 0 did %s (time %" PRId64 ")", name,
-                            ev->ts);
-    return GTR_OK;
+    return gtr_err_setf(p->err, GTR_E_FORMAT, "g 0 did %s (time %" PRId64 ")", name, ev->ts);
+}
+
+/* check_running is Go's checkRunning: the event's G runs, on the event's P, and is not g0
+ * unless allowed. */
+static GTR__ALWAYS_INLINE gtr_status check_running(const parser *p, const pdesc *pd,
+                                                   const gdesc *g, const gtr__v1_event *ev,
+                                                   bool allow_g0)
+{
+    if (g->state == GTR_V1_G_RUNNING && pd->g == ev->g && (allow_g0 || ev->g != 0))
+        return GTR_OK;
+    return check_running_fail(p, pd, g, ev);
 }
 
 static bool has_stack(const parser *p, uint32_t id)
@@ -1844,7 +1853,7 @@ static bool has_stack(const parser *p, uint32_t id)
  * Each case takes the slots of the G and the P it writes back (g_slot, p_slot) and changes
  * them in place; Go's copies are written back only on success, and a failure ends the
  * parse, so what a failing case leaves in them is never read. */
-static gtr_status post_event(post *s, size_t idx, gtr__v1_event *ev)
+static GTR__ALWAYS_INLINE gtr_status post_event(post *s, size_t idx, gtr__v1_event *ev)
 {
     parser *p = s->p;
     gtr__v1_trace *t = p->t;
