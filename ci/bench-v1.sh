@@ -16,7 +16,7 @@
 # differing one is printed and fails the script. Measured, never asserted against a target:
 # the machine is shared, so the load (uptime) is printed too.
 #
-# Environment: GOTRACE (default build-bench/bin/gotrace, built Release when missing),
+# Environment: GOTRACE (default build-bench/bin/gotrace, a Release build brought up to date),
 # GTR_ORACLE_CACHE (the Go 1.27 toolchain, ci/oracle-fetch.sh), GTR_OLDGO_CACHE.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -55,11 +55,12 @@ gotrace=${GOTRACE:-}
 if [ -z "$gotrace" ]; then
     build=$root/build-bench
     gotrace=$build/bin/gotrace
-    if [ ! -x "$gotrace" ]; then
-        { cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DGTR_BUILD_TESTS=OFF >/dev/null \
-            && cmake --build "$build" -j2 --target gotrace >/dev/null; } \
-            || { echo "bench-v1: cannot build gotrace" >&2; exit 2; }
-    fi
+    # Built every time (a no-op when up to date): a binary left from an older tree would be
+    # measured in place of the working tree's.
+    { { [ -f "$build/CMakeCache.txt" ] ||
+        cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DGTR_BUILD_TESTS=OFF >/dev/null; } \
+        && cmake --build "$build" -j2 --target gotrace >/dev/null; } \
+        || { echo "bench-v1: cannot build gotrace" >&2; exit 2; }
 fi
 bash "$root/ci/oracle-fetch.sh" "$cache" >/dev/null || { echo "bench-v1: ci/oracle-fetch.sh failed" >&2; exit 2; }
 goroot=$cache/unpacked/usr/lib/go-1.27
