@@ -111,27 +111,6 @@ uint64_t gtr__v1_stw_reason(gtr_go_version ver, uint64_t kind)
     return 0;
 }
 
-void gtr__v1_unpack(const gtr__v1_trace *t, const gtr__v1_packed *e, gtr__v1_event *out)
-{
-    out->ts = e->ts;
-    out->type = gtr__v1_ptype(e);
-    out->sys_blocked = (gtr__v1_pflags(e) & GTR_V1_F_SYS_BLOCKED) != 0;
-    if (gtr__v1_pwide(e)) {
-        const gtr__v1_wide *w = &t->wide[e->a0];
-        out->g = w->g;
-        out->stk = w->stk;
-        out->p = w->p;
-        memcpy(out->args, w->args, sizeof out->args);
-    } else {
-        out->g = e->tfg >> 8;
-        out->stk = e->sp & GTR__V1_STK_MAX;
-        out->p = gtr__v1_pdecode(e->sp >> 24);
-        out->args[0] = e->a0;
-        out->args[1] = e->a1;
-        out->args[2] = out->args[3] = 0;
-    }
-}
-
 /* to_wide stores e's G, arguments, stack and P in a new row of the wide table and makes
  * *out (type, flags and time already set) point to it. */
 static gtr_status to_wide(gtr__v1_trace *t, uint64_t g, const uint64_t args[4], uint32_t stk,

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "gtr/alloc.h"
 #include "gtr/buf.h"
@@ -265,9 +266,30 @@ void gtr__v1_trace_free(gtr__v1_trace *t);
 /* gtr__v1_trace_release_tables frees the dictionaries and the input copy, once the
  * converter has copied them: the events alone stay. */
 void gtr__v1_trace_release_tables(gtr__v1_trace *t);
-/* gtr__v1_unpack expands a stored event; gtr__v1_pack stores one (GTR_E_NOMEM when the
- * wide table cannot grow). gtr__v1_packed_g, _p and _stk are the event's G, P and stack. */
-void gtr__v1_unpack(const gtr__v1_trace *t, const gtr__v1_packed *e, gtr__v1_event *out);
+/* gtr__v1_unpack expands a stored event (inline: once per event in post_process and in the
+ * converter); gtr__v1_pack stores one (GTR_E_NOMEM when the wide table cannot grow).
+ * gtr__v1_packed_g, _p and _stk are the event's G, P and stack. */
+static inline void gtr__v1_unpack(const gtr__v1_trace *t, const gtr__v1_packed *e,
+                                  gtr__v1_event *out)
+{
+    out->ts = e->ts;
+    out->type = gtr__v1_ptype(e);
+    out->sys_blocked = (gtr__v1_pflags(e) & GTR_V1_F_SYS_BLOCKED) != 0;
+    if (gtr__v1_pwide(e)) {
+        const gtr__v1_wide *w = &t->wide[e->a0];
+        out->g = w->g;
+        out->stk = w->stk;
+        out->p = w->p;
+        memcpy(out->args, w->args, sizeof out->args);
+    } else {
+        out->g = e->tfg >> 8;
+        out->stk = e->sp & GTR__V1_STK_MAX;
+        out->p = gtr__v1_pdecode(e->sp >> 24);
+        out->args[0] = e->a0;
+        out->args[1] = e->a1;
+        out->args[2] = out->args[3] = 0;
+    }
+}
 gtr_status gtr__v1_pack(gtr__v1_trace *t, const gtr__v1_event *e, gtr__v1_packed *out);
 static inline uint64_t gtr__v1_packed_g(const gtr__v1_trace *t, const gtr__v1_packed *e)
 {
