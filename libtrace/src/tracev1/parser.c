@@ -2122,7 +2122,18 @@ typedef struct syscall_marks {
 static gtr_status syscall_marks_note(parser *p, syscall_marks *m, size_t i)
 {
     gtr__v1_packed *ev = &p->t->events[i];
+    uint8_t typ = gtr__v1_ptype(ev);
     size_t idx;
+    if (typ != GTR_V1_GO_SYSCALL) {
+        /* A G without a slot has no GoSysCall pending: only a pending one changes. */
+        if (m->n == 0 || !slot_get(&m->map, gtr__v1_packed_g(p->t, ev), &idx) ||
+            m->pending[idx] == NONE)
+            return GTR_OK;
+        if (typ == GTR_V1_GO_SYS_BLOCK)
+            gtr__v1_pset_flag(&p->t->events[m->pending[idx]], GTR_V1_F_SYS_BLOCKED);
+        m->pending[idx] = NONE;
+        return GTR_OK;
+    }
     bool found;
     gtr_status st = slot_put(p, &m->map, gtr__v1_packed_g(p->t, ev), m->n, &idx, &found);
     if (st != GTR_OK)
@@ -2131,10 +2142,8 @@ static gtr_status syscall_marks_note(parser *p, syscall_marks *m, size_t i)
         if (!GTR__GROW(p->alc, m->pending, m->cap, m->n + 1))
             return nomem(p);
         m->n++;
-    } else if (m->pending[idx] != NONE && gtr__v1_ptype(ev) == GTR_V1_GO_SYS_BLOCK) {
-        gtr__v1_pset_flag(&p->t->events[m->pending[idx]], GTR_V1_F_SYS_BLOCKED);
     }
-    m->pending[idx] = gtr__v1_ptype(ev) == GTR_V1_GO_SYSCALL ? i : NONE;
+    m->pending[idx] = i;
     return GTR_OK;
 }
 
