@@ -13,10 +13,10 @@
 #include <string.h>
 
 #include "base.h"
+#include "compiler.h"
 #include "event_wall.h"
 #include "gtr/raw.h"
 #include "gtr/validate.h"
-#include "compiler.h"
 #include "mem.h"
 
 /* ---- idmap: int64 ID -> fixed-size value ---------------------------------------------- */

@@ -1793,7 +1793,6 @@ static gtr_status fail_quoted(const parser *p, const char *prefix, const gtr__v1
     return st;
 }
 
-/* check_running is postProcessTrace's checkRunning. */
 /* check_running_fail formats check_running's error (the G is g0 when it runs as it should). */
 static GTR__NOINLINE gtr_status check_running_fail(const parser *p, const pdesc *pd,
                                                    const gdesc *g, const gtr__v1_event *ev)
@@ -1811,7 +1810,7 @@ static GTR__NOINLINE gtr_status check_running_fail(const parser *p, const pdesc 
     return gtr_err_setf(p->err, GTR_E_FORMAT, "g 0 did %s (time %" PRId64 ")", name, ev->ts);
 }
 
-/* check_running is Go's checkRunning: the event's G runs, on the event's P, and is not g0
+/* check_running is postProcessTrace's checkRunning: the event's G runs, on the event's P, and is not g0
  * unless allowed. */
 static GTR__ALWAYS_INLINE gtr_status check_running(const parser *p, const pdesc *pd,
                                                    const gdesc *g, const gtr__v1_event *ev,
