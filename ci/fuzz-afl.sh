@@ -50,8 +50,27 @@ dict=()
 export AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
   AFL_FAST_CAL=1 AFL_CMPLOG_ONLY_NEW=1 AFL_NO_AFFINITY=${AFL_NO_AFFINITY:-1}
 echo "fuzz-afl: afl-fuzz $t for ${secs}s"
+# afl-fuzz -V can leave a target process behind when it exits (seen: the CmpLog binary's
+# persistent child, stopped, state T), which nothing would ever resume or reap. Whatever
+# runs either binary once afl-fuzz (and at the end afl-showmap) has returned is killed
+# (found through /proc: no procps).
+reap_targets() {
+  local p exe
+  for p in /proc/[0-9]*; do
+    exe=$(readlink "$p/exe" 2>/dev/null) || continue
+    case "$exe" in
+    "$b_cmplog/bin/fuzz_${t}_afl" | "$b_asan/bin/fuzz_${t}_afl")
+      echo "fuzz-afl: killing a left-over target process ${p#/proc/} ($exe)"
+      kill -9 "${p#/proc/}" 2>/dev/null || true ;;
+    esac
+  done
+}
+afl_status=0
 afl-fuzz -i "$in" -o "$out" -m none -t 1000 -V "$secs" "${dict[@]}" \
-  -c "$b_cmplog/bin/fuzz_${t}_afl" -- "$b_asan/bin/fuzz_${t}_afl" >"$out/afl.log" 2>&1 || {
+  -c "$b_cmplog/bin/fuzz_${t}_afl" -- "$b_asan/bin/fuzz_${t}_afl" >"$out/afl.log" 2>&1 ||
+  afl_status=$?
+reap_targets
+[ "$afl_status" -eq 0 ] || {
   tail -30 "$out/afl.log" >&2; echo "fuzz-afl: afl-fuzz failed" >&2; exit 1; }
 
 stats="$out/default/fuzzer_stats"
@@ -91,4 +110,5 @@ if command -v afl-showmap >/dev/null; then
   echo "fuzz-afl: order check: $n queue entries run forward and reversed, $differ differ"
   [ "$differ" -eq 0 ] || fail=1
 fi
+reap_targets
 exit $fail
