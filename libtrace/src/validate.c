@@ -70,7 +70,8 @@ static size_t hash_find(const idmap *m, int64_t id, bool *found)
     return i;
 }
 
-/* hash_get is idmap_get for an ID outside the dense array. */
+/* hash_get is idmap_get for an ID outside the dense array and other than the last one found
+ * (idmap_get tests that inline). */
 static void *hash_get(idmap *m, int64_t id)
 {
     bool found;
@@ -78,8 +79,6 @@ static void *hash_get(idmap *m, int64_t id)
 
     if (m->hlen == 0)
         return NULL;
-    if (m->last_val != NULL && m->last_id == id)
-        return m->last_val;
     i = hash_find(m, id, &found);
     if (!found)
         return NULL;
@@ -88,8 +87,9 @@ static void *hash_get(idmap *m, int64_t id)
     return m->last_val;
 }
 
-/* idmap_get returns the value slot of id, or NULL. The dense case is inlined at every call
- * (goroutine and proc IDs, several lookups per event). */
+/* idmap_get returns the value slot of id, or NULL. The dense case and the last ID found in
+ * the hash table are inlined at every call (goroutine, proc and thread IDs, several lookups
+ * per event). */
 static GTR__ALWAYS_INLINE void *idmap_get(idmap *m, int64_t id)
 {
     if (id >= 0 && (uint64_t)id < m->dcap)

@@ -1609,6 +1609,38 @@ typedef struct region_stack {
     size_t n, cap;
 } region_stack;
 
+/* The slot of the key last looked up in one of post's maps (slots never go): consecutive
+ * events mostly name the same G and the same P. */
+typedef struct last_slot {
+    bool ok;
+    uint64_t key;
+    size_t slot;
+} last_slot;
+
+static void last_slot_set(last_slot *c, uint64_t key, size_t slot)
+{
+    c->ok = true;
+    c->key = key;
+    c->slot = slot;
+}
+
+/* last_slot_find is the common case of a lookup in m through c, inline: key's slot in *idx,
+ * true when it is c's key or in m's dense array; false otherwise (the caller's slow path,
+ * which asks m itself). */
+static GTR__ALWAYS_INLINE bool last_slot_find(last_slot *c, const slotmap *m, uint64_t key,
+                                              size_t *idx)
+{
+    bool found;
+    if (c->ok && c->key == key) {
+        *idx = c->slot;
+        return true;
+    }
+    if (!dense_hit(m, key, idx, &found))
+        return false;
+    last_slot_set(c, key, *idx);
+    return true;
+}
+
 typedef struct post {
     parser *p;
     slotmap gmap, pmap, tmap, rmap;
@@ -1620,12 +1652,7 @@ typedef struct post {
     size_t ntasks, tasks_cap;
     region_stack *regions;
     size_t nregions, regions_cap;
-    /* The slots of the G and the P last looked up (slots never go): consecutive events
-     * mostly name the same G and P. */
-    bool last_g_ok, last_p_ok;
-    uint64_t last_g;
-    int32_t last_p;
-    size_t last_g_slot, last_p_slot;
+    last_slot last_g, last_p;   /* keys: the G, the P as (uint64_t)(int64_t) */
 } post;
 
 /* Go's zero gdesc and pdesc: what a map read of an absent G or P gives. */
@@ -1642,15 +1669,13 @@ static const gdesc *g_find(post *s, uint64_t g, bool *exists)
 {
     size_t idx;
     *exists = true;
-    if (s->last_g_ok && s->last_g == g)
-        return &s->gs[s->last_g_slot];
-    if (!slot_get(&s->gmap, g, &idx)) {
-        *exists = false;
-        return &gzero;
+    if (!last_slot_find(&s->last_g, &s->gmap, g, &idx)) {
+        if (!slot_get(&s->gmap, g, &idx)) {
+            *exists = false;
+            return &gzero;
+        }
+        last_slot_set(&s->last_g, g, idx);
     }
-    s->last_g_ok = true;
-    s->last_g = g;
-    s->last_g_slot = idx;
     return &s->gs[idx];
 }
 
@@ -1668,9 +1693,7 @@ static GTR__NOINLINE gtr_status g_slot_new(post *s, uint64_t g, gdesc **out)
         s->gs[idx] = gzero;
         s->ngs++;
     }
-    s->last_g_ok = true;
-    s->last_g = g;
-    s->last_g_slot = idx;
+    last_slot_set(&s->last_g, g, idx);
     *out = &s->gs[idx];
     return GTR_OK;
 }
@@ -1678,31 +1701,23 @@ static GTR__NOINLINE gtr_status g_slot_new(post *s, uint64_t g, gdesc **out)
 /* g_slot is the slot a map write gs[g] = ... stores to, created as gzero when absent. Every
  * case that writes a G back on success takes its slot first: the slot it may create on a
  * failing path does not matter, since any failure ends the parse. The pointer is valid until
- * the next g_slot. Its two common cases are inline (a call that could grow the maps saved
- * and restored registers on every event). */
+ * the next g_slot. Its common cases are inline (a call that could grow the maps saved and
+ * restored registers on every event). */
 static GTR__ALWAYS_INLINE gtr_status g_slot(post *s, uint64_t g, gdesc **out)
 {
     size_t idx;
-    bool found;
-    if (s->last_g_ok && s->last_g == g) {
-        *out = &s->gs[s->last_g_slot];
-        return GTR_OK;
-    }
-    if (!dense_hit(&s->gmap, g, &idx, &found))
+    if (!last_slot_find(&s->last_g, &s->gmap, g, &idx))
         return g_slot_new(s, g, out);
-    s->last_g_ok = true;
-    s->last_g = g;
-    s->last_g_slot = idx;
     *out = &s->gs[idx];
     return GTR_OK;
 }
 
 /* p_slot_new is p_slot's slow path. */
-static GTR__NOINLINE gtr_status p_slot_new(post *s, int32_t pid, pdesc **out)
+static GTR__NOINLINE gtr_status p_slot_new(post *s, uint64_t key, pdesc **out)
 {
     size_t idx;
     bool found;
-    gtr_status st = slot_put(s->p, &s->pmap, (uint64_t)(int64_t)pid, s->nps, &idx, &found);
+    gtr_status st = slot_put(s->p, &s->pmap, key, s->nps, &idx, &found);
     if (st != GTR_OK)
         return st;
     if (!found) {
@@ -1711,9 +1726,7 @@ static GTR__NOINLINE gtr_status p_slot_new(post *s, int32_t pid, pdesc **out)
         s->ps[idx] = pzero;
         s->nps++;
     }
-    s->last_p_ok = true;
-    s->last_p = pid;
-    s->last_p_slot = idx;
+    last_slot_set(&s->last_p, key, idx);
     *out = &s->ps[idx];
     return GTR_OK;
 }
@@ -1722,17 +1735,10 @@ static GTR__NOINLINE gtr_status p_slot_new(post *s, int32_t pid, pdesc **out)
  * asks whether a P exists, so a pzero slot reads exactly as an absent P. */
 static GTR__ALWAYS_INLINE gtr_status p_slot(post *s, int32_t pid, pdesc **out)
 {
+    uint64_t key = (uint64_t)(int64_t)pid;
     size_t idx;
-    bool found;
-    if (s->last_p_ok && s->last_p == pid) {
-        *out = &s->ps[s->last_p_slot];
-        return GTR_OK;
-    }
-    if (!dense_hit(&s->pmap, (uint64_t)(int64_t)pid, &idx, &found))
-        return p_slot_new(s, pid, out);
-    s->last_p_ok = true;
-    s->last_p = pid;
-    s->last_p_slot = idx;
+    if (!last_slot_find(&s->last_p, &s->pmap, key, &idx))
+        return p_slot_new(s, key, out);
     *out = &s->ps[idx];
     return GTR_OK;
 }
@@ -1810,8 +1816,8 @@ static GTR__NOINLINE gtr_status check_running_fail(const parser *p, const pdesc 
     return gtr_err_setf(p->err, GTR_E_FORMAT, "g 0 did %s (time %" PRId64 ")", name, ev->ts);
 }
 
-/* check_running is postProcessTrace's checkRunning: the event's G runs, on the event's P, and is not g0
- * unless allowed. */
+/* check_running is postProcessTrace's checkRunning: the event's G runs, on the event's P,
+ * and is not g0 unless allowed. */
 static GTR__ALWAYS_INLINE gtr_status check_running(const parser *p, const pdesc *pd,
                                                    const gdesc *g, const gtr__v1_event *ev,
                                                    bool allow_g0)
