@@ -493,6 +493,50 @@ static int cmp_ref(const void *a, const void *b)
     return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
+/* gtr__v1_heap_push_pop against Push then Pop (Go's moves) on heaps with many equal times:
+ * the same event out, the same layout left, whether or not the moves were skipped. */
+static void test_tracev1_heap_push_pop_is_push_then_pop(void **state)
+{
+    (void)state;
+    uint64_t rng = 0x2545f4914f6cdd1du;
+    size_t skipped = 0, equal_on_path = 0;
+    for (int round = 0; round < 2000; round++) {
+        gtr__v1_order_event h[64], ref[64];
+        size_t n = 0;
+        rng = rng * 6364136223846793005u + 1442695040888963407u;
+        unsigned spread = 1 + (unsigned)(rng >> 33) % 6;   /* small: many equal times */
+        for (int step = 0; step < 200; step++) {
+            rng = rng * 6364136223846793005u + 1442695040888963407u;
+            gtr__v1_order_event x = {(int64_t)((rng >> 40) % spread), (size_t)step};
+            if (n > 0 && (rng >> 20) % 4 == 0)
+                x.ts = h[0].ts - 1;   /* below the root: the case that may skip */
+            if (n < 32 && (rng >> 24) % 3 == 0) {
+                gtr__v1_heap_push(h, &n, &x);
+                continue;
+            }
+            memcpy(ref, h, n * sizeof *h);
+            size_t nref = n;
+            gtr__v1_heap_push(ref, &nref, &x);
+            gtr__v1_order_event want = gtr__v1_heap_pop(ref, &nref);
+            gtr__v1_order_event got = gtr__v1_heap_push_pop(h, &n, &x);
+            assert_int_equal(got.proc, want.proc);
+            assert_int_equal(got.ts, want.ts);
+            assert_int_equal(n, nref);
+            for (size_t i = 0; i < n; i++) {
+                assert_int_equal(h[i].proc, ref[i].proc);
+                assert_int_equal(h[i].ts, ref[i].ts);
+            }
+            if (got.proc == x.proc && n > 0)
+                skipped++;
+            for (size_t i = 1; i < n; i++)
+                equal_on_path += x.ts < h[0].ts && h[i].ts == h[(i - 1) / 2].ts;
+        }
+    }
+    /* Both kinds of step happened: x straight back out, and equal times under it. */
+    assert_true(skipped > 1000);
+    assert_true(equal_on_path > 1000);
+}
+
 static void test_tracev1_sort_moved_is_a_stable_sort(void **state)
 {
     (void)state;
@@ -587,6 +631,7 @@ int main(void)
         cmocka_unit_test(test_tracev1_sys_exits_move_to_their_real_time_stably),
         cmocka_unit_test(test_tracev1_packed_round_trips_at_every_bound),
         cmocka_unit_test(test_tracev1_sort_moved_is_a_stable_sort),
+        cmocka_unit_test(test_tracev1_heap_push_pop_is_push_then_pop),
         cmocka_unit_test(test_tracev1_stw_reasons_follow_the_version),
         cmocka_unit_test(test_tracev1_slotmap_keeps_first_slots),
         cmocka_unit_test(test_tracev1_pack_round_trips),

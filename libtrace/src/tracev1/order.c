@@ -131,3 +131,34 @@ gtr__v1_order_event gtr__v1_heap_pop(gtr__v1_order_event *h, size_t *n)
     (*n)--;
     return top;
 }
+
+/* push_pop_restores is whether Push then Pop of an x below h[0] leaves h[0..n) as it was.
+ * Push lifts x from leaf n to the root, moving each element q_i of the leaf's path (q_0 the
+ * root, q_k the leaf's parent) down to q_{i+1}'s place, and q_k to the leaf. Pop swaps q_k
+ * back to the root and sifts it down; it retraces the path, putting every element back, when
+ * at each step (a) the path child is the one chosen: a left child always is (its sibling was
+ * q_i's child, so not lower), a right one only if q_i is strictly below its left sibling, and
+ * (b) the path element is strictly below q_k, that is q_{k-1} < q_k (the path is sorted).
+ * At q_k the sift stops: its only child below n was its child before. */
+static bool push_pop_restores(const gtr__v1_order_event *h, size_t n)
+{
+    size_t c = (n - 1) / 2; /* q_k */
+    if (c == 0)
+        return true;
+    if (!(h[(c - 1) / 2].ts < h[c].ts))
+        return false; /* (b) */
+    for (; c > 0; c = (c - 1) / 2) {
+        if ((c & 1) == 0 && !(h[(c - 1) / 2].ts < h[c - 1].ts))
+            return false; /* (a): q_i would not step down to this right child */
+    }
+    return true;
+}
+
+gtr__v1_order_event gtr__v1_heap_push_pop(gtr__v1_order_event *h, size_t *n,
+                                          const gtr__v1_order_event *x)
+{
+    if (*n == 0 || (x->ts < h[0].ts && push_pop_restores(h, *n)))
+        return *x;
+    gtr__v1_heap_push(h, n, x);
+    return gtr__v1_heap_pop(h, n);
+}

@@ -1445,6 +1445,11 @@ static gtr_status merge_batches(parser *p)
     }
 
     for (;;) {
+        /* The first P found ready is held back: when it is the only one (nearly every step),
+         * its Push and the Pop below are one gtr__v1_heap_push_pop. A second one pushes it
+         * first, keeping Go's order of pushes. */
+        gtr__v1_order_event held;
+        size_t nready = 0;
         for (size_t i = 0; i < navail; i++) {
             proc *pr = &procs[avail[i]];
             bool gone = false;
@@ -1491,11 +1496,17 @@ static gtr_status merge_batches(parser *p)
             pr->nev--;
             avail[i] = avail[navail - 1];
             navail--;
-            gtr__v1_heap_push(frontier, &nfrontier, &oe);
+            if (nready++ == 0) {
+                held = oe;
+            } else {
+                if (nready == 2)
+                    gtr__v1_heap_push(frontier, &nfrontier, &held);
+                gtr__v1_heap_push(frontier, &nfrontier, &oe);
+            }
             i--;
         }
 
-        if (nfrontier == 0) {
+        if (nready == 0 && nfrontier == 0) {
             for (size_t i = 0; i < nprocs; i++) {
                 if (!procs[i].done) {
                     st = gtr_err_setf(p->err, GTR_E_ORDER,
@@ -1505,7 +1516,8 @@ static gtr_status merge_batches(parser *p)
             }
             break;
         }
-        gtr__v1_order_event f = gtr__v1_heap_pop(frontier, &nfrontier);
+        gtr__v1_order_event f = nready == 1 ? gtr__v1_heap_push_pop(frontier, &nfrontier, &held)
+                                            : gtr__v1_heap_pop(frontier, &nfrontier);
         proc *fp = &procs[f.proc];
         uint64_t g = fp->head_g;
         fp->head_known = false;

@@ -391,5 +391,11 @@ typedef struct gtr__v1_order_event {
  * on push is the caller's). */
 void gtr__v1_heap_push(gtr__v1_order_event *h, size_t *n, const gtr__v1_order_event *x);
 gtr__v1_order_event gtr__v1_heap_pop(gtr__v1_order_event *h, size_t *n);
+/* gtr__v1_heap_push_pop is Push(x) then Pop(), with the same result and the same heap
+ * afterwards. When x is below every element, and no equal timestamp on the path from the
+ * new leaf to the root turns one of Pop's choices, Push moves that path down a level and Pop
+ * moves it back: x is returned and nothing moves. */
+gtr__v1_order_event gtr__v1_heap_push_pop(gtr__v1_order_event *h, size_t *n,
+                                          const gtr__v1_order_event *x);
 
 #endif /* GTR_SRC_TRACEV1_TRACEV1_H */
