@@ -231,6 +231,41 @@ static void test_generation_table_extra_strings_interned(void **state)
     gtr__evt_free(t);
 }
 
+/* gtr__evt_extra_of_string gives what gtr__evt_add_extra_string of the string's text gives,
+ * in the same order of first additions, and forgets with a reset. */
+static void test_generation_table_extra_of_string_is_add_of_its_text(void **state)
+{
+    (void)state;
+    gtr__ev_table *t = new_table();
+    gtr_err err = GTR_ERR_INIT;
+    uint64_t id;
+    for (int round = 0; round < 2; round++) {
+        assert_int_equal(gtr__evt_add_string(t, 7, "step", 4, &err), GTR_OK);
+        assert_int_equal(gtr__evt_add_string(t, 9, "walk", 4, &err), GTR_OK);
+        assert_int_equal(gtr__evt_add_string(t, 11, "step", 4, &err), GTR_OK); /* a twin */
+        assert_int_equal(gtr__evt_add_extra_string(t, "walk", 4, &id, &err), GTR_OK);
+        assert_int_equal(id, 1); /* already there by text */
+        assert_int_equal(gtr__evt_extra_of_string(t, 7, &id, &err), GTR_OK);
+        assert_int_equal(id, 2);
+        assert_int_equal(gtr__evt_extra_of_string(t, 9, &id, &err), GTR_OK);
+        assert_int_equal(id, 1);
+        assert_int_equal(gtr__evt_extra_of_string(t, 11, &id, &err), GTR_OK);
+        assert_int_equal(id, 2);
+        assert_int_equal(gtr__evt_extra_of_string(t, 7, &id, &err), GTR_OK);
+        assert_int_equal(id, 2);
+        assert_int_equal(gtr__evt_extra_of_string(t, 0, &id, &err), GTR_OK);
+        assert_int_equal(id, 0);
+        /* A string added later is looked up too. */
+        assert_int_equal(gtr__evt_add_string(t, 12, "run", 3, &err), GTR_OK);
+        assert_int_equal(gtr__evt_extra_of_string(t, 12, &id, &err), GTR_OK);
+        assert_int_equal(id, 3);
+        assert_int_equal(gtr__evt_extra_string(t, 3).len, 3);
+        /* The next generation starts empty: no ID is remembered across the reset. */
+        gtr__evt_reset(t);
+    }
+    gtr__evt_free(t);
+}
+
 static void test_generation_freq_mul_out_of_range_is_int64_min(void **state)
 {
     (void)state;
@@ -527,6 +562,7 @@ int main(void)
         cmocka_unit_test(test_generation_table_frames_first_definition_wins),
         cmocka_unit_test(test_generation_table_unknown_pc_fails),
         cmocka_unit_test(test_generation_table_extra_strings_interned),
+        cmocka_unit_test(test_generation_table_extra_of_string_is_add_of_its_text),
         cmocka_unit_test(test_generation_freq_mul_out_of_range_is_int64_min),
         cmocka_unit_test(test_generation_table_limits_fail),
         cmocka_unit_test(test_generation_spill_groups_batches_by_m),

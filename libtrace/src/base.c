@@ -79,6 +79,8 @@ struct gtr__ev_table {
     size_t nextra, extra_cap;
     uint32_t *xslots;    /* open addressing over extra: index + 1, 0 empty */
     size_t xcap;
+    uint32_t *xof;       /* gtr__evt_extra_of_string: string i's extra ID, 0 not known yet */
+    size_t nxof, xof_cap; /* entries [0, nxof) are valid (zeroed when the string came) */
 
     exp_list *exp;       /* per experiment byte (256), allocated with the first batch */
 
@@ -239,6 +241,7 @@ void gtr__evt_free(gtr__ev_table *t)
     gtr__u64map_free(alc, &t->pcs);
     gtr__free(alc, t->extra);
     gtr__free(alc, t->xslots);
+    gtr__free(alc, t->xof);
     if (t->exp != NULL) {
         for (size_t i = 0; i < 256; i++)
             gtr__free(alc, t->exp[i].v);
@@ -262,6 +265,7 @@ void gtr__evt_reset(gtr__ev_table *t)
     if (t->nextra != 0)
         memset(t->xslots, 0, t->xcap * sizeof *t->xslots);
     t->nextra = 0;
+    t->nxof = 0;
     if (t->exp != NULL)
         for (size_t i = 0; i < 256; i++)
             t->exp[i].len = 0;
@@ -674,6 +678,33 @@ gtr_status gtr__evt_add_extra_string(gtr__ev_table *t, const char *s, size_t len
     t->xslots[j] = (uint32_t)t->nextra;
     *id = t->nextra;
     return GTR_OK;
+}
+
+gtr_status gtr__evt_extra_of_string(gtr__ev_table *t, uint64_t string_id, uint64_t *id,
+                                    gtr_err *err)
+{
+    long i = string_id == 0 ? -1 : dtable_find(&t->strings, string_id);
+    if (i < 0) {
+        *id = 0;   /* "" (the caller's ID is present: this is ID 0) */
+        return GTR_OK;
+    }
+    size_t k = (size_t)i;
+    if (k >= t->nxof) {
+        size_t n = t->strings.len;
+        if (!GTR__GROW(t->alc, t->xof, t->xof_cap, n)) /* no memo: the plain way */
+            return gtr__evt_add_extra_string(t, t->str_vals[k].data, t->str_vals[k].len, id,
+                                             err);
+        memset(t->xof + t->nxof, 0, (n - t->nxof) * sizeof *t->xof);
+        t->nxof = n;
+    }
+    if (t->xof[k] != 0) {
+        *id = t->xof[k];
+        return GTR_OK;
+    }
+    gtr_status st = gtr__evt_add_extra_string(t, t->str_vals[k].data, t->str_vals[k].len, id, err);
+    if (st == GTR_OK)
+        t->xof[k] = (uint32_t)*id;   /* extra IDs stay below UINT32_MAX */
+    return st;
 }
 
 gtr_str gtr__evt_extra_string(const gtr__ev_table *t, uint64_t id)

@@ -56,6 +56,11 @@ bool gtr__evt_has_string(const gtr__ev_table *t, uint64_t id);
 gtr_status gtr__evt_add_extra_string(gtr__ev_table *t, const char *s, size_t len,
                                      uint64_t *id, gtr_err *err);
 gtr_str gtr__evt_extra_string(const gtr__ev_table *t, uint64_t id);
+/* gtr__evt_extra_of_string is gtr__evt_add_extra_string of the text of string_id (present in
+ * t), remembered per string until the table changes: the same ID, in the same order of
+ * first additions, for a lookup. */
+gtr_status gtr__evt_extra_of_string(gtr__ev_table *t, uint64_t string_id, uint64_t *id,
+                                    gtr_err *err);
 /* The sync data of the generation, and its experimental batches for experiment exp
  * (GTR_EXP_ALLOC_FREE, ...). */
 const gtr__sync *gtr__evt_sync(const gtr__ev_table *t);

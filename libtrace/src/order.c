@@ -408,6 +408,9 @@ typedef struct task_state {
     gtr_taskid parent_id;
     char *name;
     size_t name_len, name_cap;
+    /* The table the name came from (its serial) and its string ID there: an End in the same
+     * generation finds the extra string by ID (gtr__evt_extra_of_string). */
+    uint64_t name_serial, name_id;
 } task_state;
 
 static void gstate_fini(const gtr_alloc *alc, void *p)
@@ -1494,6 +1497,8 @@ static gtr_status advance_user_task_begin(ADV_PARAMS)
         memcpy(ts->name, name.data, name.len);
     ts->name[name.len] = '\0';
     ts->name_len = name.len;
+    ts->name_serial = gtr__evt_serial(evt);
+    ts->name_id = name_id;
     VALIDATE(cur, user_go_reqs);
     push_event(o, evt, cur, ev);
     ADVANCED(cur);
@@ -1512,7 +1517,11 @@ static gtr_status advance_user_task_end(ADV_PARAMS)
         /* Smuggle the task info. This may be a later generation, whose string table may lack
          * the name: put it in the extra strings. */
         extra[0] = ts->parent_id;
-        if ((st = gtr__evt_add_extra_string(evt, ts->name, ts->name_len, &sid, err)) != GTR_OK)
+        if (ts->name_serial == gtr__evt_serial(evt))
+            st = gtr__evt_extra_of_string(evt, ts->name_id, &sid, err);
+        else
+            st = gtr__evt_add_extra_string(evt, ts->name, ts->name_len, &sid, err);
+        if (st != GTR_OK)
             return st;
         extra[1] = sid;
         idmap_delete(&o->active_tasks, id);
