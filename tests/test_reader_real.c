@@ -41,7 +41,7 @@ static size_t read_reference(ref_row *rows, size_t max)
             continue;
         }
         line[strcspn(line, "\n")] = '\0';
-        char *field[7];
+        char *field[7] = {NULL};
         size_t nf = 0;
         char *p = line;
         while (nf < 7) {
@@ -54,10 +54,12 @@ static size_t read_reference(ref_row *rows, size_t max)
         }
         assert_int_equal(nf, 7);
         ref_row *r = &rows[n++];
-        snprintf(r->name, sizeof r->name, "%s", field[0]);
-        snprintf(r->result, sizeof r->result, "%s", field[3]);
+        assert_true(snprintf(r->name, sizeof r->name, "%s", field[0]) < (int)sizeof r->name);
+        assert_true(snprintf(r->result, sizeof r->result, "%s", field[3]) <
+                    (int)sizeof r->result);
         r->events = strtoull(field[4], NULL, 10);
-        snprintf(r->dump_sha, sizeof r->dump_sha, "%s", field[5]);
+        assert_true(snprintf(r->dump_sha, sizeof r->dump_sha, "%s", field[5]) <
+                    (int)sizeof r->dump_sha);
     }
     fclose(f);
     return n;

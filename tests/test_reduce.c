@@ -297,7 +297,7 @@ static void test_reduce_go125_first_generation_error_becomes_a_passing_fixture(v
                                "Frequency freq=15625000\n";
     char dir[] = "/tmp/test_reduce_XXXXXX", cmd[1024], path[600];
     gtr_buf w = {0};
-    size_t n;
+    size_t n = 0;
     (void)state;
     assert_non_null(mkdtemp(dir));
     assert_int_equal(gtr_raw_text_to_wire(text, strlen(text), &w, NULL), GTR_OK);
@@ -334,7 +334,7 @@ static void test_reduce_unnameable_bytes_are_written_as_wire(void **state)
                                     'a', 'c', 'e', 0,   0,   0,   1,   1,   0,    0,
                                     2,   8,   64,  1,   1,   0,   1,   1,   200};
     char dir[] = "/tmp/test_reduce_XXXXXX", path[600];
-    size_t n;
+    size_t n = 0;
     (void)state;
     assert_non_null(mkdtemp(dir));
     assert_int_equal(reduce_to(dir, bytes, sizeof bytes, ""), 0);
@@ -366,7 +366,7 @@ static void test_reduce_old_format_trace_shrinks_to_wire(void **state)
 {
     gtr_buf whole = {0};
     char dir[] = "/tmp/test_reduce_XXXXXX", path[600];
-    size_t n;
+    size_t n = 0;
     (void)state;
     load(GTR_SOURCE_DIR "/corpus/old/tracev1-stress_1_21_good.trace.gz", &whole);
     assert_true(whole.len > 20000);
@@ -433,7 +433,7 @@ static void test_reduce_old_format_validator_error_shrinks(void **state)
 static void test_reduce_validator_failure_is_written_as_wire(void **state)
 {
     char dir[] = "/tmp/test_reduce_XXXXXX", path[600];
-    size_t n;
+    size_t n = 0;
     (void)state;
     assert_non_null(mkdtemp(dir));
     assert_int_equal(reduce_to(dir, "go 1.25 trace\0\0\0", 16, ""), 0);
@@ -456,7 +456,7 @@ static void test_reduce_expect_reader_error_behind_validator_error(void **state)
     gtr_buf w = {0}, text = {0};
     gtr_err err = GTR_ERR_INIT;
     tgen_fixture *f;
-    size_t n;
+    size_t n = 0;
     (void)state;
     assert_non_null(mkdtemp(dir));
     tgen_trace *t = tgen_trace_new(GTR_GO122, NULL);
