@@ -25,3 +25,12 @@ endif()
 add_test(NAME fuzz_dicts_well_formed
   COMMAND ${CMAKE_COMMAND} -DBIN=${CMAKE_BINARY_DIR}/bin -P ${CMAKE_SOURCE_DIR}/fuzz/tools/check_dicts.cmake)
 set_tests_properties(fuzz_dicts_well_formed PROPERTIES LABELS fuzz)
+
+# Every canary's patch (fuzz/canary/patches/) still applies exactly to this tree: a change
+# around a planted bug fails here, not only in CI's canary witnesses.
+find_program(GTR_PATCH_PROGRAM patch)
+if(GTR_PATCH_PROGRAM)
+  add_test(NAME fuzz_canary_patches_apply
+    COMMAND bash ${CMAKE_SOURCE_DIR}/fuzz/canary/tree.sh --check)
+  set_tests_properties(fuzz_canary_patches_apply PROPERTIES LABELS fuzz)
+endif()

@@ -5,6 +5,7 @@
 #
 # usage: fuzz/canary/tree.sh NAME DEST    copy the tree into DEST, apply patches/NAME.patch
 #        fuzz/canary/tree.sh --list       the canaries, one name a line (patch order)
+#        fuzz/canary/tree.sh --check [NAME...]  whether their patches apply (a dry run)
 #        fuzz/canary/tree.sh --site NAME  the regexp its crash report must match
 #
 # The copy holds the files git knows (tracked, and untracked ones not ignored) as they are in
@@ -28,7 +29,24 @@ case ${1:-} in
     [ -f "$patches/$2.patch" ] || die "no canary $2 (no $patches/$2.patch)"
     sed -n 's/^Crash-Site: //p' "$patches/$2.patch" | head -n1
     exit 0 ;;
-  ""|-h|--help) sed -n '2,15p' "$0"; exit 2 ;;
+  --check)
+    # Every canary's patch (or the NAMEs) still applies to this tree, exactly as above
+    # (a dry run in place: nothing is written). ctest runs it, so that a change around a
+    # canary fails at once rather than in CI's fuzzing step.
+    shift
+    command -v patch >/dev/null || die "patch(1) is not installed"
+    [ $# -gt 0 ] || set -- $(for p in "$patches"/*.patch; do basename "$p" .patch; done)
+    bad=0
+    for name in "$@"; do
+      [ -f "$patches/$name.patch" ] || die "no canary $name (no $patches/$name.patch)"
+      if ! out=$(patch -d "$src" -p1 -s -F0 --dry-run -r - <"$patches/$name.patch" 2>&1); then
+        echo "tree.sh: patches/$name.patch no longer applies to this tree: $(printf '%s' "$out" | head -c 400)" >&2
+        bad=1
+      fi
+    done
+    [ $bad = 0 ] && echo "tree.sh: all $# canary patches apply"
+    exit $bad ;;
+  ""|-h|--help) sed -n '2,16p' "$0"; exit 2 ;;
 esac
 [ $# = 2 ] || die "usage: tree.sh NAME DEST"
 name=$1 dest=$2
