@@ -1040,9 +1040,17 @@ static gtr_status parse_event(parser *p, const raw_event *raw, gtr__v1_event *ev
 static inline bool pack_plain(uint8_t typ, const uint64_t *a, size_t narg, int32_t last_p,
                               int64_t *last_ts, uint64_t *last_g, gtr__v1_packed *out)
 {
+    /* split_args for the one to three values of a plain event, without its loop: the
+     * values after the time, the last of them the stack when the type has one. */
     uint64_t args[2] = {0, 0};
     uint32_t stk = 0;
-    split_args(typ, a, narg, args, &stk);
+    size_t nv = narg - 1;
+    if (nv > 0 && descs[typ].stack)
+        stk = (uint32_t)a[nv--];
+    if (nv > 0)
+        args[0] = a[1];
+    if (nv > 1)
+        args[1] = a[2];
     uint64_t next_g, g = event_g(typ, args[0], *last_g, &next_g);
     uint32_t pcode = gtr__v1_pcode(last_p);
     if (g > GTR__V1_G_MAX || args[0] > UINT32_MAX || args[1] > UINT32_MAX ||
