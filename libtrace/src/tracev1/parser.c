@@ -489,7 +489,10 @@ static inline size_t plain_word_skip(const uint8_t *after_type, unsigned narg)
     uint64_t w;
     memcpy(&w, after_type, sizeof w);
     uint64_t ends = ~w & UINT64_C(0x8080808080808080);
-    for (unsigned i = 1; i < narg && ends != 0; i++)
+    /* Drop the ends of the first narg-1 varints (narg is 1 to 3; 0 stays 0). */
+    if (narg > 1)
+        ends &= ends - 1;
+    if (narg > 2)
         ends &= ends - 1;
     return ends != 0 ? (size_t)__builtin_ctzll(ends) / 8 + 1 : 0;
 }
@@ -1107,14 +1110,23 @@ static size_t load_plain_run(parser *p, proc *pr, size_t n)
         unsigned narg = (unsigned)(data[off] >> 6) + 1;
         uint64_t a[3];
         size_t o = off + 1;
-        unsigned i;
-        for (i = 0; i < narg; i++) {
-            int k = gtr__uvarint(data + o, len - o, &a[i]);
-            if (k <= 0)
+        /* The one to three values, unrolled (a loop's count and exit cost more than the
+         * decoding of a one-byte value). */
+        int k = gtr__uvarint(data + o, len - o, &a[0]);
+        if (k <= 0)
+            break;
+        o += (size_t)k;
+        if (narg > 1) {
+            if ((k = gtr__uvarint(data + o, len - o, &a[1])) <= 0)
                 break;
             o += (size_t)k;
+            if (narg > 2) {
+                if ((k = gtr__uvarint(data + o, len - o, &a[2])) <= 0)
+                    break;
+                o += (size_t)k;
+            }
         }
-        if (i < narg || !pack_plain(typ, a, narg, last_p, &last_ts, &last_g, &pr->buf[n]))
+        if (!pack_plain(typ, a, narg, last_p, &last_ts, &last_g, &pr->buf[n]))
             break;
         n++;
         off = o;
