@@ -269,6 +269,9 @@ typedef struct proc {
     uint64_t head_g;
     size_t head_slot;   /* head_g's slot in the merge's goroutine states (ordered heads) */
     gtr__v1_gstate head_init, head_next;
+    /* In the merge's available Ps, found not ready, and its goroutine's state unchanged
+     * since: Go's scan would find it not ready again (merge_batches skips it). */
+    bool waiting;
 } proc;
 
 typedef struct raw_event {
@@ -1205,7 +1208,8 @@ static int cmp_ts(const void *a, const void *b)
 typedef struct gs_table {
     slotmap map;
     gtr__v1_gstate *v;
-    size_t n, cap;
+    size_t *waiters;     /* per slot: the waiting Ps (proc.waiting) whose head is for it */
+    size_t n, cap, wcap;
 } gs_table;
 
 /* gs_ref points *out at g's state, added as the zero state (dead, sequence 0: Go's map
@@ -1219,9 +1223,11 @@ static gtr_status gs_ref(parser *p, gs_table *gs, uint64_t g, gtr__v1_gstate **o
     if (st != GTR_OK)
         return st;
     if (!found) {
-        if (!GTR__GROW(p->alc, gs->v, gs->cap, gs->n + 1))
+        if (!GTR__GROW(p->alc, gs->v, gs->cap, gs->n + 1) ||
+            !GTR__GROW(p->alc, gs->waiters, gs->wcap, gs->n + 1))
             return nomem(p);
         gs->v[idx] = (gtr__v1_gstate){0, GTR_V1_G_DEAD};
+        gs->waiters[idx] = 0;
         gs->n++;
     }
     *out = &gs->v[idx];
@@ -1442,7 +1448,7 @@ static gtr_status merge_batches(parser *p)
     proc *procs = gtr__calloc(p->alc, nprocs, sizeof *procs);
     size_t *avail = gtr__calloc(p->alc, nprocs, sizeof *avail);
     gtr__v1_order_event *frontier = gtr__calloc(p->alc, nprocs, sizeof *frontier);
-    gs_table gs = {{{0}, NULL, 0}, NULL, 0, 0};
+    gs_table gs = {{{0}, NULL, 0}, NULL, NULL, 0, 0, 0};
     sysexit_pass sx = {{{0}, NULL, 0}, NULL, 0, 0, NULL, 0, 0, SYSEXIT_OK};
     bool unsorted = false;
     int64_t prev_ts = 0;
@@ -1457,6 +1463,7 @@ static gtr_status merge_batches(parser *p)
     procs[nprocs - 1].ev = p->cpu_packed;
     procs[nprocs - 1].nev = p->ncpu;
     size_t navail = nprocs, nfrontier = 0;
+    size_t nwaiting = 0; /* Ps with proc.waiting, all of them in avail */
     for (size_t i = 0; i < nprocs; i++)
         avail[i] = i;
     if (!GTR__GROW(p->alc, t->events, events_cap, p->total_events ? p->total_events : 1)) {
@@ -1470,8 +1477,16 @@ static gtr_status merge_batches(parser *p)
          * first, keeping Go's order of pushes. */
         gtr__v1_order_event held;
         size_t nready = 0;
-        for (size_t i = 0; i < navail; i++) {
+        /* Go's scan over the available Ps, less the Ps it would find waiting again (they
+         * have a head, and it is not ready): when all but the last (the P just merged) are
+         * such, only the last is looked at. */
+        size_t first = nwaiting > 0 && nwaiting == navail - 1 && !procs[avail[navail - 1]].waiting
+                           ? navail - 1
+                           : 0;
+        for (size_t i = first; i < navail; i++) {
             proc *pr = &procs[avail[i]];
+            if (pr->waiting)
+                continue;
             bool gone = false;
             while (pr->nev == 0) {
                 /* Batches may be empty: load until one has events. */
@@ -1507,8 +1522,12 @@ static gtr_status merge_batches(parser *p)
                 }
             }
             if (pr->head_g != GTR_V1_UNORDERED &&
-                !gtr__v1_transition_ready(pr->head_g, gs.v[pr->head_slot], pr->head_init))
+                !gtr__v1_transition_ready(pr->head_g, gs.v[pr->head_slot], pr->head_init)) {
+                pr->waiting = true;
+                nwaiting++;
+                gs.waiters[pr->head_slot]++;
                 continue;
+            }
             /* The event stays at pr->ev[-1] (its buffer is not reloaded while the P is in
              * the frontier); head_* keep its transition until it is merged. */
             gtr__v1_order_event oe = {pr->ev[0].ts, avail[i]};
@@ -1586,6 +1605,17 @@ static gtr_status merge_batches(parser *p)
                 seq = state->seq + 1;
             state->seq = seq;
             state->status = fp->head_next.status;
+            /* The Ps waiting on this goroutine are looked at again. */
+            if (gs.waiters[fp->head_slot] != 0) {
+                for (size_t i = 0; i < navail; i++) {
+                    proc *w = &procs[avail[i]];
+                    if (w->waiting && w->head_slot == fp->head_slot) {
+                        w->waiting = false;
+                        nwaiting--;
+                    }
+                }
+                gs.waiters[fp->head_slot] = 0;
+            }
         }
         avail[navail++] = f.proc;
     }
@@ -1609,6 +1639,7 @@ out:
     gtr__free(p->alc, frontier);
     slotmap_free(p->alc, &gs.map);
     gtr__free(p->alc, gs.v);
+    gtr__free(p->alc, gs.waiters);
     return st;
 }
 
