@@ -2238,6 +2238,8 @@ static gtr_status post_process(parser *p)
         gtr__v1_packed *pe = &t->events[i];
         gtr__v1_event full, *ev = &full;
         gtr__v1_unpack_ns(t, pe, &full);
+        const int32_t stored_p = full.p;      /* what pe holds, to store back only a change */
+        const uint32_t stored_stk = full.stk;
         uint32_t v;
         if (ev->type == GTR_V1_GO_UNBLOCK && gtr__u64map_get(&p->timer_goids, ev->g, &v))
             ev->p = GTR_V1_TIMER_P;
@@ -2286,8 +2288,7 @@ static gtr_status post_process(parser *p)
         /* Events must not refer to stacks that don't exist or have no frames. */
         if (st == GTR_OK && ev->stk != 0 && !has_stack(p, ev->stk))
             ev->stk = 0;
-        if (st == GTR_OK && (gtr__v1_packed_p(t, pe) != ev->p ||
-                             gtr__v1_packed_stk(t, pe) != ev->stk) &&
+        if (st == GTR_OK && (stored_p != ev->p || stored_stk != ev->stk) &&
             gtr__v1_pset_p_stk(t, pe, ev->p, ev->stk) != GTR_OK)
             st = nomem(p);
         if (st == GTR_OK)
