@@ -17,6 +17,9 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 patches="$here/patches"
+# apply_patch DIR PATCH [--dry-run]: the one way a canary's patch is applied (exactly: no fuzz),
+# by the copy below and by --check.
+apply_patch() { patch -d "$1" -p1 -s -F0 --no-backup-if-mismatch -r - ${3:-} <"$2"; }
 
 die() { echo "tree.sh: $*" >&2; exit 1; }
 
@@ -39,7 +42,7 @@ case ${1:-} in
     bad=0
     for name in "$@"; do
       [ -f "$patches/$name.patch" ] || die "no canary $name (no $patches/$name.patch)"
-      if ! out=$(patch -d "$src" -p1 -s -F0 --dry-run -r - <"$patches/$name.patch" 2>&1); then
+      if ! out=$(apply_patch "$src" "$patches/$name.patch" --dry-run 2>&1); then
         echo "tree.sh: patches/$name.patch no longer applies to this tree: $(printf '%s' "$out" | head -c 400)" >&2
         bad=1
       fi
@@ -64,8 +67,7 @@ if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 else
   (cd "$src" && tar -c --exclude='./build*' --exclude=./.git -f - .) | tar -x -C "$dest.tmp" -f -
 fi
-if ! patch -d "$dest.tmp" -p1 -s -F0 --no-backup-if-mismatch -r - <"$patch" \
-  >"$dest.tmp.patch.log" 2>&1; then
+if ! apply_patch "$dest.tmp" "$patch" >"$dest.tmp.patch.log" 2>&1; then
   die "patches/$name.patch no longer applies to this tree: $(head -c 400 "$dest.tmp.patch.log")"
 fi
 rm -f "$dest.tmp.patch.log"
