@@ -493,8 +493,10 @@ static int cmp_ref(const void *a, const void *b)
     return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-/* gtr__v1_heap_push_pop against Push then Pop (Go's moves) on heaps with many equal times:
- * the same event out, the same layout left, whether or not the moves were skipped. */
+/* gtr__v1_frontier_push_pop against Push then Pop (Go's moves) on heaps with many equal
+ * times: the same event out, the same layout left, whether or not the moves were skipped,
+ * with the frontier's kept path test between pushes (runs of push_pop with x below the
+ * root, on one heap, reuse it). */
 static void test_tracev1_heap_push_pop_is_push_then_pop(void **state)
 {
     (void)state;
@@ -502,23 +504,31 @@ static void test_tracev1_heap_push_pop_is_push_then_pop(void **state)
     size_t skipped = 0, equal_on_path = 0;
     for (int round = 0; round < 2000; round++) {
         gtr__v1_order_event h[64], ref[64];
-        size_t n = 0;
+        gtr__v1_frontier fr = {h, 0, -1};
         rng = rng * 6364136223846793005u + 1442695040888963407u;
         unsigned spread = 1 + (unsigned)(rng >> 33) % 6;   /* small: many equal times */
         for (int step = 0; step < 200; step++) {
             rng = rng * 6364136223846793005u + 1442695040888963407u;
             gtr__v1_order_event x = {(int64_t)((rng >> 40) % spread), (size_t)step};
-            if (n > 0 && (rng >> 20) % 4 == 0)
+            if (fr.n > 0 && (rng >> 20) % 4 == 0)
                 x.ts = h[0].ts - 1;   /* below the root: the case that may skip */
-            if (n < 32 && (rng >> 24) % 3 == 0) {
-                gtr__v1_heap_push(h, &n, &x);
+            if (fr.n < 32 && (rng >> 24) % 3 == 0) {
+                gtr__v1_frontier_push(&fr, &x);
                 continue;
             }
+            if (fr.n > 1 && (rng >> 28) % 8 == 0) {
+                gtr__v1_order_event want = h[0];
+                gtr__v1_order_event got = gtr__v1_frontier_pop(&fr);
+                assert_int_equal(got.proc, want.proc);
+                continue;
+            }
+            size_t n = fr.n;
             memcpy(ref, h, n * sizeof *h);
             size_t nref = n;
             gtr__v1_heap_push(ref, &nref, &x);
             gtr__v1_order_event want = gtr__v1_heap_pop(ref, &nref);
-            gtr__v1_order_event got = gtr__v1_heap_push_pop(h, &n, &x);
+            gtr__v1_order_event got = gtr__v1_frontier_push_pop(&fr, &x);
+            n = fr.n;
             assert_int_equal(got.proc, want.proc);
             assert_int_equal(got.ts, want.ts);
             assert_int_equal(n, nref);

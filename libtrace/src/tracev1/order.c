@@ -154,11 +154,27 @@ static bool push_pop_restores(const gtr__v1_order_event *h, size_t n)
     return true;
 }
 
-gtr__v1_order_event gtr__v1_heap_push_pop(gtr__v1_order_event *h, size_t *n,
-                                          const gtr__v1_order_event *x)
+void gtr__v1_frontier_push(gtr__v1_frontier *f, const gtr__v1_order_event *x)
 {
-    if (*n == 0 || (x->ts < h[0].ts && push_pop_restores(h, *n)))
-        return *x;
-    gtr__v1_heap_push(h, n, x);
-    return gtr__v1_heap_pop(h, n);
+    gtr__v1_heap_push(f->h, &f->n, x);
+    f->restores = -1;
+}
+
+gtr__v1_order_event gtr__v1_frontier_pop(gtr__v1_frontier *f)
+{
+    f->restores = -1;
+    return gtr__v1_heap_pop(f->h, &f->n);
+}
+
+gtr__v1_order_event gtr__v1_frontier_push_pop_moving(gtr__v1_frontier *f,
+                                                     const gtr__v1_order_event *x)
+{
+    if (x->ts < f->h[0].ts && f->restores < 0) {
+        f->restores = push_pop_restores(f->h, f->n);
+        if (f->restores)
+            return *x;
+    }
+    gtr__v1_heap_push(f->h, &f->n, x);
+    f->restores = -1;
+    return gtr__v1_heap_pop(f->h, &f->n);
 }

@@ -1212,10 +1212,9 @@ typedef struct gs_table {
     size_t n, cap, wcap;
 } gs_table;
 
-/* gs_ref points *out at g's state, added as the zero state (dead, sequence 0: Go's map
- * read of an absent G) when g has none. The pointer lasts until the next add; the slot,
- * *out - gs->v, lasts for good. */
-static gtr_status gs_ref(parser *p, gs_table *gs, uint64_t g, gtr__v1_gstate **out)
+/* gs_ref_new is gs_ref's slow path: g is not in the map's dense array. */
+static GTR__NOINLINE gtr_status gs_ref_new(parser *p, gs_table *gs, uint64_t g,
+                                           gtr__v1_gstate **out)
 {
     size_t idx;
     bool found;
@@ -1230,6 +1229,20 @@ static gtr_status gs_ref(parser *p, gs_table *gs, uint64_t g, gtr__v1_gstate **o
         gs->waiters[idx] = 0;
         gs->n++;
     }
+    *out = &gs->v[idx];
+    return GTR_OK;
+}
+
+/* gs_ref points *out at g's state, added as the zero state (dead, sequence 0: Go's map
+ * read of an absent G) when g has none. The pointer lasts until the next add; the slot,
+ * *out - gs->v, lasts for good. A G in the dense array is found inline. */
+static GTR__ALWAYS_INLINE gtr_status gs_ref(parser *p, gs_table *gs, uint64_t g,
+                                            gtr__v1_gstate **out)
+{
+    size_t idx;
+    bool found;
+    if (!dense_hit(&gs->map, g, &idx, &found))
+        return gs_ref_new(p, gs, g, out);
     *out = &gs->v[idx];
     return GTR_OK;
 }
@@ -1427,6 +1440,55 @@ static inline void transition_fields(const gtr__v1_trace *t, const gtr__v1_packe
     out->args[1] = e->a1;
 }
 
+typedef enum { HEAD_READY, HEAD_WAITING, HEAD_GONE } head_state;
+
+/* head_of is one look of Go's scan at an available P that is not known to wait: its next
+ * batch is loaded when its current one is done (HEAD_GONE, and pr->done, at the end of its
+ * batches), its head's transition is computed once, and the head is HEAD_READY to merge or
+ * HEAD_WAITING on its goroutine (pr->waiting set: until that goroutine changes, later scans
+ * skip the P). */
+static GTR__ALWAYS_INLINE gtr_status head_of(parser *p, proc *pr, gs_table *gs, size_t *nwaiting,
+                                             head_state *out)
+{
+    gtr_status st;
+    while (pr->nev == 0) {
+        /* Batches may be empty: load until one has events. */
+        st = load_batch(p, pr);
+        if (st == GTR_EOF) {
+            gtr_err_clear(p->err);
+            pr->done = true;
+            *out = HEAD_GONE;
+            return GTR_OK;
+        }
+        if (st != GTR_OK)
+            return st;
+    }
+    if (!pr->head_known) {
+        gtr__v1_event ev;
+        transition_fields(p->t, &pr->ev[0], &ev);
+        pr->head_g = gtr__v1_state_transition(&ev, &pr->head_init, &pr->head_next);
+        pr->head_known = true;
+        /* The G's state is looked up once per head, not once per look at the P: an absent
+         * G gets the zero state now instead of when it is merged. */
+        if (pr->head_g != GTR_V1_UNORDERED) {
+            gtr__v1_gstate *state = NULL;
+            if ((st = gs_ref(p, gs, pr->head_g, &state)) != GTR_OK)
+                return st;
+            pr->head_slot = (size_t)(state - gs->v);
+        }
+    }
+    if (pr->head_g != GTR_V1_UNORDERED &&
+        !gtr__v1_transition_ready(pr->head_g, gs->v[pr->head_slot], pr->head_init)) {
+        pr->waiting = true;
+        (*nwaiting)++;
+        gs->waiters[pr->head_slot]++;
+        *out = HEAD_WAITING;
+        return GTR_OK;
+    }
+    *out = HEAD_READY;
+    return GTR_OK;
+}
+
 static gtr_status merge_batches(parser *p)
 {
     gtr__v1_trace *t = p->t;
@@ -1462,7 +1524,8 @@ static gtr_status merge_batches(parser *p)
     procs[nprocs - 1].pid = GTR_V1_PROFILE_P;
     procs[nprocs - 1].ev = p->cpu_packed;
     procs[nprocs - 1].nev = p->ncpu;
-    size_t navail = nprocs, nfrontier = 0;
+    size_t navail = nprocs;
+    gtr__v1_frontier fr = {frontier, 0, -1};
     size_t nwaiting = 0; /* Ps with proc.waiting, all of them in avail */
     for (size_t i = 0; i < nprocs; i++)
         avail[i] = i;
@@ -1473,8 +1536,8 @@ static gtr_status merge_batches(parser *p)
 
     for (;;) {
         /* The first P found ready is held back: when it is the only one (nearly every step),
-         * its Push and the Pop below are one gtr__v1_heap_push_pop. A second one pushes it
-         * first, keeping Go's order of pushes. */
+         * its Push and the Pop below are one gtr__v1_frontier_push_pop. A second one pushes
+         * it first, keeping Go's order of pushes. */
         gtr__v1_order_event held;
         size_t nready = 0;
         /* Go's scan over the available Ps, less the Ps it would find waiting again (they
@@ -1487,47 +1550,17 @@ static gtr_status merge_batches(parser *p)
             proc *pr = &procs[avail[i]];
             if (pr->waiting)
                 continue;
-            bool gone = false;
-            while (pr->nev == 0) {
-                /* Batches may be empty: load until one has events. */
-                st = load_batch(p, pr);
-                if (st == GTR_EOF) {
-                    st = GTR_OK;
-                    gtr_err_clear(p->err);
-                    pr->done = true;
-                    avail[i] = avail[navail - 1];
-                    navail--;
-                    gone = true;
-                    break;
-                }
-                if (st != GTR_OK)
-                    goto out;
-            }
-            if (gone) {
+            head_state hs;
+            if ((st = head_of(p, pr, &gs, &nwaiting, &hs)) != GTR_OK)
+                goto out;
+            if (hs == HEAD_GONE) {
+                avail[i] = avail[navail - 1];
+                navail--;
                 i--; /* look at index i again (wraps to SIZE_MAX and back with i++) */
                 continue;
             }
-            if (!pr->head_known) {
-                gtr__v1_event ev;
-                transition_fields(t, &pr->ev[0], &ev);
-                pr->head_g = gtr__v1_state_transition(&ev, &pr->head_init, &pr->head_next);
-                pr->head_known = true;
-                /* The G's state is looked up once per head, not once per look at the P:
-                 * an absent G gets the zero state now instead of when it is merged. */
-                if (pr->head_g != GTR_V1_UNORDERED) {
-                    gtr__v1_gstate *state = NULL;
-                    if ((st = gs_ref(p, &gs, pr->head_g, &state)) != GTR_OK)
-                        goto out;
-                    pr->head_slot = (size_t)(state - gs.v);
-                }
-            }
-            if (pr->head_g != GTR_V1_UNORDERED &&
-                !gtr__v1_transition_ready(pr->head_g, gs.v[pr->head_slot], pr->head_init)) {
-                pr->waiting = true;
-                nwaiting++;
-                gs.waiters[pr->head_slot]++;
+            if (hs == HEAD_WAITING)
                 continue;
-            }
             /* The event stays at pr->ev[-1] (its buffer is not reloaded while the P is in
              * the frontier); head_* keep its transition until it is merged. */
             gtr__v1_order_event oe = {pr->ev[0].ts, avail[i]};
@@ -1539,13 +1572,13 @@ static gtr_status merge_batches(parser *p)
                 held = oe;
             } else {
                 if (nready == 2)
-                    gtr__v1_heap_push(frontier, &nfrontier, &held);
-                gtr__v1_heap_push(frontier, &nfrontier, &oe);
+                    gtr__v1_frontier_push(&fr, &held);
+                gtr__v1_frontier_push(&fr, &oe);
             }
             i--;
         }
 
-        if (nready == 0 && nfrontier == 0) {
+        if (nready == 0 && fr.n == 0) {
             for (size_t i = 0; i < nprocs; i++) {
                 if (!procs[i].done) {
                     st = gtr_err_setf(p->err, GTR_E_ORDER,
@@ -1555,8 +1588,9 @@ static gtr_status merge_batches(parser *p)
             }
             break;
         }
-        gtr__v1_order_event f = nready == 1 ? gtr__v1_heap_push_pop(frontier, &nfrontier, &held)
-                                            : gtr__v1_heap_pop(frontier, &nfrontier);
+        gtr__v1_order_event f = nready == 1 ? gtr__v1_frontier_push_pop(&fr, &held)
+                                            : gtr__v1_frontier_pop(&fr);
+    merge:;
         proc *fp = &procs[f.proc];
         uint64_t g = fp->head_g;
         fp->head_known = false;
@@ -1616,6 +1650,22 @@ static gtr_status merge_batches(parser *p)
                 }
                 gs.waiters[fp->head_slot] = 0;
             }
+        }
+        if (nwaiting == navail) {
+            /* Every other available P waits (none was woken): Go's next scan looks at this P
+             * alone, and so does this step, without putting it back in avail first. */
+            head_state hs;
+            if ((st = head_of(p, fp, &gs, &nwaiting, &hs)) != GTR_OK)
+                goto out;
+            if (hs == HEAD_READY) {
+                gtr__v1_order_event oe = {fp->ev[0].ts, f.proc};
+                fp->ev++;
+                fp->nev--;
+                f = gtr__v1_frontier_push_pop(&fr, &oe);
+                goto merge;
+            }
+            if (hs == HEAD_GONE)
+                continue;
         }
         avail[navail++] = f.proc;
     }

@@ -391,11 +391,30 @@ typedef struct gtr__v1_order_event {
  * on push is the caller's). */
 void gtr__v1_heap_push(gtr__v1_order_event *h, size_t *n, const gtr__v1_order_event *x);
 gtr__v1_order_event gtr__v1_heap_pop(gtr__v1_order_event *h, size_t *n);
-/* gtr__v1_heap_push_pop is Push(x) then Pop(), with the same result and the same heap
+/* The merge's frontier: the heap, and whether Push then Pop would leave it as it is.
+ * gtr__v1_frontier_push_pop is Push(x) then Pop(), with the same result and the same heap
  * afterwards. When x is below every element, and no equal timestamp on the path from the
  * new leaf to the root turns one of Pop's choices, Push moves that path down a level and Pop
- * moves it back: x is returned and nothing moves. */
-gtr__v1_order_event gtr__v1_heap_push_pop(gtr__v1_order_event *h, size_t *n,
-                                          const gtr__v1_order_event *x);
+ * moves it back: x is returned and nothing moves. That test of the path depends on the heap
+ * alone, so it is kept (restores) while the heap is unchanged: nearly every step of the
+ * merge returns x, and the test is made once for a run of such steps. The other two are
+ * gtr__v1_heap_push and _pop on f->h[0..f->n); h has room for one more. */
+typedef struct gtr__v1_frontier {
+    gtr__v1_order_event *h;
+    size_t n;
+    int8_t restores;   /* the path test's result; -1: not known since the heap changed */
+} gtr__v1_frontier;
+void gtr__v1_frontier_push(gtr__v1_frontier *f, const gtr__v1_order_event *x);
+gtr__v1_order_event gtr__v1_frontier_pop(gtr__v1_frontier *f);
+/* gtr__v1_frontier_push_pop_moving is the rest of gtr__v1_frontier_push_pop (f->n > 0). */
+gtr__v1_order_event gtr__v1_frontier_push_pop_moving(gtr__v1_frontier *f,
+                                                     const gtr__v1_order_event *x);
+static inline gtr__v1_order_event gtr__v1_frontier_push_pop(gtr__v1_frontier *f,
+                                                            const gtr__v1_order_event *x)
+{
+    if (f->n == 0 || (x->ts < f->h[0].ts && f->restores > 0))
+        return *x;
+    return gtr__v1_frontier_push_pop_moving(f, x);
+}
 
 #endif /* GTR_SRC_TRACEV1_TRACEV1_H */
