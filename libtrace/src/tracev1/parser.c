@@ -1891,17 +1891,22 @@ static void quoted_event(const parser *p, const gtr__v1_event *ev, gtr_buf *b)
     gtr_buf_free(&tmp);
 }
 
-/* fail_events formats a message of the form prefix %q middle %q suffix. */
+/* fail_quoted formats a message of the form prefix %q middle %q, the events a and b2 with
+ * their times in nanoseconds. */
 static gtr_status fail_quoted(const parser *p, const char *prefix, const gtr__v1_event *a,
                               const char *middle, const gtr__v1_event *b2)
 {
     gtr_buf b;
     gtr_buf_init(&b, p->alc);
     gtr_buf_puts(&b, prefix);
-    quoted_event(p, a, &b);
+    gtr__v1_event ns = *a;
+    ns.ts = gtr__v1_time(p->t, a->ts);
+    quoted_event(p, &ns, &b);
     if (middle != NULL) {
         gtr_buf_puts(&b, middle);
-        quoted_event(p, b2, &b);
+        ns = *b2;
+        ns.ts = gtr__v1_time(p->t, b2->ts);
+        quoted_event(p, &ns, &b);
     }
     gtr_status st;
     if (gtr_buf_status(&b) != GTR_OK)
@@ -1920,13 +1925,13 @@ static GTR__NOINLINE gtr_status check_running_fail(const parser *p, const pdesc 
     if (g->state != GTR_V1_G_RUNNING)
         return gtr_err_setf(p->err, GTR_E_FORMAT,
                             "g %" PRIu64 " is not running while %s (time %" PRId64 ")", ev->g,
-                            name, ev->ts);
+                            name, gtr__v1_time(p->t, ev->ts));
     if (pd->g != ev->g)
         return gtr_err_setf(p->err, GTR_E_FORMAT,
                             "p %" PRId32 " is not running g %" PRIu64 " while %s (time %" PRId64
                             ")",
-                            ev->p, ev->g, name, ev->ts);
-    return gtr_err_setf(p->err, GTR_E_FORMAT, "g 0 did %s (time %" PRId64 ")", name, ev->ts);
+                            ev->p, ev->g, name, gtr__v1_time(p->t, ev->ts));
+    return gtr_err_setf(p->err, GTR_E_FORMAT, "g 0 did %s (time %" PRId64 ")", name, gtr__v1_time(p->t, ev->ts));
 }
 
 /* check_running is postProcessTrace's checkRunning: the event's G runs, on the event's P,
@@ -1967,7 +1972,7 @@ static GTR__ALWAYS_INLINE gtr_status post_event(post *s, size_t idx, gtr__v1_eve
         if (pd->running)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "p %" PRId32 " is running before start (time %" PRId64 ")",
-                                ev->p, ev->ts);
+                                ev->p, gtr__v1_time(p->t, ev->ts));
         pd->running = true;
         return GTR_OK;
     case GTR_V1_PROC_STOP:
@@ -1976,12 +1981,12 @@ static GTR__ALWAYS_INLINE gtr_status post_event(post *s, size_t idx, gtr__v1_eve
         if (!pd->running)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "p %" PRId32 " is not running before stop (time %" PRId64 ")",
-                                ev->p, ev->ts);
+                                ev->p, gtr__v1_time(p->t, ev->ts));
         if (pd->g != 0)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "p %" PRId32 " is running a goroutine %" PRIu64
                                 " during stop (time %" PRId64 ")",
-                                ev->p, pd->g, ev->ts);
+                                ev->p, pd->g, gtr__v1_time(p->t, ev->ts));
         pd->running = false;
         return GTR_OK;
     case GTR_V1_GC_START:
@@ -1996,7 +2001,7 @@ static GTR__ALWAYS_INLINE gtr_status post_event(post *s, size_t idx, gtr__v1_eve
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "previous sweeping is not ended before a new one (time %" PRId64
                                 ")",
-                                ev->ts);
+                                gtr__v1_time(p->t, ev->ts));
         pd->sweeping = true;
         return GTR_OK;
     case GTR_V1_GC_MARK_ASSIST_START:
@@ -2006,7 +2011,7 @@ static GTR__ALWAYS_INLINE gtr_status post_event(post *s, size_t idx, gtr__v1_eve
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "previous mark assist is not ended before a new one (time %" PRId64
                                 ")",
-                                ev->ts);
+                                gtr__v1_time(p->t, ev->ts));
         g->mark_assist = true;
         return GTR_OK;
     case GTR_V1_GC_MARK_ASSIST_DONE:
@@ -2020,7 +2025,7 @@ static GTR__ALWAYS_INLINE gtr_status post_event(post *s, size_t idx, gtr__v1_eve
             return st;
         if (!pd->sweeping)
             return gtr_err_setf(p->err, GTR_E_FORMAT, "bogus sweeping end (time %" PRId64 ")",
-                                ev->ts);
+                                gtr__v1_time(p->t, ev->ts));
         pd->sweeping = false;
         return GTR_OK;
     case GTR_V1_GO_WAITING:
@@ -2032,7 +2037,7 @@ static GTR__ALWAYS_INLINE gtr_status post_event(post *s, size_t idx, gtr__v1_eve
                                 "g %" PRIu64 " is not runnable before %s (time %" PRId64 ")",
                                 ev->g,
                                 ev->type == GTR_V1_GO_WAITING ? "EvGoWaiting" : "EvGoInSyscall",
-                                ev->ts);
+                                gtr__v1_time(p->t, ev->ts));
         g->state = GTR_V1_G_WAITING;
         g->ev_block_net = false;
         return GTR_OK;
@@ -2047,7 +2052,7 @@ static GTR__ALWAYS_INLINE gtr_status post_event(post *s, size_t idx, gtr__v1_eve
         if (exists)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "g %" PRIu64 " already exists (time %" PRId64 ")", ev->args[0],
-                                ev->ts);
+                                gtr__v1_time(p->t, ev->ts));
         if ((st = g_slot(s, ev->args[0], &g)) != GTR_OK)
             return st;
         g->state = GTR_V1_G_RUNNABLE;
@@ -2063,12 +2068,12 @@ static GTR__ALWAYS_INLINE gtr_status post_event(post *s, size_t idx, gtr__v1_eve
         if (g->state != GTR_V1_G_RUNNABLE)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "g %" PRIu64 " is not runnable before start (time %" PRId64 ")",
-                                ev->g, ev->ts);
+                                ev->g, gtr__v1_time(p->t, ev->ts));
         if (pd->g != 0)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "p %" PRId32 " is already running g %" PRIu64
                                 " while start g %" PRIu64 " (time %" PRId64 ")",
-                                ev->p, pd->g, ev->g, ev->ts);
+                                ev->p, pd->g, ev->g, gtr__v1_time(p->t, ev->ts));
         g->state = GTR_V1_G_RUNNING;
         pd->g = ev->g;
         if (g->created) {
@@ -2106,18 +2111,18 @@ static GTR__ALWAYS_INLINE gtr_status post_event(post *s, size_t idx, gtr__v1_eve
         if (cg->state != GTR_V1_G_RUNNING)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "g %" PRIu64 " is not running while unpark (time %" PRId64 ")",
-                                ev->g, ev->ts);
+                                ev->g, gtr__v1_time(p->t, ev->ts));
         if (ev->p != GTR_V1_TIMER_P && pd->g != ev->g)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "p %" PRId32 " is not running g %" PRIu64
                                 " while unpark (time %" PRId64 ")",
-                                ev->p, ev->g, ev->ts);
+                                ev->p, ev->g, gtr__v1_time(p->t, ev->ts));
         if ((st = g_slot(s, ev->args[0], &g)) != GTR_OK)
             return st;
         if (g->state != GTR_V1_G_WAITING)
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "g %" PRIu64 " is not waiting before unpark (time %" PRId64 ")",
-                                ev->args[0], ev->ts);
+                                ev->args[0], gtr__v1_time(p->t, ev->ts));
         if (g->ev_block_net)
             ev->p = GTR_V1_NETPOLL_P;
         g->state = GTR_V1_G_RUNNABLE;
@@ -2147,7 +2152,7 @@ static GTR__ALWAYS_INLINE gtr_status post_event(post *s, size_t idx, gtr__v1_eve
             return gtr_err_setf(p->err, GTR_E_FORMAT,
                                 "g %" PRIu64 " is not waiting during syscall exit (time %" PRId64
                                 ")",
-                                ev->g, ev->ts);
+                                ev->g, gtr__v1_time(p->t, ev->ts));
         g->state = GTR_V1_G_RUNNABLE;
         g->ev_block_net = false;
         return GTR_OK;
@@ -2183,7 +2188,7 @@ static GTR__ALWAYS_INLINE gtr_status post_event(post *s, size_t idx, gtr__v1_eve
         if (s->tasks[ti] != NONE) {
             char prefix[96];
             snprintf(prefix, sizeof prefix, "task id conflicts (id:%" PRIu64 "), ", taskid);
-            gtr__v1_unpack_ns(t, &t->events[s->tasks[ti]], &other_ev);
+            gtr__v1_unpack(t, &t->events[s->tasks[ti]], &other_ev);
             return fail_quoted(p, prefix, ev, " vs ", &other_ev);
         }
         s->tasks[ti] = idx;
@@ -2206,7 +2211,7 @@ static GTR__ALWAYS_INLINE gtr_status post_event(post *s, size_t idx, gtr__v1_eve
             rs->v[rs->n++] = idx;
         } else if (mode == 1) { /* region end */
             if (rs->n > 0) { /* the matching start is in the trace */
-                gtr__v1_unpack_ns(t, &t->events[rs->v[rs->n - 1]], &other_ev);
+                gtr__v1_unpack(t, &t->events[rs->v[rs->n - 1]], &other_ev);
                 const gtr__v1_event *sev = &other_ev;
                 if (sev->args[0] != ev->args[0] || sev->args[2] != ev->args[2]) {
                     /* task id, region name mismatch */
@@ -2235,6 +2240,7 @@ typedef struct syscall_marks {
     slotmap map;      /* G -> index into pending */
     size_t *pending;  /* the G's last event, when it was a GoSysCall; NONE otherwise */
     size_t n, cap;
+    size_t npending;  /* pending entries that are not NONE: none, and no G needs looking up */
 } syscall_marks;
 
 static gtr_status syscall_marks_note(parser *p, syscall_marks *m, size_t i)
@@ -2244,12 +2250,13 @@ static gtr_status syscall_marks_note(parser *p, syscall_marks *m, size_t i)
     size_t idx;
     if (typ != GTR_V1_GO_SYSCALL) {
         /* A G without a slot has no GoSysCall pending: only a pending one changes. */
-        if (m->n == 0 || !slot_get(&m->map, gtr__v1_packed_g(p->t, ev), &idx) ||
+        if (m->npending == 0 || !slot_get(&m->map, gtr__v1_packed_g(p->t, ev), &idx) ||
             m->pending[idx] == NONE)
             return GTR_OK;
         if (typ == GTR_V1_GO_SYS_BLOCK)
             gtr__v1_pset_flag(&p->t->events[m->pending[idx]], GTR_V1_F_SYS_BLOCKED);
         m->pending[idx] = NONE;
+        m->npending--;
         return GTR_OK;
     }
     bool found;
@@ -2260,16 +2267,20 @@ static gtr_status syscall_marks_note(parser *p, syscall_marks *m, size_t i)
         if (!GTR__GROW(p->alc, m->pending, m->cap, m->n + 1))
             return nomem(p);
         m->n++;
+        m->pending[idx] = NONE;
     }
+    if (m->pending[idx] == NONE)
+        m->npending++;
     m->pending[idx] = i;
     return GTR_OK;
 }
 
-/* post_process is Parse's steps after the merge, in one pass over the stream: each event's
- * ticks become nanoseconds (gtr__v1_time: in the unpacked copy the checks read) and timers
- * and syscall exits move to their own fake Ps (Parse's loop), then postProcessTrace's checks
- * run on it, then syscall_marks sees it. Only a P or a stack that changed is stored back:
- * most events are left as they are, and their memory is only read. */
+/* post_process is Parse's steps after the merge, in one pass over the stream: timers and
+ * syscall exits move to their own fake Ps (Parse's loop), then postProcessTrace's checks run
+ * on each event, then syscall_marks sees it. Parse's ticks-to-nanoseconds step is
+ * gtr__v1_time, applied where a time is read: the checks read none, and their messages
+ * convert the times they print. Only a P or a stack that changed is stored back: most
+ * events are left as they are, and their memory is only read. */
 static gtr_status post_process(parser *p)
 {
     gtr__v1_trace *t = p->t;
@@ -2281,13 +2292,13 @@ static gtr_status post_process(parser *p)
     gtr_status st = g_slot(&s, 0, &g0);   /* gs[0] = gdesc{state: gRunning} */
     if (st == GTR_OK)
         g0->state = GTR_V1_G_RUNNING;
-    syscall_marks marks = {{{0}, NULL, 0}, NULL, 0, 0};
+    syscall_marks marks = {{{0}, NULL, 0}, NULL, 0, 0, 0};
     t->min_ts = t->nevents > 0 ? t->events[0].ts : 0;
     t->freq = 1e9 / (double)p->ticks_per_sec;   /* checked nonzero by the caller */
     for (size_t i = 0; i < t->nevents && st == GTR_OK; i++) {
         gtr__v1_packed *pe = &t->events[i];
         gtr__v1_event full, *ev = &full;
-        gtr__v1_unpack_ns(t, pe, &full);
+        gtr__v1_unpack(t, pe, &full);
         const int32_t stored_p = full.p;      /* what pe holds, to store back only a change */
         const uint32_t stored_stk = full.stk;
         uint32_t v;
@@ -2300,7 +2311,7 @@ static gtr_status post_process(parser *p)
             if (ev_gc != NONE) {
                 st = gtr_err_setf(p->err, GTR_E_FORMAT,
                                   "previous GC is not ended before a new one (time %" PRId64 ")",
-                                  ev->ts);
+                                  gtr__v1_time(p->t, ev->ts));
                 break;
             }
             ev_gc = i;
@@ -2309,7 +2320,7 @@ static gtr_status post_process(parser *p)
         case GTR_V1_GC_DONE:
             if (ev_gc == NONE) {
                 st = gtr_err_setf(p->err, GTR_E_FORMAT, "bogus GC end (time %" PRId64 ")",
-                                  ev->ts);
+                                  gtr__v1_time(p->t, ev->ts));
                 break;
             }
             ev_gc = NONE;
@@ -2318,7 +2329,7 @@ static gtr_status post_process(parser *p)
             if (ev_stw != NONE) {
                 st = gtr_err_setf(p->err, GTR_E_FORMAT,
                                   "previous STW is not ended before a new one (time %" PRId64 ")",
-                                  ev->ts);
+                                  gtr__v1_time(p->t, ev->ts));
                 break;
             }
             ev_stw = i;
@@ -2326,7 +2337,7 @@ static gtr_status post_process(parser *p)
         case GTR_V1_STW_DONE:
             if (ev_stw == NONE) {
                 st = gtr_err_setf(p->err, GTR_E_FORMAT, "bogus STW end (time %" PRId64 ")",
-                                  ev->ts);
+                                  gtr__v1_time(p->t, ev->ts));
                 break;
             }
             ev_stw = NONE;
