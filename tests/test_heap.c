@@ -275,6 +275,65 @@ static void test_heap_sort_func_ties_match_go(void **state)
         assert_int_equal(y[i].id, want2[i]);
 }
 
+/* gtr__heap_update_root with its memo against gtr__heap_update(0) on a twin heap, through
+ * random root moves, updates elsewhere, inserts and removes with many equal times: the same
+ * layout after every step, and the memo answered most root updates. */
+static void test_heap_update_root_memo_is_update(void **state)
+{
+    (void)state;
+    gtr__batch_cursor a[NCURSORS], b[NCURSORS];
+    gtr__batch_cursor *ha[NCURSORS], *hb[NCURSORS];
+    uint64_t rng = 0x853c49e6748fea9bu;
+    size_t hits = 0, root_updates = 0;
+    for (int round = 0; round < 300; round++) {
+        size_t n = 0, nb = 0, used = 0;
+        gtr__heap_root_memo memo = {0, false};
+        for (int step = 0; step < 400; step++) {
+            rng = rng * 6364136223846793005u + 1442695040888963407u;
+            unsigned op = (unsigned)(rng >> 60);
+            int64_t t = (int64_t)((rng >> 20) % 8);   /* few values: many ties */
+            if (n == 0 || (op < 2 && used < NCURSORS)) {
+                if (used == NCURSORS)
+                    break;
+                memset(&a[used], 0, sizeof a[used]);
+                memset(&b[used], 0, sizeof b[used]);
+                a[used].ev.time = b[used].ev.time = t;
+                gtr__heap_insert(ha, &n, &a[used]);
+                gtr__heap_insert(hb, &nb, &b[used]);
+                used++;
+                memo.ok = false;
+            } else if (op < 3) {
+                size_t i = (size_t)(rng >> 8) % n;
+                gtr__heap_remove(ha, &n, i);
+                gtr__heap_remove(hb, &nb, i);
+                memo.ok = false;
+            } else if (op < 5 && n > 1) {
+                size_t i = 1 + (size_t)(rng >> 8) % (n - 1);
+                ha[i]->ev.time = hb[i]->ev.time = t;
+                gtr__heap_update(ha, n, i);
+                gtr__heap_update(hb, nb, i);
+                memo.ok = false;
+            } else {
+                /* The root's cursor moves on: its time grows (or stays), as a batch's do. */
+                ha[0]->ev.time += t >> 2;
+                hb[0]->ev.time += t >> 2;
+                bool was = memo.ok && ha[0]->ev.time <= memo.kids_min;
+                gtr__heap_update_root(ha, n, &memo);
+                gtr__heap_update(hb, nb, 0);
+                root_updates++;
+                hits += was;
+            }
+            assert_int_equal(n, nb);
+            for (size_t i = 0; i < n; i++)
+                assert_int_equal(ha[i] - a, hb[i] - b);
+        }
+    }
+    assert_true(root_updates > 10000);
+    /* Both kinds of root update happened: the memo's answer, and the full sift. */
+    assert_true(hits * 3 > root_updates);
+    assert_true(hits * 10 < root_updates * 9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_heap_equal_times_keep_go_tie_order),
         cmocka_unit_test(test_heap_matches_go_heap_step_by_step),
         cmocka_unit_test(test_heap_sort_func_ties_match_go),
+        cmocka_unit_test(test_heap_update_root_memo_is_update),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -181,6 +181,23 @@ void gtr__heap_update(gtr__batch_cursor **heap, size_t n, size_t i)
     sift_down(heap, n, i);
 }
 
+void gtr__heap_update_root(gtr__batch_cursor **heap, size_t n, gtr__heap_root_memo *memo)
+{
+    /* Sifting the root up does nothing; down, min3 keeps it unless a child is strictly
+     * earlier. */
+    if (memo->ok && heap[0]->ev.time <= memo->kids_min)
+        return;
+    sift_down(heap, n, 0);
+    /* The children of the root now there, whether or not it moved. */
+    gtr_time kids = INT64_MAX;
+    if (n > 1)
+        kids = heap[1]->ev.time;
+    if (n > 2 && heap[2]->ev.time < kids)
+        kids = heap[2]->ev.time;
+    memo->kids_min = kids;
+    memo->ok = true;
+}
+
 void gtr__heap_remove(gtr__batch_cursor **heap, size_t *n, size_t i)
 {
     /* Sift index i up to the root, ignoring actual values. */

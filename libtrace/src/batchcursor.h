@@ -101,4 +101,18 @@ void gtr__heap_insert(gtr__batch_cursor **heap, size_t *n, gtr__batch_cursor *bc
 void gtr__heap_update(gtr__batch_cursor **heap, size_t n, size_t i);
 void gtr__heap_remove(gtr__batch_cursor **heap, size_t *n, size_t i);
 
+/* gtr__heap_root_memo keeps the least time of the heap root's two children (INT64_MAX when
+ * it has none) while ok. It stays true while neither the heap's layout nor a child's time
+ * changes: gtr__heap_update_root keeps it, and its owner clears ok on any other change (an
+ * insert, a remove, an update of another entry, a cursor other than the root moved on, a
+ * sort). */
+typedef struct gtr__heap_root_memo {
+    gtr_time kids_min;
+    bool ok;
+} gtr__heap_root_memo;
+/* gtr__heap_update_root is gtr__heap_update(heap, n, 0) after the root's time changed (its
+ * cursor moved on): when the root is not after its children (Go's sift down leaves it, ties
+ * included), memo answers without looking at them. */
+void gtr__heap_update_root(gtr__batch_cursor **heap, size_t n, gtr__heap_root_memo *memo);
+
 #endif /* GTR_SRC_BATCHCURSOR_H */

@@ -56,6 +56,7 @@ struct gtr_reader {
     size_t cursors_cap;
     gtr__batch_cursor **frontier;
     size_t nfrontier, frontier_cap;
+    gtr__heap_root_memo frontier_memo;   /* cleared on every change but the root's update */
     size_t cpu_next;         /* Go's r.cpuSamples is gen->cpu[cpu_next, ncpu) */
 
     /* ids[t]: where events of type t name stacks and strings: [0..1] the args_ indices of
@@ -297,6 +298,7 @@ static gtr_status install_gen(gtr_reader *r, bool have, gtr_event *ev, gtr_err *
 
     /* Reset the frontier: one cursor per M, in order of first appearance. */
     r->nfrontier = 0;
+    r->frontier_memo.ok = false;
     if (!GTR__GROW(r->alc, r->cursors, r->cursors_cap, g->nms) ||
         !GTR__GROW(r->alc, r->frontier, r->frontier_cap, g->nms))
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
@@ -411,10 +413,15 @@ static gtr_status try_advance(gtr_reader *r, size_t i, bool *ok, gtr_err *err)
         *ok = false;
         return st;
     }
-    if (more)
-        gtr__heap_update(r->frontier, r->nfrontier, i);
-    else
-        gtr__heap_remove(r->frontier, &r->nfrontier, i);   /* nothing else to read */
+    if (more && i == 0) {
+        gtr__heap_update_root(r->frontier, r->nfrontier, &r->frontier_memo);
+    } else {
+        r->frontier_memo.ok = false;
+        if (more)
+            gtr__heap_update(r->frontier, r->nfrontier, i);
+        else
+            gtr__heap_remove(r->frontier, &r->nfrontier, i);   /* nothing else to read */
+    }
     *ok = true;
     return GTR_OK;
 }
@@ -503,6 +510,7 @@ static gtr_status advance_frontier(gtr_reader *r, gtr_err *err)
         /* Try to advance the rest of the frontier, in timestamp order: a sorted min-heap is
          * still a min-heap. This path should be rare. */
         gtr__sort_func(r->frontier, r->nfrontier, sizeof *r->frontier, cursor_ptr_cmp);
+        r->frontier_memo.ok = false;
         bool success = false;
         for (size_t i = 1; i < r->nfrontier; i++) {
             st = try_advance(r, i, &ok, err);
