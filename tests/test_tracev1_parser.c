@@ -504,7 +504,7 @@ static void test_tracev1_heap_push_pop_is_push_then_pop(void **state)
     size_t skipped = 0, equal_on_path = 0;
     for (int round = 0; round < 2000; round++) {
         gtr__v1_order_event h[64], ref[64];
-        gtr__v1_frontier fr = {h, 0, -1};
+        gtr__v1_frontier fr = {h, 0, false};
         rng = rng * 6364136223846793005u + 1442695040888963407u;
         unsigned spread = 1 + (unsigned)(rng >> 33) % 6;   /* small: many equal times */
         for (int step = 0; step < 200; step++) {

@@ -157,24 +157,24 @@ static bool push_pop_restores(const gtr__v1_order_event *h, size_t n)
 void gtr__v1_frontier_push(gtr__v1_frontier *f, const gtr__v1_order_event *x)
 {
     gtr__v1_heap_push(f->h, &f->n, x);
-    f->restores = -1;
+    f->restores = false;
 }
 
 gtr__v1_order_event gtr__v1_frontier_pop(gtr__v1_frontier *f)
 {
-    f->restores = -1;
+    f->restores = false;
     return gtr__v1_heap_pop(f->h, &f->n);
 }
 
 gtr__v1_order_event gtr__v1_frontier_push_pop_moving(gtr__v1_frontier *f,
                                                      const gtr__v1_order_event *x)
 {
-    if (x->ts < f->h[0].ts && f->restores < 0) {
-        f->restores = push_pop_restores(f->h, f->n);
-        if (f->restores)
-            return *x;
+    /* Not kept (or x not below the root): test the path now. */
+    if (x->ts < f->h[0].ts && push_pop_restores(f->h, f->n)) {
+        f->restores = true;
+        return *x;
     }
     gtr__v1_heap_push(f->h, &f->n, x);
-    f->restores = -1;
+    f->restores = false;
     return gtr__v1_heap_pop(f->h, &f->n);
 }

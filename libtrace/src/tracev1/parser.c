@@ -1525,7 +1525,7 @@ static gtr_status merge_batches(parser *p)
     procs[nprocs - 1].ev = p->cpu_packed;
     procs[nprocs - 1].nev = p->ncpu;
     size_t navail = nprocs;
-    gtr__v1_frontier fr = {frontier, 0, -1};
+    gtr__v1_frontier fr = {frontier, 0, false};
     size_t nwaiting = 0; /* Ps with proc.waiting, all of them in avail */
     for (size_t i = 0; i < nprocs; i++)
         avail[i] = i;
@@ -1922,16 +1922,17 @@ static GTR__NOINLINE gtr_status check_running_fail(const parser *p, const pdesc 
                                                    const gdesc *g, const gtr__v1_event *ev)
 {
     const char *name = descs[ev->type].name;
+    int64_t ns = gtr__v1_time(p->t, ev->ts);
     if (g->state != GTR_V1_G_RUNNING)
         return gtr_err_setf(p->err, GTR_E_FORMAT,
                             "g %" PRIu64 " is not running while %s (time %" PRId64 ")", ev->g,
-                            name, gtr__v1_time(p->t, ev->ts));
+                            name, ns);
     if (pd->g != ev->g)
         return gtr_err_setf(p->err, GTR_E_FORMAT,
                             "p %" PRId32 " is not running g %" PRIu64 " while %s (time %" PRId64
                             ")",
-                            ev->p, ev->g, name, gtr__v1_time(p->t, ev->ts));
-    return gtr_err_setf(p->err, GTR_E_FORMAT, "g 0 did %s (time %" PRId64 ")", name, gtr__v1_time(p->t, ev->ts));
+                            ev->p, ev->g, name, ns);
+    return gtr_err_setf(p->err, GTR_E_FORMAT, "g 0 did %s (time %" PRId64 ")", name, ns);
 }
 
 /* check_running is postProcessTrace's checkRunning: the event's G runs, on the event's P,

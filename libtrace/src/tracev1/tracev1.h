@@ -402,7 +402,8 @@ gtr__v1_order_event gtr__v1_heap_pop(gtr__v1_order_event *h, size_t *n);
 typedef struct gtr__v1_frontier {
     gtr__v1_order_event *h;
     size_t n;
-    int8_t restores;   /* the path test's result; -1: not known since the heap changed */
+    bool restores;   /* the path test passed on the heap as it is (a failed test is never
+                      * kept: Push then Pop moves the heap right after it) */
 } gtr__v1_frontier;
 void gtr__v1_frontier_push(gtr__v1_frontier *f, const gtr__v1_order_event *x);
 gtr__v1_order_event gtr__v1_frontier_pop(gtr__v1_frontier *f);
@@ -412,7 +413,7 @@ gtr__v1_order_event gtr__v1_frontier_push_pop_moving(gtr__v1_frontier *f,
 static inline gtr__v1_order_event gtr__v1_frontier_push_pop(gtr__v1_frontier *f,
                                                             const gtr__v1_order_event *x)
 {
-    if (f->n == 0 || (x->ts < f->h[0].ts && f->restores > 0))
+    if (f->n == 0 || (x->ts < f->h[0].ts && f->restores))
         return *x;
     return gtr__v1_frontier_push_pop_moving(f, x);
 }
