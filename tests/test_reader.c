@@ -710,6 +710,69 @@ static void test_reader_failed_to_advance_dumps_state(void **state)
     tb_free(&t);
 }
 
+/* The reader orders up to 64 events ahead of the caller (advance_ahead): an error met there
+ * must come after exactly the events Go's ReadEvent returns before it, one call at a time.
+ * The events of the step that failed are not among them, even when that step queued several
+ * before its cursor failed to decode the next event. */
+static void test_reader_error_after_events_read_ahead(void **state)
+{
+    (void)state;
+    tb t;
+    rd_result res;
+
+    /* A decode error after 150 events of the same M: three fills of the queue. The last
+     * HeapAlloc is not returned: its step is the one that reads the bad event. */
+    tb_init(&t, 22);
+    gen_prelude(&t, 1);
+    for (uint64_t i = 0; i < 150; i++)
+        TB_EV(&t, GTR_EV_HEAP_ALLOC, 1, 1000 + i);
+    tb_raw(&t, "\x0d\x01\x00", 3);
+    tb_batch(&t, 1, 0, 100);
+    rd_trace("read-ahead-decode-error", &t, &res);
+    rd_expect_error(&res, 152, "found invalid uvarint");
+    tb_free(&t);
+
+    /* An ordering error after 150 events: a second ProcStop, the P already stopped. */
+    tb_init(&t, 22);
+    gen_prelude(&t, 1);
+    for (uint64_t i = 0; i < 150; i++)
+        TB_EV(&t, GTR_EV_HEAP_ALLOC, 1, 1000 + i);
+    TB_EV(&t, GTR_EV_GO_STOP, 1, 0, 0);
+    TB_EV(&t, GTR_EV_PROC_STOP, 1);
+    TB_EV(&t, GTR_EV_PROC_STOP, 1);
+    tb_batch(&t, 1, 0, 100);
+    rd_trace("read-ahead-order-error", &t, &res);
+    rd_expect_error(&res, 155, "event ProcStop for proc (-1) that doesn't exist");
+    tb_free(&t);
+
+    /* A GoSwitch queues three events (GoUnblock, GoBlock, GoStart), then its cursor fails to
+     * decode the next event: the step fails, and none of the three is returned. */
+    tb_init(&t, 23);
+    gen_prelude(&t, 1);
+    TB_EV(&t, GTR_EV_GO_STATUS, 1, 2, UINT64_MAX, GTR_GSTATUS_WAITING);
+    for (uint64_t i = 0; i < 10; i++)
+        TB_EV(&t, GTR_EV_HEAP_ALLOC, 1, 1000 + i);
+    TB_EV(&t, GTR_EV_GO_SWITCH, 1, 2, 1);
+    tb_raw(&t, "\x0d\x01\x00", 3);
+    tb_batch(&t, 1, 0, 100);
+    rd_trace("read-ahead-switch-then-decode-error", &t, &res);
+    rd_expect_error(&res, 14, "found invalid uvarint");
+    tb_free(&t);
+
+    /* The same GoSwitch with the next event whole: all three come out. */
+    tb_init(&t, 23);
+    gen_prelude(&t, 1);
+    TB_EV(&t, GTR_EV_GO_STATUS, 1, 2, UINT64_MAX, GTR_GSTATUS_WAITING);
+    for (uint64_t i = 0; i < 10; i++)
+        TB_EV(&t, GTR_EV_HEAP_ALLOC, 1, 1000 + i);
+    TB_EV(&t, GTR_EV_GO_SWITCH, 1, 2, 1);
+    TB_EV(&t, GTR_EV_HEAP_ALLOC, 1, 7);
+    tb_batch(&t, 1, 0, 100);
+    rd_trace("read-ahead-switch-ok", &t, &res);
+    rd_expect_eof(&res, 19);
+    tb_free(&t);
+}
+
 static void test_reader_cpu_samples_injected_by_time(void **state)
 {
     (void)state;
@@ -843,6 +906,7 @@ int main(void)
         cmocka_unit_test(test_reader_event_decode_errors),
         cmocka_unit_test(test_reader_invalid_table_ids_fail),
         cmocka_unit_test(test_reader_failed_to_advance_dumps_state),
+        cmocka_unit_test(test_reader_error_after_events_read_ahead),
         cmocka_unit_test(test_reader_cpu_samples_injected_by_time),
         cmocka_unit_test(test_reader_go_fuzz_crashers_match_go),
     };

@@ -189,13 +189,23 @@ void gtr__heap_update_root(gtr__batch_cursor **heap, size_t n, gtr__heap_root_me
         return;
     sift_down(heap, n, 0);
     /* The children of the root now there, whether or not it moved. */
-    gtr_time kids = INT64_MAX;
-    if (n > 1)
-        kids = heap[1]->ev.time;
-    if (n > 2 && heap[2]->ev.time < kids)
-        kids = heap[2]->ev.time;
-    memo->kids_min = kids;
-    memo->ok = true;
+    memo->ok = false;
+    gtr__heap_root_kids_min(heap, n, memo);
+}
+
+gtr_time gtr__heap_root_kids_min(gtr__batch_cursor *const *heap, size_t n,
+                                 gtr__heap_root_memo *memo)
+{
+    if (!memo->ok) {
+        gtr_time kids = INT64_MAX;
+        if (n > 1)
+            kids = heap[1]->ev.time;
+        if (n > 2 && heap[2]->ev.time < kids)
+            kids = heap[2]->ev.time;
+        memo->kids_min = kids;
+        memo->ok = true;
+    }
+    return memo->kids_min;
 }
 
 void gtr__heap_remove(gtr__batch_cursor **heap, size_t *n, size_t i)

@@ -114,5 +114,10 @@ typedef struct gtr__heap_root_memo {
  * cursor moved on): when the root is not after its children (Go's sift down leaves it, ties
  * included), memo answers without looking at them. */
 void gtr__heap_update_root(gtr__batch_cursor **heap, size_t n, gtr__heap_root_memo *memo);
+/* gtr__heap_root_kids_min is the least time of the root's children (INT64_MAX when it has
+ * none), from memo when it is ok, else looked at and kept there: the root stays the root
+ * while its time is not later. */
+gtr_time gtr__heap_root_kids_min(gtr__batch_cursor *const *heap, size_t n,
+                                 gtr__heap_root_memo *memo);
 
 #endif /* GTR_SRC_BATCHCURSOR_H */

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler.h"
 #include "mem.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -456,18 +457,14 @@ struct gtr__ordering {
     uint8_t gc_state;
     uint64_t initial_gen;
     event_queue queue;
-    gtr_event *direct;   /* gtr__ordering_direct_begin's event, until the first queue_slot */
-    bool direct_used;
 };
 
 /* The most events one advance queues (GoSwitch: the switch, a GoBlock/GoDestroy, a GoStart). */
 #define MAX_QUEUED_PER_ADVANCE 3
 
-static bool queue_reserve(gtr__ordering *o, size_t n)
+static GTR__NOINLINE bool queue_grow(gtr__ordering *o, size_t n)
 {
     event_queue *q = &o->queue;
-    if (q->cap - q->len >= n)
-        return true;
     size_t ncap = q->cap == 0 ? 8 : q->cap;
     while (ncap - q->len < n)
         ncap *= 2;
@@ -483,18 +480,17 @@ static bool queue_reserve(gtr__ordering *o, size_t n)
     return true;
 }
 
+/* queue_reserve makes room for n more events. */
+static GTR__ALWAYS_INLINE bool queue_reserve(gtr__ordering *o, size_t n)
+{
+    return o->queue.cap - o->queue.len >= n || queue_grow(o, n);
+}
+
 /* queue_slot returns the next free slot of the queue, now counted in; it never fails:
  * gtr__ordering_advance reserved room first. */
 static gtr_event *queue_slot(gtr__ordering *o)
 {
     event_queue *q = &o->queue;
-    if (o->direct != NULL) {
-        /* The queue is empty (gtr__ordering_direct_begin): this is the first event. */
-        gtr_event *e = o->direct;
-        o->direct = NULL;
-        o->direct_used = true;
-        return e;
-    }
     assert(q->len < q->cap);
     gtr_event *e = &q->buf[(q->start + q->len) & (q->cap - 1)];
     q->len++;
@@ -627,8 +623,9 @@ typedef struct sched_reqs {
 /* userGoReqs: events that are running or close to running user code. */
 static const sched_reqs user_go_reqs = {MUST_HAVE, MUST_HAVE, MUST_HAVE};
 
-/* validateCtx checks that ctx conforms to reqs. */
-static gtr_status validate_ctx(sched_ctx ctx, sched_reqs reqs, gtr_err *err)
+/* validate_ctx_fail is validateCtx's failure: the message of the first requirement ctx
+ * does not meet. */
+static GTR__NOINLINE gtr_status validate_ctx_fail(sched_ctx ctx, sched_reqs reqs, gtr_err *err)
 {
     if (reqs.m == MUST_HAVE && ctx.m == GTR_NO_THREAD)
         /* "expected a thread but didn't have one" */
@@ -651,6 +648,22 @@ static gtr_status validate_ctx(sched_ctx ctx, sched_reqs reqs, gtr_err *err)
         /* "expected no goroutine but had one" */
         return gtr_err_setf(err, GTR_E_ORDER, "expected no goroutine but had one");
     return GTR_OK;
+}
+
+/* has_ok is whether a resource's presence meets the requirement req. */
+static GTR__ALWAYS_INLINE bool has_ok(uint8_t req, bool present)
+{
+    return req == MUST_HAVE ? present : req == MUST_NOT_HAVE ? !present : true;
+}
+
+/* validateCtx checks that ctx conforms to reqs (inline: the advance functions' reqs are
+ * constants, so the check folds to a few compares). */
+static GTR__ALWAYS_INLINE gtr_status validate_ctx(sched_ctx ctx, sched_reqs reqs, gtr_err *err)
+{
+    if (has_ok(reqs.m, ctx.m != GTR_NO_THREAD) && has_ok(reqs.p, ctx.p != GTR_NO_PROC) &&
+        has_ok(reqs.g, ctx.g != GTR_NO_GOROUTINE))
+        return GTR_OK;
+    return validate_ctx_fail(ctx, reqs, err);
 }
 
 gtr_status gtr__ordering_validate_ctx(gtr_goid g, gtr_procid p, gtr_threadid m, int req_m,
@@ -803,8 +816,8 @@ static gtr_status new_mstate(gtr__ordering *o, gtr_threadid id, gtr_goid g, gtr_
     return GTR_OK;
 }
 
-static void push_event(gtr__ordering *o, const gtr__ev_table *evt, sched_ctx ctx,
-                       const gtr__base_event *ev)
+static GTR__ALWAYS_INLINE void push_event(gtr__ordering *o, const gtr__ev_table *evt,
+                                          sched_ctx ctx, const gtr__base_event *ev)
 {
     /* Built in its slot: the event is copied once here and once out. */
     gtr_event *e = queue_slot(o);
@@ -927,7 +940,7 @@ static gtr_status advance_proc_status(ADV_PARAMS)
     ADVANCED(nc);
 }
 
-static gtr_status advance_proc_start(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_proc_start(ADV_PARAMS)
 {
     (void)m;
     gtr_procid pid = (gtr_procid)ev->args[0];
@@ -949,7 +962,7 @@ static gtr_status advance_proc_start(ADV_PARAMS)
     ADVANCED(nc);
 }
 
-static gtr_status advance_proc_stop(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_proc_stop(ADV_PARAMS)
 {
     (void)m;
     (void)gen;
@@ -1154,25 +1167,33 @@ static gtr_status advance_go_create(ADV_PARAMS)
  * goroutine: it exists and has status want. GTR_GSTATUS_RUNNING for GoDestroy, GoStop,
  * GoBlock, GoSwitch and GoSyscallBegin; GTR_GSTATUS_SYSCALL for GoSyscallEnd and
  * GoSyscallEndBlocked, whose message still says "Running" (GoRunning), as Go's does. */
-static gtr_status current_goroutine(gtr__ordering *o, const gtr__base_event *ev, sched_ctx cur,
-                                    uint8_t want, gstate **out, gtr_err *err)
+static GTR__NOINLINE gtr_status current_goroutine_fail(gtr__ordering *o,
+                                                     const gtr__base_event *ev, sched_ctx cur,
+                                                     const gstate *state, gtr_err *err)
 {
     ev_name_buf nb;
-    gstate *state = idmap_get(&o->g_states, (uint64_t)cur.g);
     if (state == NULL)
         /* "event %s for goroutine (%v) that doesn't exist" */
         return gtr_err_setf(err, GTR_E_ORDER,
                             "event %s for goroutine (%" PRId64 ") that doesn't exist",
                             ev_name(o, ev->type, &nb), cur.g);
-    if (state->status != want)
-        /* "%s event for goroutine that's not %s" (GoRunning) */
-        return gtr_err_setf(err, GTR_E_ORDER, "%s event for goroutine that's not %s",
-                            ev_name(o, ev->type, &nb), "Running");
+    /* The status is not the one wanted: "%s event for goroutine that's not %s" (GoRunning) */
+    return gtr_err_setf(err, GTR_E_ORDER, "%s event for goroutine that's not %s",
+                        ev_name(o, ev->type, &nb), "Running");
+}
+
+static GTR__ALWAYS_INLINE gtr_status current_goroutine(gtr__ordering *o,
+                                                      const gtr__base_event *ev, sched_ctx cur,
+                                                      uint8_t want, gstate **out, gtr_err *err)
+{
+    gstate *state = idmap_get(&o->g_states, (uint64_t)cur.g);
+    if (state == NULL || state->status != want)
+        return current_goroutine_fail(o, ev, cur, state, err);
     *out = state;
     return GTR_OK;
 }
 
-static gtr_status advance_go_stop_exec(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_go_stop_exec(ADV_PARAMS)
 {
     (void)m;
     (void)gen;
@@ -1207,7 +1228,7 @@ static gtr_status advance_go_stop_exec(ADV_PARAMS)
     ADVANCED(nc);
 }
 
-static gtr_status advance_go_start(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_go_start(ADV_PARAMS)
 {
     (void)m;
     gtr_goid gid = (gtr_goid)ev->args[0];
@@ -1226,7 +1247,7 @@ static gtr_status advance_go_start(ADV_PARAMS)
     ADVANCED(nc);
 }
 
-static gtr_status advance_go_unblock(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_go_unblock(ADV_PARAMS)
 {
     (void)m;
     (void)err;
@@ -1459,7 +1480,7 @@ static gtr_status advance_go_destroy_syscall(ADV_PARAMS)
     ADVANCED(nc);
 }
 
-static gtr_status advance_user_task_begin(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_user_task_begin(ADV_PARAMS)
 {
     (void)m;
     (void)gen;
@@ -1504,7 +1525,7 @@ static gtr_status advance_user_task_begin(ADV_PARAMS)
     ADVANCED(cur);
 }
 
-static gtr_status advance_user_task_end(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_user_task_end(ADV_PARAMS)
 {
     (void)m;
     (void)gen;
@@ -1559,7 +1580,7 @@ static gtr_status region_event_state(gtr__ordering *o, const gtr__base_event *ev
     return GTR_OK;
 }
 
-static gtr_status advance_user_region_begin(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_user_region_begin(ADV_PARAMS)
 {
     (void)m;
     (void)gen;
@@ -1586,7 +1607,7 @@ static gtr_status advance_user_region_begin(ADV_PARAMS)
     ADVANCED(cur);
 }
 
-static gtr_status advance_user_region_end(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_user_region_end(ADV_PARAMS)
 {
     (void)m;
     (void)gen;
@@ -1709,7 +1730,7 @@ static gtr_status advance_annotation(ADV_PARAMS)
     ADVANCED(cur);
 }
 
-static gtr_status advance_heap_metric(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_heap_metric(ADV_PARAMS)
 {
     (void)m;
     (void)gen;
@@ -1730,7 +1751,7 @@ static gtr_status cur_pstate(gtr__ordering *o, sched_ctx cur, pstate **out, gtr_
     return GTR_OK;
 }
 
-static gtr_status advance_gc_sweep_begin(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_gc_sweep_begin(ADV_PARAMS)
 {
     (void)m;
     (void)gen;
@@ -1765,7 +1786,7 @@ static gtr_status advance_gc_sweep_active(ADV_PARAMS)
     ADVANCED(cur);
 }
 
-static gtr_status advance_gc_sweep_end(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_gc_sweep_end(ADV_PARAMS)
 {
     (void)m;
     (void)gen;
@@ -1926,6 +1947,63 @@ static const advance_fn dispatch[256] = {
     [GTR_EV_GOROUTINE_STACK_FREE] = advance_alloc_free,
 };
 
+/* advance_event is orderingDispatch's lookup and call, with the advance functions of the
+ * common types inlined. */
+static GTR__ALWAYS_INLINE gtr_status advance_event(ADV_PARAMS)
+{
+    gtr_status st;
+    switch (ev->type) {
+    case GTR_EV_PROC_START:
+        st = advance_proc_start(o, ev, evt, m, gen, cur, cur_ms, ok, err);
+        break;
+    case GTR_EV_PROC_STOP:
+        st = advance_proc_stop(o, ev, evt, m, gen, cur, cur_ms, ok, err);
+        break;
+    case GTR_EV_GO_START:
+        st = advance_go_start(o, ev, evt, m, gen, cur, cur_ms, ok, err);
+        break;
+    case GTR_EV_GO_STOP:
+    case GTR_EV_GO_BLOCK:
+        st = advance_go_stop_exec(o, ev, evt, m, gen, cur, cur_ms, ok, err);
+        break;
+    case GTR_EV_GO_UNBLOCK:
+        st = advance_go_unblock(o, ev, evt, m, gen, cur, cur_ms, ok, err);
+        break;
+    case GTR_EV_USER_TASK_BEGIN:
+        st = advance_user_task_begin(o, ev, evt, m, gen, cur, cur_ms, ok, err);
+        break;
+    case GTR_EV_USER_TASK_END:
+        st = advance_user_task_end(o, ev, evt, m, gen, cur, cur_ms, ok, err);
+        break;
+    case GTR_EV_USER_REGION_BEGIN:
+        st = advance_user_region_begin(o, ev, evt, m, gen, cur, cur_ms, ok, err);
+        break;
+    case GTR_EV_USER_REGION_END:
+        st = advance_user_region_end(o, ev, evt, m, gen, cur, cur_ms, ok, err);
+        break;
+    case GTR_EV_HEAP_ALLOC:
+        st = advance_heap_metric(o, ev, evt, m, gen, cur, cur_ms, ok, err);
+        break;
+    case GTR_EV_GC_SWEEP_BEGIN:
+        st = advance_gc_sweep_begin(o, ev, evt, m, gen, cur, cur_ms, ok, err);
+        break;
+    case GTR_EV_GC_SWEEP_END:
+        st = advance_gc_sweep_end(o, ev, evt, m, gen, cur, cur_ms, ok, err);
+        break;
+    default: {
+        advance_fn f = dispatch[ev->type];
+        if (f == NULL)
+            /* "bad event type found while ordering: %v" */
+            st = gtr_err_setf(err, GTR_E_ORDER, "bad event type found while ordering: %u",
+                              (unsigned)ev->type);
+        else
+            st = f(o, ev, evt, m, gen, cur, cur_ms, ok, err);
+        break;
+    }
+    }
+    return st;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* API. */
 
@@ -2002,16 +2080,11 @@ gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
         cur.g = ms->g;
     }
 
-    advance_fn f = dispatch[ev->type];
-    if (f == NULL)
-        /* "bad event type found while ordering: %v" */
-        return gtr_err_setf(err, GTR_E_ORDER, "bad event type found while ordering: %u",
-                            (unsigned)ev->type);
     /* Make room for everything one advance can queue, so queueing cannot fail halfway. */
     if (!queue_reserve(o, MAX_QUEUED_PER_ADVANCE))
         return nomem(err);
     /* The advance function updates the mState for this event when it advances. */
-    gtr_status st = f(o, ev, evt, m, gen, cur, ms, ok, err);
+    gtr_status st = advance_event(o, ev, evt, m, gen, cur, ms, ok, err);
     if (st != GTR_OK) {
         *ok = false;
         return st;
@@ -2019,17 +2092,95 @@ gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
     return GTR_OK;
 }
 
-void gtr__ordering_direct_begin(gtr__ordering *o, gtr_event *out)
+/* cursor_mstate is the state of bc's M for an advance (NULL when the batch has no M),
+ * looked up once per cursor as in gtr__ordering_advance_cached. */
+static gtr_status cursor_mstate(gtr__ordering *o, gtr__batch_cursor *bc, mstate **out,
+                                gtr_err *err)
 {
-    assert(o->queue.len == 0);
-    o->direct = out;
-    o->direct_used = false;
+    *out = NULL;
+    if (bc->m == GTR_NO_THREAD)
+        return GTR_OK;
+    mstate *ms = bc->mstate;
+    if (ms == NULL) {
+        ms = idmap_get(&o->m_states, (uint64_t)bc->m);
+        if (ms == NULL) {
+            gtr_status st = new_mstate(o, bc->m, GTR_NO_GOROUTINE, GTR_NO_PROC, &ms, err);
+            if (st != GTR_OK)
+                return st;
+        }
+        o->last_m = bc->m;
+        o->last_ms = ms;
+        bc->mstate = ms;
+    }
+    *out = ms;
+    return GTR_OK;
 }
 
-bool gtr__ordering_direct_end(gtr__ordering *o)
+gtr_status gtr__ordering_run(gtr__ordering *o, gtr__batch_cursor *bc, gtr__cursor_ctx *cctx,
+                             gtr__ev_table *evt, uint64_t gen, gtr_time limit, size_t max_queued,
+                             gtr__run_stop *stop, gtr_err *err)
 {
-    o->direct = NULL;
-    return o->direct_used;
+    event_queue *q = &o->queue;
+    *stop = GTR__RUN_FULL;
+    if (q->len >= max_queued)
+        return GTR_OK;
+    /* Room for every step: each starts with fewer than max_queued events queued. */
+    if (!queue_reserve(o, max_queued - q->len + MAX_QUEUED_PER_ADVANCE))
+        return nomem(err);
+    if (o->initial_gen == 0)
+        o->initial_gen = gen;
+    mstate *ms;
+    gtr_status st = cursor_mstate(o, bc, &ms, err);
+    if (st != GTR_OK)
+        return st;
+    const gtr_threadid m = bc->m;
+    for (;;) {
+        size_t before = q->len;
+        gtr__base_event *ev = &bc->ev;
+        sched_ctx cur = {GTR_NO_GOROUTINE, GTR_NO_PROC, m};
+        if (ms != NULL) {
+            cur.p = ms->p;
+            cur.g = ms->g;
+        }
+        bool ok = false;
+        st = advance_event(o, ev, evt, m, gen, cur, ms, &ok, err);
+        if (st != GTR_OK) {
+            q->len = before;
+            return st;
+        }
+        if (!ok) {
+            *stop = GTR__RUN_FAILED;
+            return GTR_OK;
+        }
+        /* Refresh the cursor's event. */
+        bool more;
+        st = gtr__batch_cursor_next(bc, cctx, &more, err);
+        if (st != GTR_OK) {
+            q->len = before;
+            return st;
+        }
+        if (!more) {
+            *stop = GTR__RUN_ENDED;
+            return GTR_OK;
+        }
+        if (bc->ev.time > limit) {
+            *stop = GTR__RUN_MOVED;
+            return GTR_OK;
+        }
+        if (q->len >= max_queued)
+            return GTR_OK;   /* GTR__RUN_FULL */
+    }
+}
+
+size_t gtr__ordering_queued(const gtr__ordering *o)
+{
+    return o->queue.len;
+}
+
+void gtr__ordering_unqueue(gtr__ordering *o, size_t len)
+{
+    if (len < o->queue.len)
+        o->queue.len = len;
 }
 
 bool gtr__ordering_next(gtr__ordering *o, gtr_event *out)

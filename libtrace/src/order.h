@@ -5,6 +5,7 @@
 #define GTR_SRC_ORDER_H
 
 #include "base.h"
+#include "batchcursor.h"
 #include "gtr/buf.h"
 
 typedef struct gtr__ordering gtr__ordering;
@@ -37,13 +38,30 @@ gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
 /* gtr__ordering_next pops the next queued event (Go's Next). false when the queue is empty. */
 bool gtr__ordering_next(gtr__ordering *o, gtr_event *out);
 
-/* gtr__ordering_direct_begin and _end bracket advances made while the queue is empty: the
- * first event queued between them is built in *out (the caller's own event) instead of the
- * queue, and _end says whether one was; later ones are queued as usual, so *out is what
- * gtr__ordering_next would have popped first. The reader's common case, one event per
- * advance, so needs no copy out of the queue. */
-void gtr__ordering_direct_begin(gtr__ordering *o, gtr_event *out);
-bool gtr__ordering_direct_end(gtr__ordering *o);
+/* Why gtr__ordering_run stopped (its status GTR_OK). */
+typedef enum gtr__run_stop {
+    GTR__RUN_FULL,     /* the queue holds max_queued events: bc's event is not tried */
+    GTR__RUN_FAILED,   /* bc's event cannot advance yet: nothing changed for it */
+    GTR__RUN_MOVED,    /* bc advanced and its next event is later than limit */
+    GTR__RUN_ENDED,    /* bc advanced and its M has no event left */
+} gtr__run_stop;
+
+/* gtr__ordering_run is the reader's tryAdvance(0) done again and again on one cursor, the
+ * frontier's root, while it stays the root: each step advances the ordering by bc's event
+ * (queueing what gtr__ordering_advance_cached would) and reads bc's next event. It stops
+ * before a step when the queue holds max_queued events, and after one when bc's event cannot
+ * advance, when its M has no more, or when the next is later than limit (the least time of
+ * the root's children, or of a CPU sample due first: Go would then look elsewhere). An error
+ * (the ordering's, or the cursor's "found invalid ..." ones) is returned with the queue as
+ * it was before the failing step: what the steps before it queued stays queued. */
+gtr_status gtr__ordering_run(gtr__ordering *o, gtr__batch_cursor *bc, gtr__cursor_ctx *cctx,
+                             gtr__ev_table *evt, uint64_t gen, gtr_time limit, size_t max_queued,
+                             gtr__run_stop *stop, gtr_err *err);
+
+/* gtr__ordering_queued is the number of queued events; gtr__ordering_unqueue drops the
+ * events queued after the first len (those of a step that failed). */
+size_t gtr__ordering_queued(const gtr__ordering *o);
+void gtr__ordering_unqueue(gtr__ordering *o, size_t len);
 
 /* Presence requirements on a scheduling context (Go's constraint values). */
 enum { GTR__MUST_NOT_HAVE = 0, GTR__MAY_HAVE = 1, GTR__MUST_HAVE = 2 };

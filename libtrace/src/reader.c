@@ -75,6 +75,8 @@ struct gtr_reader {
     bool has_spill_err;
     bool spill_err_sync;
     bool failed;             /* sticky error */
+    bool fail_pending;       /* sticky holds an error met reading ahead, due once the queue
+                              * is empty (hold_error) */
 
     /* The 4 KiB messages come last: gtr_reader_new zeroes only what precedes them, so a
      * reader that never fails never touches their pages (a fuzzer makes one per input). */
@@ -432,7 +434,11 @@ static int cursor_ptr_cmp(const void *a, const void *b)
                                      *(gtr__batch_cursor *const *)b);
 }
 
-static gtr_status advance_frontier(gtr_reader *r, gtr_err *err);
+/* AHEAD_EVENTS: how many events advance_ahead queues at most. Enough that the reader's
+ * per-call work is shared by many events; small enough that the queue stays in L1. */
+enum { AHEAD_EVENTS = 64 };
+
+static gtr_status advance_ahead(gtr_reader *r, gtr_err *err);
 
 /* read_event is ReadEvent without its deferred fix-up. */
 static gtr_status read_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
@@ -440,6 +446,10 @@ static gtr_status read_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
     /* Consume any events in the ordering first. */
     if (gtr__ordering_next(r->order, ev))
         return GTR_OK;
+    if (r->fail_pending) {
+        gtr_err_copy(err, &r->sticky);
+        return r->sticky.code;
+    }
 
     size_t ncpu = r->have_gen ? r->gen->ncpu - r->cpu_next : 0;
 
@@ -482,14 +492,9 @@ static gtr_status read_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
     if (r->nfrontier == 0)
         /* Go: "broken trace: frontier is empty:\n[gen=%d]\n\n%s\n%s\n" */
         return broken_trace(r, "frontier is empty", err);
-    /* The queue is empty here: the first event an advance queues is built in *ev. */
-    gtr__ordering_direct_begin(r->order, ev);
-    gtr_status st = advance_frontier(r, err);
-    bool direct = gtr__ordering_direct_end(r->order);
+    gtr_status st = advance_ahead(r, err);
     if (st != GTR_OK)
         return st;
-    if (direct)
-        return GTR_OK;
     /* Pick off the next event on the queue. At this point, one must exist. */
     if (!gtr__ordering_next(r->order, ev))
         /* Go panics: "invariant violation: advance successful, but queue is empty" */
@@ -498,34 +503,91 @@ static gtr_status read_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
     return GTR_OK;
 }
 
-/* advance_frontier is ReadEvent's advance of the frontier: its head, or else the first
- * cursor in time order that advances. */
-static gtr_status advance_frontier(gtr_reader *r, gtr_err *err)
+/* advance_rest is the rest of ReadEvent's advance when the frontier's head cannot advance:
+ * the first other cursor in time order that advances. */
+static gtr_status advance_rest(gtr_reader *r, gtr_err *err)
 {
-    bool ok;
-    gtr_status st = try_advance(r, 0, &ok, err);
-    if (st != GTR_OK)
-        return st;
-    if (!ok) {
-        /* Try to advance the rest of the frontier, in timestamp order: a sorted min-heap is
-         * still a min-heap. This path should be rare. */
-        gtr__sort_func(r->frontier, r->nfrontier, sizeof *r->frontier, cursor_ptr_cmp);
-        r->frontier_memo.ok = false;
-        bool success = false;
-        for (size_t i = 1; i < r->nfrontier; i++) {
-            st = try_advance(r, i, &ok, err);
-            if (st != GTR_OK)
-                return st;
-            if (ok) {
-                success = true;
-                break;
-            }
-        }
-        if (!success)
-            /* Go: "broken trace: failed to advance: frontier:\n[gen=%d]\n\n%s\n%s\n" */
-            return broken_trace(r, "failed to advance: frontier", err);
+    /* Try to advance the rest of the frontier, in timestamp order: a sorted min-heap is still
+     * a min-heap. This path should be rare. */
+    gtr__sort_func(r->frontier, r->nfrontier, sizeof *r->frontier, cursor_ptr_cmp);
+    r->frontier_memo.ok = false;
+    for (size_t i = 1; i < r->nfrontier; i++) {
+        bool ok;
+        gtr_status st = try_advance(r, i, &ok, err);
+        if (st != GTR_OK)
+            return st;
+        if (ok)
+            return GTR_OK;
     }
+    /* Go: "broken trace: failed to advance: frontier:\n[gen=%d]\n\n%s\n%s\n" */
+    return broken_trace(r, "failed to advance: frontier", err);
+}
+
+/* hold_error takes an error met by advance_ahead. With events of earlier steps queued, they
+ * come first, as from Go's ReadEvent called once for each, and the error after them: r->sticky
+ * holds it until then. */
+static gtr_status hold_error(gtr_reader *r, gtr_status st, gtr_err *err)
+{
+    if (gtr__ordering_queued(r->order) == 0)
+        return st;
+    gtr_err_copy(&r->sticky, err);
+    gtr_err_clear(err);
+    r->fail_pending = true;
     return GTR_OK;
+}
+
+/* cpu_sample_limit lowers limit to the time of the next CPU sample: Go injects it before the
+ * frontier's head when it is earlier. */
+static gtr_time cpu_sample_limit(const gtr_reader *r, gtr_time limit)
+{
+    if (r->cpu_next < r->gen->ncpu && r->gen->cpu[r->cpu_next].time < limit)
+        return r->gen->cpu[r->cpu_next].time;
+    return limit;
+}
+
+/* advance_ahead is ReadEvent's advance of the frontier (its head, or else the first cursor
+ * in time order that advances), and then the advances of the ReadEvent calls after it while
+ * they would need neither a new generation nor a CPU sample, until AHEAD_EVENTS events are
+ * queued. The steps are Go's, in Go's order: the ordering and the frontier change exactly as
+ * one ReadEvent call at a time would change them, and the queue only holds the events until
+ * they are asked for. The head's advances run inside the ordering (gtr__ordering_run) while
+ * it stays the head. Called with the queue empty and the frontier not. */
+static gtr_status advance_ahead(gtr_reader *r, gtr_err *err)
+{
+    for (;;) {
+        gtr_time limit = gtr__heap_root_kids_min(r->frontier, r->nfrontier, &r->frontier_memo);
+        limit = cpu_sample_limit(r, limit);
+        gtr__run_stop stop;
+        gtr_status st = gtr__ordering_run(r->order, r->frontier[0], &r->cctx, r->gen->evt,
+                                          r->gen->gen, limit, AHEAD_EVENTS, &stop, err);
+        if (st != GTR_OK)
+            return hold_error(r, st, err);
+        switch (stop) {
+        case GTR__RUN_FULL:
+            return GTR_OK;
+        case GTR__RUN_MOVED:
+            gtr__heap_update_root(r->frontier, r->nfrontier, &r->frontier_memo);
+            break;
+        case GTR__RUN_ENDED:
+            r->frontier_memo.ok = false;
+            gtr__heap_remove(r->frontier, &r->nfrontier, 0);   /* nothing else to read */
+            break;
+        case GTR__RUN_FAILED: {
+            size_t before = gtr__ordering_queued(r->order);
+            st = advance_rest(r, err);
+            if (st != GTR_OK) {
+                gtr__ordering_unqueue(r->order, before);
+                return hold_error(r, st, err);
+            }
+            break;
+        }
+        }
+        /* What the next ReadEvent call would do before advancing. */
+        if (r->nfrontier == 0)
+            return GTR_OK;   /* a new generation, or the CPU samples left */
+        if (cpu_sample_limit(r, INT64_MAX) < r->frontier[0]->ev.time)
+            return GTR_OK;   /* a CPU sample first */
+    }
 }
 
 /* table_id_error formats Go's validateTableIDs message. */
