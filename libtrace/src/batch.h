@@ -85,4 +85,31 @@ static inline int gtr__uvarint(const uint8_t *p, size_t n, uint64_t *v)
     return 0;
 }
 
+/* GTR__UVARINT_MAX is the most bytes a uvarint takes (binary.MaxVarintLen64). */
+#define GTR__UVARINT_MAX 10
+
+/* gtr__uvarint_unchecked decodes a uvarint from p, which has at least GTR__UVARINT_MAX
+ * readable bytes: the byte after it, or NULL when the varint overflows (gtr__uvarint then
+ * gives the error). */
+static inline const uint8_t *gtr__uvarint_unchecked(const uint8_t *p, uint64_t *v)
+{
+    uint64_t b = p[0];
+    if (b < 0x80) {
+        *v = b;
+        return p + 1;
+    }
+    uint64_t x = b & 0x7f;
+    for (unsigned i = 1; i < GTR__UVARINT_MAX; i++) {
+        b = p[i];
+        if (b < 0x80) {
+            if (i == GTR__UVARINT_MAX - 1 && b > 1)
+                return NULL;
+            *v = x | b << (7 * i);
+            return p + i + 1;
+        }
+        x |= (b & 0x7f) << (7 * i);
+    }
+    return NULL;
+}
+
 #endif /* GTR_SRC_BATCH_H */

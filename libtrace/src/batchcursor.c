@@ -78,15 +78,34 @@ static gtr_status read_timed_base_event(gtr__cursor_ctx *ctx, const uint8_t *p, 
     return GTR_OK;
 }
 
+/* enter points bc at the data of batch idx (none: GTR__BATCH_NONE). */
+static void enter(gtr__batch_cursor *bc, const gtr__batch *batches, uint32_t idx)
+{
+    bc->idx = idx;
+    if (idx == GTR__BATCH_NONE) {
+        bc->pos = bc->end = NULL;
+        return;
+    }
+    bc->pos = batches[idx].data;
+    bc->end = bc->pos + batches[idx].len;
+}
+
+void gtr__batch_cursor_init(gtr__batch_cursor *bc, const gtr__cursor_ctx *ctx, gtr_threadid m,
+                            uint32_t first)
+{
+    memset(bc, 0, sizeof *bc);
+    bc->m = m;
+    enter(bc, ctx->batches, first);
+}
+
 gtr_status gtr__batch_cursor_next_slow(gtr__batch_cursor *bc, gtr__cursor_ctx *ctx, bool *ok,
                                        gtr_err *err)
 {
     const gtr__batch *batches = ctx->batches;
     /* Batches should generally always have at least one event, but be defensive about that
      * and accept empty batches. */
-    while (bc->idx != GTR__BATCH_NONE && batches[bc->idx].len == bc->data_off) {
-        bc->idx = batches[bc->idx].next;
-        bc->data_off = 0;
+    while (bc->idx != GTR__BATCH_NONE && bc->pos == bc->end) {
+        enter(bc, batches, batches[bc->idx].next);
         bc->last_ts = 0;
     }
     /* Have we reached the end of the batches? */
@@ -101,8 +120,8 @@ gtr_status gtr__batch_cursor_next_slow(gtr__batch_cursor *bc, gtr__cursor_ctx *c
     /* Read an event out. */
     size_t n = 0;
     uint64_t tsdiff = 0;
-    gtr_status st = read_timed_base_event(ctx, b->data + bc->data_off, b->len - bc->data_off,
-                                          &bc->ev, &n, &tsdiff, err);
+    gtr_status st = read_timed_base_event(ctx, bc->pos, (size_t)(bc->end - bc->pos), &bc->ev,
+                                          &n, &tsdiff, err);
     if (st != GTR_OK) {
         *ok = false;
         return st;
@@ -110,7 +129,7 @@ gtr_status gtr__batch_cursor_next_slow(gtr__batch_cursor *bc, gtr__cursor_ctx *c
     /* Complete the timestamp from the cursor's last timestamp, and move forward. */
     bc->ev.time = time_add(gtr__freq_mul_inline(ctx->freq, tsdiff), bc->last_ts);
     bc->last_ts = bc->ev.time;
-    bc->data_off += n;
+    bc->pos += n;
     *ok = true;
     return GTR_OK;
 }

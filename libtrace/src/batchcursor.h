@@ -25,16 +25,21 @@ typedef struct gtr__cursor_ctx {
 void gtr__cursor_ctx_init(gtr__cursor_ctx *ctx);
 
 /* gtr__batch_cursor is Go's batchCursor. idx is the index of the current batch in
- * ctx->batches (GTR__BATCH_NONE past the last one). */
+ * ctx->batches (GTR__BATCH_NONE past the last one); [pos, end) is what is left of its data
+ * (Go's dataOffset), both NULL past the last batch. */
 typedef struct gtr__batch_cursor {
     gtr_threadid m;
     gtr_time last_ts;
+    const uint8_t *pos, *end;
     uint32_t idx;
-    size_t data_off;
     void *mstate;          /* the ordering's state of m (gtr__ordering_advance_cached) */
     gtr__base_event ev;    /* the last event read */
 } gtr__batch_cursor;
 
+/* gtr__batch_cursor_init starts bc over M m's batches, the first at index first of
+ * ctx->batches (GTR__BATCH_NONE: none); bc has no event until gtr__batch_cursor_next. */
+void gtr__batch_cursor_init(gtr__batch_cursor *bc, const gtr__cursor_ctx *ctx, gtr_threadid m,
+                            uint32_t first);
 /* gtr__batch_cursor_next_slow is Go's nextEvent: reads the next event of the cursor's M into
  * bc->ev. *ok is false at the end of the M's batches. Errors (GTR_E_FORMAT): "found invalid
  * event type: %v", "found event without a timestamp: type=%v", "found invalid uvarint for
@@ -42,38 +47,49 @@ typedef struct gtr__batch_cursor {
 gtr_status gtr__batch_cursor_next_slow(gtr__batch_cursor *bc, gtr__cursor_ctx *ctx, bool *ok,
                                        gtr_err *err);
 
+/* GTR__EVENT_MAX_BYTES: the most bytes a timed event takes: its type, then dt and its
+ * arguments as uvarints. */
+#define GTR__EVENT_MAX_BYTES (1 + GTR__UVARINT_MAX * GTR_MAX_TIMED_EVENT_ARGS)
 /* gtr__batch_cursor_next_fast reads the next event in the common case: it is in the current
  * batch, of a type already looked up, and decodes. false (and only args written) otherwise. */
 static inline bool gtr__batch_cursor_next_fast(gtr__batch_cursor *bc, const gtr__cursor_ctx *ctx)
 {
-    if (bc->idx == GTR__BATCH_NONE)
-        return false;
-    const gtr__batch *b = &ctx->batches[bc->idx];
-    size_t left = b->len - bc->data_off;
+    const uint8_t *p = bc->pos;
+    size_t left = (size_t)(bc->end - p);
     if (left < 2)
-        return false;   /* the end of the batch, or too short to decode */
-    const uint8_t *p = b->data + bc->data_off;
+        return false;   /* the end of the batch (or of the batches), or too short to decode */
     uint8_t argc = ctx->argc[p[0]];
     if (argc >= GTR__ARGC_UNKNOWN)
         return false;
     uint64_t dt;
-    int nb = gtr__uvarint(p + 1, left - 1, &dt);
-    if (nb <= 0)
-        return false;
-    size_t off = 1 + (size_t)nb;
-    for (unsigned i = 0; i < argc; i++) {
-        nb = gtr__uvarint(p + off, left - off, &bc->ev.args[i]);
+    size_t off;
+    if (left >= GTR__EVENT_MAX_BYTES) {
+        /* No varint of the event can run past the batch: no bounds to check. */
+        const uint8_t *q = gtr__uvarint_unchecked(p + 1, &dt);
+        for (unsigned i = 0; i < argc && q != NULL; i++)
+            q = gtr__uvarint_unchecked(q, &bc->ev.args[i]);
+        if (q == NULL)
+            return false;
+        off = (size_t)(q - p);
+    } else {
+        int nb = gtr__uvarint(p + 1, left - 1, &dt);
         if (nb <= 0)
             return false;
-        off += (size_t)nb;
+        off = 1 + (size_t)nb;
+        for (unsigned i = 0; i < argc; i++) {
+            nb = gtr__uvarint(p + off, left - off, &bc->ev.args[i]);
+            if (nb <= 0)
+                return false;
+            off += (size_t)nb;
+        }
     }
     gtr_time ts = bc->last_ts;
-    if (ts == 0)
-        ts = gtr__freq_mul_inline(ctx->freq, b->time);   /* nextEvent's lastTs == 0 case */
+    if (ts == 0)   /* nextEvent's lastTs == 0 case */
+        ts = gtr__freq_mul_inline(ctx->freq, ctx->batches[bc->idx].time);
     bc->ev.type = p[0];
     bc->ev.time = (gtr_time)((uint64_t)gtr__freq_mul_inline(ctx->freq, dt) + (uint64_t)ts);
     bc->last_ts = bc->ev.time;
-    bc->data_off += off;
+    bc->pos = p + off;
     return true;
 }
 

@@ -306,9 +306,7 @@ static gtr_status install_gen(gtr_reader *r, bool have, gtr_event *ev, gtr_err *
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
     for (size_t i = 0; i < g->nms; i++) {
         gtr__batch_cursor *bc = &r->cursors[i];
-        memset(bc, 0, sizeof *bc);
-        bc->m = g->ms[i].m;
-        bc->idx = g->ms[i].first;
+        gtr__batch_cursor_init(bc, &r->cctx, g->ms[i].m, g->ms[i].first);
         bool ok;
         gtr_status st = gtr__batch_cursor_next(bc, &r->cctx, &ok, err);
         if (st != GTR_OK)

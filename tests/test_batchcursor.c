@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test_batchcursor.c: a batch cursor's inline decode (gtr__batch_cursor_next, whose fast path
+ * reads varints unchecked when the event cannot reach the batch's end) against its slow path
+ * alone (Go's nextEvent), event by event, over random batches: every event type byte, values
+ * of every length, varints cut by the batch's end and varints that overflow. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "batchcursor.h"
+#include "gtr/spec.h"
+
+/* A small deterministic generator (splitmix64). */
+static uint64_t rng_state;
+static uint64_t rnd(void)
+{
+    uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* put_uvarint appends v as a uvarint of at least min_len bytes (padded with 0x80 groups, as
+ * binary.Uvarint accepts) to p; returns the bytes written. */
+static size_t put_uvarint(uint8_t *p, uint64_t v, size_t min_len)
+{
+    size_t n = 0;
+    while (v >= 0x80 || n + 1 < min_len) {
+        p[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (uint8_t)v;
+    return n;
+}
+
+/* random_value: mostly small, sometimes of any length up to 64 bits. */
+static uint64_t random_value(void)
+{
+    switch (rnd() % 4) {
+    case 0: return rnd() % 128;
+    case 1: return rnd() % 20000;
+    case 2: return rnd() >> (rnd() % 64);
+    default: return rnd() % 4;
+    }
+}
+
+/* fill_batch writes random events into buf (at most cap bytes): well-formed timed events of
+ * common types (dt and each argument a uvarint, some padded to up to ten bytes), and now and
+ * then any type byte, a value count off by one, or an overflowing varint (no end within ten
+ * bytes, or a tenth byte above 1). Returns the length, sometimes cut anywhere. */
+static size_t fill_batch(uint8_t *buf, size_t cap)
+{
+    static const uint8_t common[] = {GTR_EV_PROC_START, GTR_EV_PROC_STOP, GTR_EV_GO_START,
+                                     GTR_EV_GO_STOP, GTR_EV_GO_BLOCK, GTR_EV_GO_UNBLOCK,
+                                     GTR_EV_HEAP_ALLOC, GTR_EV_GO_CREATE, GTR_EV_STW_BEGIN,
+                                     GTR_EV_USER_TASK_BEGIN, GTR_EV_GO_STATUS};
+    size_t n = 0;
+    while (n + 64 < cap) {
+        unsigned odd = (unsigned)(rnd() % 400);
+        uint8_t typ = odd == 0 ? (uint8_t)rnd() : common[rnd() % sizeof common];
+        buf[n++] = typ;
+        unsigned nvals = gtr_spec(typ)->nargs;   /* dt and the arguments */
+        if (odd == 1 || nvals == 0)
+            nvals = 1 + (unsigned)(rnd() % 5);
+        for (unsigned i = 0; i < nvals; i++) {
+            unsigned how = (unsigned)(rnd() % 1000);
+            if (how == 0) {
+                memset(buf + n, 0xff, 11);   /* no end within ten bytes */
+                n += 11;
+            } else if (how == 1) {
+                memset(buf + n, 0x80, 9);    /* a tenth byte above 1 */
+                buf[n + 9] = 2;
+                n += 10;
+            } else {
+                n += put_uvarint(buf + n, random_value(), how < 50 ? 1 + rnd() % 10 : 1);
+            }
+        }
+    }
+    if (rnd() % 4 == 0)
+        n -= (size_t)(rnd() % 64);   /* cut anywhere in the last 64 bytes */
+    return n;
+}
+
+static void test_batch_cursor_inline_decode_matches_slow_path(void **state)
+{
+    (void)state;
+    enum { NBATCH = 3, CAP = 600 };
+    static uint8_t data[NBATCH][CAP];
+    rng_state = 42;
+    for (int round = 0; round < 3000; round++) {
+        gtr__batch batches[NBATCH];
+        for (uint32_t i = 0; i < NBATCH; i++) {
+            size_t len = (rnd() % 8 == 0) ? 0 : fill_batch(data[i], CAP);
+            batches[i] = (gtr__batch){.m = 1,
+                                      .time = rnd() % 4 == 0 ? 0 : 1000 + rnd() % 1000,
+                                      .data = data[i],
+                                      .len = len,
+                                      .next = i + 1 < NBATCH ? i + 1 : GTR__BATCH_NONE};
+        }
+        gtr__cursor_ctx fast_ctx, slow_ctx;
+        gtr__cursor_ctx_init(&fast_ctx);
+        gtr__cursor_ctx_init(&slow_ctx);
+        fast_ctx.batches = slow_ctx.batches = batches;
+        fast_ctx.freq = slow_ctx.freq = (rnd() % 2) ? 1.0 : 15.625;
+        gtr__batch_cursor fast, slow;
+        gtr__batch_cursor_init(&fast, &fast_ctx, 1, 0);
+        gtr__batch_cursor_init(&slow, &slow_ctx, 1, 0);
+        for (int k = 0;; k++) {
+            gtr_err fe, se;
+            gtr_err_init(&fe);
+            gtr_err_init(&se);
+            bool fok = false, sok = false;
+            gtr_status fst = gtr__batch_cursor_next(&fast, &fast_ctx, &fok, &fe);
+            gtr_status sst = gtr__batch_cursor_next_slow(&slow, &slow_ctx, &sok, &se);
+            assert_int_equal(fst, sst);
+            assert_int_equal(fok, sok);
+            if (fst != GTR_OK)
+                assert_string_equal(gtr_err_text(&fe, NULL), gtr_err_text(&se, NULL));
+            gtr_err_clear(&fe);
+            gtr_err_clear(&se);
+            if (fst != GTR_OK || !fok)
+                break;
+            assert_int_equal(fast.ev.type, slow.ev.type);
+            assert_int_equal(fast.ev.time, slow.ev.time);
+            assert_memory_equal(fast.ev.args, slow.ev.args, sizeof fast.ev.args);
+            assert_int_equal(fast.last_ts, slow.last_ts);
+            assert_ptr_equal(fast.pos, slow.pos);
+            assert_int_equal(fast.idx, slow.idx);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_batch_cursor_inline_decode_matches_slow_path),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
