@@ -12,6 +12,7 @@
 #include "base.h"
 #include "err_text.h"
 #include "event_format.h"
+#include "event_transition.h"
 #include "event_wall.h"
 #include "gtr/event.h"
 #include "gtr/raw.h"
@@ -74,13 +75,13 @@ static const uint8_t type2kind[256] = {
 };
 
 /* tracev2GoStatus2GoState and tracev2ProcStatus2ProcState (both of length 5). */
-static const uint8_t gostatus2state[5] = {
+const uint8_t gtr__gostatus2state[5] = {
     [GTR_GSTATUS_RUNNABLE] = GTR_GO_RUNNABLE,
     [GTR_GSTATUS_RUNNING] = GTR_GO_RUNNING,
     [GTR_GSTATUS_WAITING] = GTR_GO_WAITING,
     [GTR_GSTATUS_SYSCALL] = GTR_GO_SYSCALL,
 };
-static const uint8_t procstatus2state[5] = {
+const uint8_t gtr__procstatus2state[5] = {
     [GTR_PSTATUS_RUNNING] = GTR_PROC_RUNNING,
     [GTR_PSTATUS_IDLE] = GTR_PROC_IDLE,
     [GTR_PSTATUS_SYSCALL] = GTR_PROC_RUNNING,
@@ -120,8 +121,7 @@ const char *gtr_event_kind_string(gtr_event_kind k)
 
 /* ---- table helpers ------------------------------------------------------------------- */
 
-/* must_string is strings.mustGet(id): Go panics when the ID is absent. */
-static gtr_status must_string(const gtr__ev_table *t, uint64_t id, gtr_str *out, gtr_err *err)
+gtr_status gtr__must_string(const gtr__ev_table *t, uint64_t id, gtr_str *out, gtr_err *err)
 {
     if (id == 0 || (t != NULL && gtr__evt_string(t, id, out))) {
         if (id == 0)
@@ -131,19 +131,6 @@ static gtr_status must_string(const gtr__ev_table *t, uint64_t id, gtr_str *out,
     *out = (gtr_str){"", 0};
     /* Go: panic(fmt.Sprintf("expected id %d in %T table", id, data)) */
     return gtr_err_setf(err, GTR_E_USAGE, "expected id %" PRIu64 " in string table", id);
-}
-
-/* extra_index is the first slot of baseEvent.extra(version.Go122): len(spec.Args)-1. */
-static size_t extra_index(uint8_t type)
-{
-    const gtr_event_spec *spec = gtr_spec(type);
-    return spec->nargs > 0 ? (size_t)spec->nargs - 1 : 0;
-}
-
-static uint64_t extra_arg(const gtr_event *ev, size_t i)
-{
-    size_t k = extra_index(ev->type_) + i;
-    return k < GTR_MAX_TIMED_EVENT_ARGS - 1 ? ev->args_[k] : 0;
 }
 
 /* Formatting without printf: String() is the hot path of `gotrace validate --log-events`.
@@ -414,9 +401,9 @@ static gtr_status frame_at(const gtr__ev_table *t, uint64_t pc, gtr_frame *out, 
         memset(&f, 0, sizeof f);
     out->pc = f.pc;
     out->line = f.line;
-    if ((st = must_string(t, f.func_id, &out->func, err)) < 0)
+    if ((st = gtr__must_string(t, f.func_id, &out->func, err)) < 0)
         return st;
-    return must_string(t, f.file_id, &out->file, err);
+    return gtr__must_string(t, f.file_id, &out->file, err);
 }
 
 gtr_status gtr_stack_frame(gtr_stack s, size_t i, gtr_frame *out, gtr_err *err)
@@ -520,7 +507,7 @@ gtr_status gtr_event_label(const gtr_event *ev, gtr_label *out, gtr_err *err)
         return GTR__ERR_LIT(err, GTR_E_USAGE, "Label called on non-Label event");
     }
     out->resource = gtr_make_resource_goroutine(ev->g_);
-    return must_string(ev->table_, ev->args_[0], &out->label, err);
+    return gtr__must_string(ev->table_, ev->args_[0], &out->label, err);
 }
 
 static bool is_range_kind(gtr_event_kind k)
@@ -548,7 +535,7 @@ gtr_status gtr_event_range(const gtr_event *ev, gtr_range *out, gtr_err *err)
     case GTR_EV_STW_BEGIN:
     case GTR_EV_STW_END:
         /* N.B. the ordering smuggles the STW reason into args[0] for STWEnd too. */
-        if ((st = must_string(ev->table_, ev->args_[0], &kind, err)) < 0)
+        if ((st = gtr__must_string(ev->table_, ev->args_[0], &kind, err)) < 0)
             return st;
         if (kind.len > sizeof out->name_buf_ - sizeof "stop-the-world ()") {
             return gtr_err_setf(err, GTR_E_LIMIT, "stop-the-world kind of %zu bytes is too long",
@@ -616,11 +603,11 @@ gtr_status gtr_event_task(const gtr_event *ev, gtr_task *out, gtr_err *err)
     out->id = ev->args_[0];
     if (ev->type_ == GTR_EV_USER_TASK_BEGIN) {
         out->parent = ev->args_[1];
-        return must_string(ev->table_, ev->args_[2], &out->type, err);
+        return gtr__must_string(ev->table_, ev->args_[2], &out->type, err);
     }
     /* UserTaskEnd: the ordering put the parent and an extra string ID in extra(). */
-    out->parent = extra_arg(ev, 0);
-    out->type = ev->table_ != NULL ? gtr__evt_extra_string(ev->table_, extra_arg(ev, 1))
+    out->parent = gtr__extra_arg(ev, 0);
+    out->type = ev->table_ != NULL ? gtr__evt_extra_string(ev->table_, gtr__extra_arg(ev, 1))
                                    : (gtr_str){"", 0};
     return GTR_OK;
 }
@@ -634,7 +621,7 @@ gtr_status gtr_event_region(const gtr_event *ev, gtr_region *out, gtr_err *err)
         return GTR__ERR_LIT(err, GTR_E_USAGE, "Region called on non-Region event");
     }
     out->task = ev->args_[0];
-    return must_string(ev->table_, ev->args_[1], &out->type, err);
+    return gtr__must_string(ev->table_, ev->args_[1], &out->type, err);
 }
 
 gtr_status gtr_event_log(const gtr_event *ev, gtr_log *out, gtr_err *err)
@@ -647,130 +634,21 @@ gtr_status gtr_event_log(const gtr_event *ev, gtr_log *out, gtr_err *err)
     }
     out->task = ev->args_[0];
     out->message = (gtr_str){"", 0};
-    if ((st = must_string(ev->table_, ev->args_[1], &out->category, err)) < 0)
+    if ((st = gtr__must_string(ev->table_, ev->args_[1], &out->category, err)) < 0)
         return st;
-    return must_string(ev->table_, ev->args_[2], &out->message, err);
+    return gtr__must_string(ev->table_, ev->args_[2], &out->message, err);
 }
 
-static gtr_status status_index_panic(gtr_err *err, uint64_t i)
+gtr_status gtr__status_index_panic(gtr_err *err, uint64_t i)
 {
     /* Go: panic: runtime error: index out of range [%d] with length 5 */
     return gtr__err_index(err, i, 5);
 }
 
-/* set_transition starts *out as MakeGoStateTransition or MakeProcStateTransition would
- * (no reason, no stack), writing it field by field. A transition built in a local and copied
- * out whole made the copy's 16-byte loads wait on the narrower stores just made to the local
- * (a failed store-to-load forward): about half of this function's time, and 6-8 % of the
- * validator's on real traces. */
-static inline void set_transition(gtr_state_transition *out, gtr_resource_kind kind, int64_t id,
-                                  uint8_t from, uint8_t to)
-{
-    out->resource.kind = (uint8_t)kind;
-    out->resource.id = id;
-    out->reason.data = "";
-    out->reason.len = 0;
-    out->stack.table_ = NULL;
-    out->stack.id_ = 0;
-    out->old_state_ = from;
-    out->new_state_ = to;
-}
-
 gtr_status gtr_event_state_transition(const gtr_event *ev, gtr_state_transition *out,
                                       gtr_err *err)
 {
-    const uint64_t *a;
-
-    if (ev == NULL || out == NULL || gtr_event_get_kind(ev) != GTR_EVENT_STATE_TRANSITION) {
-        /* Go: panic("StateTransition called on non-StateTransition event") */
-        return GTR__ERR_LIT(err, GTR_E_USAGE,
-                            "StateTransition called on non-StateTransition event");
-    }
-    a = ev->args_;
-    switch (ev->type_) {
-    case GTR_EV_PROC_START:
-        set_transition(out, GTR_RESOURCE_PROC, (gtr_procid)a[0], GTR_PROC_IDLE, GTR_PROC_RUNNING);
-        break;
-    case GTR_EV_PROC_STOP:
-        set_transition(out, GTR_RESOURCE_PROC, ev->p_, GTR_PROC_RUNNING, GTR_PROC_IDLE);
-        break;
-    case GTR_EV_PROC_STEAL: {
-        /* N.B. the ordering puts the stolen P's status in extra()[0]. A ProcSteal that
-         * advanced on SyscallAbandoned lost information: treat the P as idle, as ProcStatus
-         * does, or the transition would be invalid. */
-        gtr_proc_state before = GTR_PROC_RUNNING;
-        if (extra_arg(ev, 0) == GTR_PSTATUS_SYSCALL_ABANDONED)
-            before = GTR_PROC_IDLE;
-        set_transition(out, GTR_RESOURCE_PROC, (gtr_procid)a[0], (uint8_t)before, GTR_PROC_IDLE);
-        break;
-    }
-    case GTR_EV_PROC_STATUS:
-        /* N.B. the ordering puts the old state in extra()[0]. */
-        if (a[1] >= 5)
-            return status_index_panic(err, a[1]);
-        set_transition(out, GTR_RESOURCE_PROC, (gtr_procid)a[0], (uint8_t)extra_arg(ev, 0),
-                       procstatus2state[a[1]]);
-        break;
-    case GTR_EV_GO_CREATE:
-    case GTR_EV_GO_CREATE_BLOCKED:
-        set_transition(out, GTR_RESOURCE_GOROUTINE, (gtr_goid)a[0], GTR_GO_NOT_EXIST,
-                       ev->type_ == GTR_EV_GO_CREATE_BLOCKED ? GTR_GO_WAITING : GTR_GO_RUNNABLE);
-        out->stack.table_ = ev->table_;
-        out->stack.id_ = a[1];
-        break;
-    case GTR_EV_GO_CREATE_SYSCALL:
-        set_transition(out, GTR_RESOURCE_GOROUTINE, (gtr_goid)a[0], GTR_GO_NOT_EXIST,
-                       GTR_GO_SYSCALL);
-        break;
-    case GTR_EV_GO_START:
-        set_transition(out, GTR_RESOURCE_GOROUTINE, (gtr_goid)a[0], GTR_GO_RUNNABLE,
-                       GTR_GO_RUNNING);
-        break;
-    case GTR_EV_GO_DESTROY:
-        set_transition(out, GTR_RESOURCE_GOROUTINE, ev->g_, GTR_GO_RUNNING, GTR_GO_NOT_EXIST);
-        break;
-    case GTR_EV_GO_DESTROY_SYSCALL:
-        set_transition(out, GTR_RESOURCE_GOROUTINE, ev->g_, GTR_GO_SYSCALL, GTR_GO_NOT_EXIST);
-        break;
-    case GTR_EV_GO_STOP:
-    case GTR_EV_GO_BLOCK: {
-        gtr_status st;
-        set_transition(out, GTR_RESOURCE_GOROUTINE, ev->g_, GTR_GO_RUNNING,
-                       ev->type_ == GTR_EV_GO_STOP ? GTR_GO_RUNNABLE : GTR_GO_WAITING);
-        if ((st = must_string(ev->table_, a[0], &out->reason, err)) < 0)
-            return st;
-        out->stack = gtr_event_stack(ev); /* The resource the event happened on. */
-        break;
-    }
-    case GTR_EV_GO_UNBLOCK:
-    case GTR_EV_GO_SWITCH:
-    case GTR_EV_GO_SWITCH_DESTROY:
-        /* N.B. GoSwitch and GoSwitchDestroy emit more events, but the first thing both do
-         * is unblock the goroutine they name, exactly like GoUnblock. */
-        set_transition(out, GTR_RESOURCE_GOROUTINE, (gtr_goid)a[0], GTR_GO_WAITING,
-                       GTR_GO_RUNNABLE);
-        break;
-    case GTR_EV_GO_SYSCALL_BEGIN:
-        set_transition(out, GTR_RESOURCE_GOROUTINE, ev->g_, GTR_GO_RUNNING, GTR_GO_SYSCALL);
-        out->stack = gtr_event_stack(ev);
-        break;
-    case GTR_EV_GO_SYSCALL_END:
-        set_transition(out, GTR_RESOURCE_GOROUTINE, ev->g_, GTR_GO_SYSCALL, GTR_GO_RUNNING);
-        break;
-    case GTR_EV_GO_SYSCALL_END_BLOCKED:
-        set_transition(out, GTR_RESOURCE_GOROUTINE, ev->g_, GTR_GO_SYSCALL, GTR_GO_RUNNABLE);
-        break;
-    default: { /* GoStatus, GoStatusStack: gstatus is oldState<<32 | newStatus. */
-        uint64_t packed = a[2], from = packed >> 32, to = packed & 0xffffffffu;
-        if (to >= 5)
-            return status_index_panic(err, to);
-        set_transition(out, GTR_RESOURCE_GOROUTINE, (gtr_goid)a[0], (uint8_t)from,
-                       gostatus2state[to]);
-        out->stack = gtr_event_stack(ev);
-        break;
-    }
-    }
-    return GTR_OK;
+    return gtr__event_state_transition(ev, out, err);
 }
 
 gtr_status gtr_event_sync(const gtr_event *ev, gtr_sync *out, gtr_err *err)
@@ -890,7 +768,7 @@ gtr_status gtr_experimental_arg_value(const gtr_experimental_event *e, int i, gt
         return arg_index_panic(err, i, e != NULL ? e->nargs : 0);
     }
     if (has_suffix(e->args[i], "string")) {
-        if ((st = must_string(e->table_, e->arg_values_[i], &s, err)) < 0)
+        if ((st = gtr__must_string(e->table_, e->arg_values_[i], &s, err)) < 0)
             return st;
         *out = gtr_string_value(s.data, s.len);
         return GTR_OK;
@@ -1453,7 +1331,7 @@ static gtr_status make_transition(make_ctx *m, const gtr_state_transition *d, gt
         if (from == GTR_PROC_IDLE && to == GTR_PROC_IDLE) {
             e->type_ = GTR_EV_PROC_STEAL;
             a[0] = (uint64_t)d->resource.id;
-            a[extra_index(e->type_)] = GTR_PSTATUS_SYSCALL_ABANDONED;
+            a[gtr__extra_index(e->type_)] = GTR_PSTATUS_SYSCALL_ABANDONED;
         } else if (from == GTR_PROC_IDLE && to == GTR_PROC_RUNNING) {
             e->type_ = GTR_EV_PROC_START;
             a[0] = (uint64_t)d->resource.id;
@@ -1472,7 +1350,7 @@ static gtr_status make_transition(make_ctx *m, const gtr_state_transition *d, gt
             e->type_ = GTR_EV_PROC_STATUS;
             a[0] = (uint64_t)d->resource.id;
             a[1] = proc_status_of(to);
-            a[extra_index(e->type_)] = proc_status_of(from);
+            a[gtr__extra_index(e->type_)] = proc_status_of(from);
         }
         return GTR_OK;
     }
@@ -1574,9 +1452,9 @@ static gtr_status make_details(make_ctx *m, const gtr_event_config *c, gtr_event
             return add_string(m, c->task.type, &e->args_[2]);
         }
         e->type_ = GTR_EV_USER_TASK_END;
-        e->args_[extra_index(e->type_)] = c->task.parent;
+        e->args_[gtr__extra_index(e->type_)] = c->task.parent;
         return gtr__evt_add_extra_string(m->t, c->task.type.data, c->task.type.len,
-                                         &e->args_[extra_index(e->type_) + 1], m->err);
+                                         &e->args_[gtr__extra_index(e->type_) + 1], m->err);
     case GTR_DETAILS_REGION:
         e->type_ = c->kind == GTR_EVENT_REGION_BEGIN ? GTR_EV_USER_REGION_BEGIN
                                                      : GTR_EV_USER_REGION_END;

@@ -14,6 +14,7 @@
 
 #include "base.h"
 #include "compiler.h"
+#include "event_transition.h"
 #include "event_wall.h"
 #include "gtr/raw.h"
 #include "gtr/validate.h"
@@ -1040,7 +1041,7 @@ static gtr_status validate(gtr_validator *v, const gtr_event *ev, gtr_err *err)
         return check_label(v, ev, err);
     case GTR_EVENT_STATE_TRANSITION: {
         gtr_state_transition tr;
-        if ((st = gtr_event_state_transition(ev, &tr, err)) < 0)
+        if ((st = gtr__event_state_transition(ev, &tr, err)) < 0)
             return st;
         if ((st = check_stack(v, tr.stack, err)) < 0)
             return st;
