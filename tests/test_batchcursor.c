@@ -96,7 +96,8 @@ static void test_batch_cursor_inline_decode_matches_slow_path(void **state)
             size_t len = (rnd() % 8 == 0) ? 0 : fill_batch(data[i], CAP);
             batches[i] = (gtr__batch){.m = 1,
                                       .time = rnd() % 4 == 0 ? 0 : 1000 + rnd() % 1000,
-                                      .data = data[i],
+                                      /* An empty batch's data may be NULL. */
+                                      .data = len == 0 && rnd() % 2 ? NULL : data[i],
                                       .len = len,
                                       .next = i + 1 < NBATCH ? i + 1 : GTR__BATCH_NONE};
         }

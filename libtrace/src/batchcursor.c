@@ -78,12 +78,16 @@ static gtr_status read_timed_base_event(gtr__cursor_ctx *ctx, const uint8_t *p, 
     return GTR_OK;
 }
 
+/* no_data is where a cursor points with no data left to read (past its last batch, or in an
+ * empty batch, whose data may be NULL): pos == end, and no pointer arithmetic on NULL. */
+static const uint8_t no_data[1];
+
 /* enter points bc at the data of batch idx (none: GTR__BATCH_NONE). */
 static void enter(gtr__batch_cursor *bc, const gtr__batch *batches, uint32_t idx)
 {
     bc->idx = idx;
-    if (idx == GTR__BATCH_NONE) {
-        bc->pos = bc->end = NULL;
+    if (idx == GTR__BATCH_NONE || batches[idx].len == 0) {
+        bc->pos = bc->end = no_data;
         return;
     }
     bc->pos = batches[idx].data;

@@ -26,7 +26,7 @@ void gtr__cursor_ctx_init(gtr__cursor_ctx *ctx);
 
 /* gtr__batch_cursor is Go's batchCursor. idx is the index of the current batch in
  * ctx->batches (GTR__BATCH_NONE past the last one); [pos, end) is what is left of its data
- * (Go's dataOffset), both NULL past the last batch. */
+ * (Go's dataOffset); pos == end when nothing is left (past the last batch, an empty batch). */
 typedef struct gtr__batch_cursor {
     gtr_threadid m;
     gtr_time last_ts;
