@@ -798,6 +798,50 @@ static void test_reader_cpu_samples_injected_by_time(void **state)
     tb_free(&t);
 }
 
+/* CPU samples between the events of two Ms, none at an event's time: the reader orders
+ * ahead of the caller (advance_ahead), but stops where Go's next ReadEvent would inject a
+ * sample, so every event comes out in time order (the order Go's reader gives). */
+static void test_reader_cpu_samples_between_read_ahead_events(void **state)
+{
+    (void)state;
+    tb t;
+    tb_init(&t, 22);
+    tb_freq(&t, 1);
+    /* M 0 from tick 100: P 0 and G 1 running, then a HeapAlloc every 4 ticks (104, 108, ...). */
+    TB_EV(&t, GTR_EV_PROC_STATUS, 0, 0, GTR_PSTATUS_RUNNING);
+    TB_EV(&t, GTR_EV_GO_STATUS, 0, 1, 0, GTR_GSTATUS_RUNNING);
+    for (uint64_t i = 0; i < 60; i++)
+        TB_EV(&t, GTR_EV_HEAP_ALLOC, 4, i);
+    tb_batch(&t, 1, 0, 100);
+    /* M 1 from tick 101: P 1 running, then a HeapAlloc every 4 ticks (105, 109, ...). */
+    TB_EV(&t, GTR_EV_PROC_STATUS, 0, 1, GTR_PSTATUS_RUNNING);
+    for (uint64_t i = 0; i < 60; i++)
+        TB_EV(&t, GTR_EV_HEAP_ALLOC, 4, 1000 + i);
+    tb_batch(&t, 1, 1, 101);
+    /* 40 samples at ticks 4k+2, in runs and alone, out of order on the wire. */
+    static const uint16_t ks[40] = {26, 27, 28, 29, 30, 31, 32, 33, 90, 25, 40, 41, 50, 52,
+                                    54, 56, 58, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70,
+                                    71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82};
+    TB_EV0(&t, GTR_EV_CPU_SAMPLES);
+    for (size_t i = 0; i < 40; i++)
+        TB_EV(&t, GTR_EV_CPU_SAMPLE, 4 * (uint64_t)ks[i] + 2, 0, 0, 1, 0);
+    tb_batch(&t, 1, 0, 0);
+    rd_result res;
+    rd_trace("cpu-samples-between-read-ahead", &t, &res);
+    rd_expect_eof(&res, 1 + 62 + 61 + 40 + 1);
+    /* In time order, every event keeps its own time (64 ns a tick): one out of order would
+     * have been moved to just after the one before it. (The GoStatus shares P 0's tick, and
+     * the Syncs have times of their own.) */
+    size_t nsamples = 0;
+    for (size_t i = 3; i + 1 < res.n; i++) {
+        assert_int_equal(res.time[i] % 64, 0);
+        assert_true(res.time[i] > res.time[i - 1]);
+        nsamples += res.type[i] == GTR_EV_CPU_SAMPLE;
+    }
+    assert_int_equal(nsamples, 40);
+    tb_free(&t);
+}
+
 /* ---- Go's FuzzReader crashers: each ends in EOF or Go's error, never a crash. ---- */
 
 /* A Frequency of 0 makes Go's frequency +Inf (1/(0/1e9)), with no division by zero here.
@@ -908,6 +952,7 @@ int main(void)
         cmocka_unit_test(test_reader_failed_to_advance_dumps_state),
         cmocka_unit_test(test_reader_error_after_events_read_ahead),
         cmocka_unit_test(test_reader_cpu_samples_injected_by_time),
+        cmocka_unit_test(test_reader_cpu_samples_between_read_ahead_events),
         cmocka_unit_test(test_reader_go_fuzz_crashers_match_go),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2116,9 +2116,9 @@ static gtr_status cursor_mstate(gtr__ordering *o, gtr__batch_cursor *bc, mstate 
     return GTR_OK;
 }
 
-gtr_status gtr__ordering_run(gtr__ordering *o, gtr__batch_cursor *bc, gtr__cursor_ctx *cctx,
-                             gtr__ev_table *evt, uint64_t gen, gtr_time limit, size_t max_queued,
-                             gtr__run_stop *stop, gtr_err *err)
+gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
+                             gtr__cursor_ctx *cctx, gtr__ev_table *evt, uint64_t gen,
+                             size_t max_queued, gtr__run_stop *stop, gtr_err *err)
 {
     event_queue *q = &o->queue;
     *stop = GTR__RUN_FULL;
@@ -2129,42 +2129,57 @@ gtr_status gtr__ordering_run(gtr__ordering *o, gtr__batch_cursor *bc, gtr__curso
         return nomem(err);
     if (o->initial_gen == 0)
         o->initial_gen = gen;
-    mstate *ms;
-    gtr_status st = cursor_mstate(o, bc, &ms, err);
-    if (st != GTR_OK)
-        return st;
-    const gtr_threadid m = bc->m;
     for (;;) {
-        size_t before = q->len;
-        gtr__base_event *ev = &bc->ev;
-        sched_ctx cur = {GTR_NO_GOROUTINE, GTR_NO_PROC, m};
-        if (ms != NULL) {
-            cur.p = ms->p;
-            cur.g = ms->g;
-        }
-        bool ok = false;
-        st = advance_event(o, ev, evt, m, gen, cur, ms, &ok, err);
-        if (st != GTR_OK) {
-            q->len = before;
+        /* The head, while it stays the head (its time not after its children's) and no CPU
+         * sample is due before it. */
+        gtr__batch_cursor *bc = f->heap[0];
+        gtr_time limit = gtr__heap_root_kids_min(f->heap, f->n, f->memo);
+        if (f->sample_time < limit)
+            limit = f->sample_time;
+        mstate *ms;
+        gtr_status st = cursor_mstate(o, bc, &ms, err);
+        if (st != GTR_OK)
             return st;
+        const gtr_threadid m = bc->m;
+        for (;;) {
+            size_t before = q->len;
+            gtr__base_event *ev = &bc->ev;
+            sched_ctx cur = {GTR_NO_GOROUTINE, GTR_NO_PROC, m};
+            if (ms != NULL) {
+                cur.p = ms->p;
+                cur.g = ms->g;
+            }
+            bool ok = false;
+            st = advance_event(o, ev, evt, m, gen, cur, ms, &ok, err);
+            if (st != GTR_OK) {
+                q->len = before;
+                return st;
+            }
+            if (!ok) {
+                *stop = GTR__RUN_FAILED;
+                return GTR_OK;
+            }
+            /* Refresh the cursor's event. */
+            bool more;
+            st = gtr__batch_cursor_next(bc, cctx, &more, err);
+            if (st != GTR_OK) {
+                q->len = before;
+                return st;
+            }
+            if (!more) {
+                *stop = GTR__RUN_ENDED;
+                return GTR_OK;
+            }
+            if (bc->ev.time > limit)
+                break;
+            if (q->len >= max_queued)
+                return GTR_OK;   /* GTR__RUN_FULL */
         }
-        if (!ok) {
-            *stop = GTR__RUN_FAILED;
-            return GTR_OK;
-        }
-        /* Refresh the cursor's event. */
-        bool more;
-        st = gtr__batch_cursor_next(bc, cctx, &more, err);
-        if (st != GTR_OK) {
-            q->len = before;
-            return st;
-        }
-        if (!more) {
-            *stop = GTR__RUN_ENDED;
-            return GTR_OK;
-        }
-        if (bc->ev.time > limit) {
-            *stop = GTR__RUN_MOVED;
+        /* The head moved on past limit: Go's heapUpdate(0), then the next ReadEvent's look at
+         * the CPU samples. */
+        gtr__heap_update_root(f->heap, f->n, f->memo);
+        if (f->sample_time < f->heap[0]->ev.time) {
+            *stop = GTR__RUN_SAMPLE;
             return GTR_OK;
         }
         if (q->len >= max_queued)

@@ -40,23 +40,33 @@ bool gtr__ordering_next(gtr__ordering *o, gtr_event *out);
 
 /* Why gtr__ordering_run stopped (its status GTR_OK). */
 typedef enum gtr__run_stop {
-    GTR__RUN_FULL,     /* the queue holds max_queued events: bc's event is not tried */
-    GTR__RUN_FAILED,   /* bc's event cannot advance yet: nothing changed for it */
-    GTR__RUN_MOVED,    /* bc advanced and its next event is later than limit */
-    GTR__RUN_ENDED,    /* bc advanced and its M has no event left */
+    GTR__RUN_FULL,     /* the queue holds max_queued events: the head's event is not tried */
+    GTR__RUN_FAILED,   /* the head's event cannot advance yet: nothing changed for it */
+    GTR__RUN_ENDED,    /* the head advanced and its M has no event left (still the head) */
+    GTR__RUN_SAMPLE,   /* the head is later than sample_time: the CPU sample comes first */
 } gtr__run_stop;
 
-/* gtr__ordering_run is the reader's tryAdvance(0) done again and again on one cursor, the
- * frontier's root, while it stays the root: each step advances the ordering by bc's event
- * (queueing what gtr__ordering_advance_cached would) and reads bc's next event. It stops
- * before a step when the queue holds max_queued events, and after one when bc's event cannot
- * advance, when its M has no more, or when the next is later than limit (the least time of
- * the root's children, or of a CPU sample due first: Go would then look elsewhere). An error
- * (the ordering's, or the cursor's "found invalid ..." ones) is returned with the queue as
- * it was before the failing step: what the steps before it queued stays queued. */
-gtr_status gtr__ordering_run(gtr__ordering *o, gtr__batch_cursor *bc, gtr__cursor_ctx *cctx,
-                             gtr__ev_table *evt, uint64_t gen, gtr_time limit, size_t max_queued,
-                             gtr__run_stop *stop, gtr_err *err);
+/* gtr__run_frontier is the reader's frontier as gtr__ordering_run works on it: the min-heap
+ * of cursors (heap[0], the head, is the one advanced; n > 0, unchanged by the run), the kept
+ * minimum of the head's children, and the time of the next CPU sample (INT64_MAX: none). */
+typedef struct gtr__run_frontier {
+    gtr__batch_cursor **heap;
+    size_t n;
+    gtr__heap_root_memo *memo;
+    gtr_time sample_time;
+} gtr__run_frontier;
+
+/* gtr__ordering_run is the reader's tryAdvance(0) done again and again, each time on the
+ * frontier's head: each step advances the ordering by the head's event (queueing what
+ * gtr__ordering_advance_cached would), reads the head's next event and updates the heap
+ * (Go's heapUpdate(0)). It stops before a step when the queue holds max_queued events or a
+ * CPU sample is due before the head, and after one when the head's event cannot advance or
+ * its M has no more: the reader then does what Go's next ReadEvent would. An error (the
+ * ordering's, or the cursor's "found invalid ..." ones) is returned with the queue as it was
+ * before the failing step: what the steps before it queued stays queued. */
+gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
+                             gtr__cursor_ctx *cctx, gtr__ev_table *evt, uint64_t gen,
+                             size_t max_queued, gtr__run_stop *stop, gtr_err *err);
 
 /* gtr__ordering_queued is the number of queued events; gtr__ordering_unqueue drops the
  * events queued after the first len (those of a step that failed). */

@@ -534,13 +534,11 @@ static gtr_status hold_error(gtr_reader *r, gtr_status st, gtr_err *err)
     return GTR_OK;
 }
 
-/* cpu_sample_limit lowers limit to the time of the next CPU sample: Go injects it before the
- * frontier's head when it is earlier. */
-static gtr_time cpu_sample_limit(const gtr_reader *r, gtr_time limit)
+/* next_sample_time is the time of the next CPU sample, INT64_MAX when none is left: Go injects
+ * it before the frontier's head when it is earlier. */
+static gtr_time next_sample_time(const gtr_reader *r)
 {
-    if (r->cpu_next < r->gen->ncpu && r->gen->cpu[r->cpu_next].time < limit)
-        return r->gen->cpu[r->cpu_next].time;
-    return limit;
+    return r->cpu_next < r->gen->ncpu ? r->gen->cpu[r->cpu_next].time : INT64_MAX;
 }
 
 /* advance_ahead is ReadEvent's advance of the frontier (its head, or else the first cursor
@@ -548,24 +546,23 @@ static gtr_time cpu_sample_limit(const gtr_reader *r, gtr_time limit)
  * they would need neither a new generation nor a CPU sample, until AHEAD_EVENTS events are
  * queued. The steps are Go's, in Go's order: the ordering and the frontier change exactly as
  * one ReadEvent call at a time would change them, and the queue only holds the events until
- * they are asked for. The head's advances run inside the ordering (gtr__ordering_run) while
- * it stays the head. Called with the queue empty and the frontier not. */
+ * they are asked for. The head's advances run inside the ordering (gtr__ordering_run), which
+ * also keeps the heap in order as the head moves on. Called with the queue empty, the
+ * frontier not, and no CPU sample due before its head. */
 static gtr_status advance_ahead(gtr_reader *r, gtr_err *err)
 {
     for (;;) {
-        gtr_time limit = gtr__heap_root_kids_min(r->frontier, r->nfrontier, &r->frontier_memo);
-        limit = cpu_sample_limit(r, limit);
+        gtr__run_frontier f = {r->frontier, r->nfrontier, &r->frontier_memo,
+                               next_sample_time(r)};
         gtr__run_stop stop;
-        gtr_status st = gtr__ordering_run(r->order, r->frontier[0], &r->cctx, r->gen->evt,
-                                          r->gen->gen, limit, AHEAD_EVENTS, &stop, err);
+        gtr_status st = gtr__ordering_run(r->order, &f, &r->cctx, r->gen->evt, r->gen->gen,
+                                          AHEAD_EVENTS, &stop, err);
         if (st != GTR_OK)
             return hold_error(r, st, err);
         switch (stop) {
         case GTR__RUN_FULL:
+        case GTR__RUN_SAMPLE:
             return GTR_OK;
-        case GTR__RUN_MOVED:
-            gtr__heap_update_root(r->frontier, r->nfrontier, &r->frontier_memo);
-            break;
         case GTR__RUN_ENDED:
             r->frontier_memo.ok = false;
             gtr__heap_remove(r->frontier, &r->nfrontier, 0);   /* nothing else to read */
@@ -583,7 +580,7 @@ static gtr_status advance_ahead(gtr_reader *r, gtr_err *err)
         /* What the next ReadEvent call would do before advancing. */
         if (r->nfrontier == 0)
             return GTR_OK;   /* a new generation, or the CPU samples left */
-        if (cpu_sample_limit(r, INT64_MAX) < r->frontier[0]->ev.time)
+        if (next_sample_time(r) < r->frontier[0]->ev.time)
             return GTR_OK;   /* a CPU sample first */
     }
 }
