@@ -720,7 +720,7 @@ static void test_reader_error_after_events_read_ahead(void **state)
     tb t;
     rd_result res;
 
-    /* A decode error after 150 events of the same M: three fills of the queue. The last
+    /* A decode error after 150 events of the same M: several fills of the queue. The last
      * HeapAlloc is not returned: its step is the one that reads the bad event. */
     tb_init(&t, 22);
     gen_prelude(&t, 1);

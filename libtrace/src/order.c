@@ -468,7 +468,10 @@ static GTR__NOINLINE bool queue_grow(gtr__ordering *o, size_t n)
     size_t ncap = q->cap == 0 ? 8 : q->cap;
     while (ncap - q->len < n)
         ncap *= 2;
-    gtr_event *nb = gtr__calloc(o->alc, ncap, sizeof *nb);
+    /* Not zeroed: a slot is written whole before it is read. */
+    if (ncap > SIZE_MAX / sizeof(gtr_event))
+        return false;
+    gtr_event *nb = gtr__malloc(o->alc, ncap * sizeof *nb);
     if (nb == NULL)
         return false;
     for (size_t i = 0; i < q->len; i++)

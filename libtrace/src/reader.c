@@ -77,6 +77,7 @@ struct gtr_reader {
     bool failed;             /* sticky error */
     bool fail_pending;       /* sticky holds an error met reading ahead, due once the queue
                               * is empty (hold_error) */
+    uint32_t ahead;          /* the most events advance_ahead queues now (AHEAD_MIN..MAX) */
 
     /* The 4 KiB messages come last: gtr_reader_new zeroes only what precedes them, so a
      * reader that never fails never touches their pages (a fuzzer makes one per input). */
@@ -86,6 +87,12 @@ struct gtr_reader {
 };
 
 enum { IDS_UNKNOWN = 0, IDS_NONE, IDS_SOME, IDS_NONE_ARG = 0xff };
+
+/* How many events advance_ahead queues at most: AHEAD_MIN at first, doubled each time the
+ * queue fills, up to AHEAD_MAX. Enough that the reader's per-call work is shared by many
+ * events, small enough that the queue stays in L1; small at first, so that a short trace (a
+ * fuzzer's input) does not pay for a large queue. */
+enum { AHEAD_MIN = 8, AHEAD_MAX = 64 };
 
 static void sync_event(gtr_event *ev, const gtr__ev_table *table, gtr_time ts, uint64_t n);
 
@@ -105,6 +112,7 @@ static gtr_reader *reader_alloc(gtr_input *in, const gtr_alloc *alc, gtr_go_vers
     r->alc = alc;
     r->in = in;
     r->ver = v;
+    r->ahead = AHEAD_MIN;
     return r;
 }
 
@@ -432,10 +440,6 @@ static int cursor_ptr_cmp(const void *a, const void *b)
                                      *(gtr__batch_cursor *const *)b);
 }
 
-/* AHEAD_EVENTS: how many events advance_ahead queues at most. Enough that the reader's
- * per-call work is shared by many events; small enough that the queue stays in L1. */
-enum { AHEAD_EVENTS = 64 };
-
 static gtr_status advance_ahead(gtr_reader *r, gtr_err *err);
 
 /* read_event is ReadEvent without its deferred fix-up. */
@@ -543,7 +547,7 @@ static gtr_time next_sample_time(const gtr_reader *r)
 
 /* advance_ahead is ReadEvent's advance of the frontier (its head, or else the first cursor
  * in time order that advances), and then the advances of the ReadEvent calls after it while
- * they would need neither a new generation nor a CPU sample, until AHEAD_EVENTS events are
+ * they would need neither a new generation nor a CPU sample, until r->ahead events are
  * queued. The steps are Go's, in Go's order: the ordering and the frontier change exactly as
  * one ReadEvent call at a time would change them, and the queue only holds the events until
  * they are asked for. The head's advances run inside the ordering (gtr__ordering_run), which
@@ -556,11 +560,14 @@ static gtr_status advance_ahead(gtr_reader *r, gtr_err *err)
                                next_sample_time(r)};
         gtr__run_stop stop;
         gtr_status st = gtr__ordering_run(r->order, &f, &r->cctx, r->gen->evt, r->gen->gen,
-                                          AHEAD_EVENTS, &stop, err);
+                                          r->ahead, &stop, err);
         if (st != GTR_OK)
             return hold_error(r, st, err);
         switch (stop) {
         case GTR__RUN_FULL:
+            if (r->ahead < AHEAD_MAX)
+                r->ahead *= 2;
+            return GTR_OK;
         case GTR__RUN_SAMPLE:
             return GTR_OK;
         case GTR__RUN_ENDED:
