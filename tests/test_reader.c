@@ -710,6 +710,18 @@ static void test_reader_failed_to_advance_dumps_state(void **state)
     tb_free(&t);
 }
 
+/* read_ahead_trace starts a version-v trace with gen_prelude, G 2 waiting when g2_waiting,
+ * then n HeapAllocs on M 0, one tick apart; the caller adds the rest of the batch. */
+static void read_ahead_trace(tb *t, int v, bool g2_waiting, uint64_t n)
+{
+    tb_init(t, v);
+    gen_prelude(t, 1);
+    if (g2_waiting)
+        TB_EV(t, GTR_EV_GO_STATUS, 1, 2, UINT64_MAX, GTR_GSTATUS_WAITING);
+    for (uint64_t i = 0; i < n; i++)
+        TB_EV(t, GTR_EV_HEAP_ALLOC, 1, 1000 + i);
+}
+
 /* The reader orders up to 64 events ahead of the caller (advance_ahead): an error met there
  * must come after exactly the events Go's ReadEvent returns before it, one call at a time.
  * The events of the step that failed are not among them, even when that step queued several
@@ -722,10 +734,7 @@ static void test_reader_error_after_events_read_ahead(void **state)
 
     /* A decode error after 150 events of the same M: several fills of the queue. The last
      * HeapAlloc is not returned: its step is the one that reads the bad event. */
-    tb_init(&t, 22);
-    gen_prelude(&t, 1);
-    for (uint64_t i = 0; i < 150; i++)
-        TB_EV(&t, GTR_EV_HEAP_ALLOC, 1, 1000 + i);
+    read_ahead_trace(&t, 22, false, 150);
     tb_raw(&t, "\x0d\x01\x00", 3);
     tb_batch(&t, 1, 0, 100);
     rd_trace("read-ahead-decode-error", &t, &res);
@@ -733,10 +742,7 @@ static void test_reader_error_after_events_read_ahead(void **state)
     tb_free(&t);
 
     /* An ordering error after 150 events: a second ProcStop, the P already stopped. */
-    tb_init(&t, 22);
-    gen_prelude(&t, 1);
-    for (uint64_t i = 0; i < 150; i++)
-        TB_EV(&t, GTR_EV_HEAP_ALLOC, 1, 1000 + i);
+    read_ahead_trace(&t, 22, false, 150);
     TB_EV(&t, GTR_EV_GO_STOP, 1, 0, 0);
     TB_EV(&t, GTR_EV_PROC_STOP, 1);
     TB_EV(&t, GTR_EV_PROC_STOP, 1);
@@ -747,11 +753,7 @@ static void test_reader_error_after_events_read_ahead(void **state)
 
     /* A GoSwitch queues three events (GoUnblock, GoBlock, GoStart), then its cursor fails to
      * decode the next event: the step fails, and none of the three is returned. */
-    tb_init(&t, 23);
-    gen_prelude(&t, 1);
-    TB_EV(&t, GTR_EV_GO_STATUS, 1, 2, UINT64_MAX, GTR_GSTATUS_WAITING);
-    for (uint64_t i = 0; i < 10; i++)
-        TB_EV(&t, GTR_EV_HEAP_ALLOC, 1, 1000 + i);
+    read_ahead_trace(&t, 23, true, 10);
     TB_EV(&t, GTR_EV_GO_SWITCH, 1, 2, 1);
     tb_raw(&t, "\x0d\x01\x00", 3);
     tb_batch(&t, 1, 0, 100);
@@ -760,11 +762,7 @@ static void test_reader_error_after_events_read_ahead(void **state)
     tb_free(&t);
 
     /* The same GoSwitch with the next event whole: all three come out. */
-    tb_init(&t, 23);
-    gen_prelude(&t, 1);
-    TB_EV(&t, GTR_EV_GO_STATUS, 1, 2, UINT64_MAX, GTR_GSTATUS_WAITING);
-    for (uint64_t i = 0; i < 10; i++)
-        TB_EV(&t, GTR_EV_HEAP_ALLOC, 1, 1000 + i);
+    read_ahead_trace(&t, 23, true, 10);
     TB_EV(&t, GTR_EV_GO_SWITCH, 1, 2, 1);
     TB_EV(&t, GTR_EV_HEAP_ALLOC, 1, 7);
     tb_batch(&t, 1, 0, 100);
