@@ -39,7 +39,7 @@ static inline uint64_t gtr__extra_arg(const gtr_event *ev, size_t i)
     return k < GTR_MAX_TIMED_EVENT_ARGS - 1 ? ev->args_[k] : 0;
 }
 
-/* set_transition starts *out as MakeGoStateTransition or MakeProcStateTransition would
+/* gtr__set_transition starts *out as MakeGoStateTransition or MakeProcStateTransition would
  * (no reason, no stack), writing it field by field. A transition built in a local and copied
  * out whole made the copy's 16-byte loads wait on the narrower stores just made to the local
  * (a failed store-to-load forward): about half of this function's time, and 6-8 % of the

@@ -2052,6 +2052,40 @@ gtr_status gtr__ordering_advance(gtr__ordering *o, gtr__base_event *ev, gtr__ev_
     return gtr__ordering_advance_cached(o, ev, evt, m, NULL, gen, ok, err);
 }
 
+/* mstate_of pulls out or creates the mState of thread m (Go does so as an event of m is
+ * tried, whether or not it advances); *out is NULL when m is GTR_NO_THREAD. *mcache, when
+ * mcache is not NULL, is the caller's cache of it (NULL at first). The pointer stays valid
+ * while advance functions add other threads (slots never move). */
+static GTR__ALWAYS_INLINE gtr_status mstate_of(gtr__ordering *o, gtr_threadid m,
+                                               void **mcache, mstate **out, gtr_err *err)
+{
+    if (m == GTR_NO_THREAD) {
+        *out = NULL;
+        return GTR_OK;
+    }
+    if (mcache != NULL && *mcache != NULL) {
+        *out = *mcache;
+        return GTR_OK;
+    }
+    mstate *ms;
+    if (o->last_ms != NULL && o->last_m == m) {
+        ms = o->last_ms;
+    } else {
+        ms = idmap_get(&o->m_states, (uint64_t)m);
+        if (ms == NULL) {
+            gtr_status st = new_mstate(o, m, GTR_NO_GOROUTINE, GTR_NO_PROC, &ms, err);
+            if (st != GTR_OK)
+                return st;
+        }
+        o->last_m = m;
+        o->last_ms = ms;
+    }
+    if (mcache != NULL)
+        *mcache = ms;
+    *out = ms;
+    return GTR_OK;
+}
+
 gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
                                         gtr__ev_table *evt, gtr_threadid m, void **mcache,
                                         uint64_t gen, bool *ok, gtr_err *err)
@@ -2061,26 +2095,11 @@ gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
         o->initial_gen = gen; /* Set the initial gen if necessary. */
 
     sched_ctx cur = {GTR_NO_GOROUTINE, GTR_NO_PROC, m};
-    mstate *ms = NULL;
-    if (m != GTR_NO_THREAD) {
-        /* Pull out or create the mState for this event. The pointer stays valid while the
-         * advance function adds other threads (slots never move). */
-        if (mcache != NULL && *mcache != NULL) {
-            ms = *mcache;
-        } else if (o->last_ms != NULL && o->last_m == m) {
-            ms = o->last_ms;
-        } else {
-            ms = idmap_get(&o->m_states, (uint64_t)m);
-            if (ms == NULL) {
-                gtr_status st = new_mstate(o, m, GTR_NO_GOROUTINE, GTR_NO_PROC, &ms, err);
-                if (st != GTR_OK)
-                    return st;
-            }
-            o->last_m = m;
-            o->last_ms = ms;
-        }
-        if (mcache != NULL)
-            *mcache = ms;
+    mstate *ms;
+    gtr_status st = mstate_of(o, m, mcache, &ms, err);
+    if (st != GTR_OK)
+        return st;
+    if (ms != NULL) {
         cur.p = ms->p;
         cur.g = ms->g;
     }
@@ -2094,35 +2113,11 @@ gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
     if (!queue_reserve(o, MAX_QUEUED_PER_ADVANCE))
         return nomem(err);
     /* The advance function updates the mState for this event when it advances. */
-    gtr_status st = f(o, ev, evt, m, gen, cur, ms, ok, err);
+    st = f(o, ev, evt, m, gen, cur, ms, ok, err);
     if (st != GTR_OK) {
         *ok = false;
         return st;
     }
-    return GTR_OK;
-}
-
-/* cursor_mstate is the state of bc's M for an advance (NULL when the batch has no M),
- * looked up once per cursor as in gtr__ordering_advance_cached. */
-static gtr_status cursor_mstate(gtr__ordering *o, gtr__batch_cursor *bc, mstate **out,
-                                gtr_err *err)
-{
-    *out = NULL;
-    if (bc->m == GTR_NO_THREAD)
-        return GTR_OK;
-    mstate *ms = bc->mstate;
-    if (ms == NULL) {
-        ms = idmap_get(&o->m_states, (uint64_t)bc->m);
-        if (ms == NULL) {
-            gtr_status st = new_mstate(o, bc->m, GTR_NO_GOROUTINE, GTR_NO_PROC, &ms, err);
-            if (st != GTR_OK)
-                return st;
-        }
-        o->last_m = bc->m;
-        o->last_ms = ms;
-        bc->mstate = ms;
-    }
-    *out = ms;
     return GTR_OK;
 }
 
@@ -2146,8 +2141,9 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
         gtr_time limit = gtr__heap_root_kids_min(f->heap, f->n, f->memo);
         if (f->sample_time < limit)
             limit = f->sample_time;
+        /* Only now, as the head's event is about to be tried (the first step below). */
         mstate *ms;
-        gtr_status st = cursor_mstate(o, bc, &ms, err);
+        gtr_status st = mstate_of(o, bc->m, &bc->mstate, &ms, err);
         if (st != GTR_OK)
             return st;
         const gtr_threadid m = bc->m;

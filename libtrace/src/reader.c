@@ -442,6 +442,15 @@ static int cursor_ptr_cmp(const void *a, const void *b)
 
 static gtr_status advance_ahead(gtr_reader *r, gtr_err *err);
 
+/* cpu_sample_due is ReadEvent's test for injecting the next CPU sample: one is left, and the
+ * frontier is empty or its head is later. */
+static bool cpu_sample_due(const gtr_reader *r)
+{
+    if (!r->have_gen || r->cpu_next >= r->gen->ncpu)
+        return false;
+    return r->nfrontier == 0 || r->gen->cpu[r->cpu_next].time < r->frontier[0]->ev.time;
+}
+
 /* read_event is ReadEvent without its deferred fix-up. */
 static gtr_status read_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
 {
@@ -479,14 +488,12 @@ static gtr_status read_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
     }
 
     /* Inject a CPU sample if it comes next. */
-    if (ncpu != 0) {
+    if (cpu_sample_due(r)) {
         const gtr__cpu_sample *s = &r->gen->cpu[r->cpu_next];
-        if (r->nfrontier == 0 || s->time < r->frontier[0]->ev.time) {
-            *ev = gtr__make_event(r->gen->evt, s->g, s->p, s->m, GTR_EV_CPU_SAMPLE, s->time);
-            ev->args_[0] = s->stack;
-            r->cpu_next++;
-            return GTR_OK;
-        }
+        *ev = gtr__make_event(r->gen->evt, s->g, s->p, s->m, GTR_EV_CPU_SAMPLE, s->time);
+        ev->args_[0] = s->stack;
+        r->cpu_next++;
+        return GTR_OK;
     }
 
     /* Try to advance the head of the frontier, which should have the minimum timestamp.
@@ -584,11 +591,10 @@ static gtr_status advance_ahead(gtr_reader *r, gtr_err *err)
             break;
         }
         }
-        /* What the next ReadEvent call would do before advancing. */
-        if (r->nfrontier == 0)
-            return GTR_OK;   /* a new generation, or the CPU samples left */
-        if (next_sample_time(r) < r->frontier[0]->ev.time)
-            return GTR_OK;   /* a CPU sample first */
+        /* What the next ReadEvent call would do before advancing: a new generation, or a
+         * CPU sample first. */
+        if (r->nfrontier == 0 || cpu_sample_due(r))
+            return GTR_OK;
     }
 }
 
