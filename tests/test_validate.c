@@ -143,6 +143,82 @@ static void test_validate_large_and_negative_ids_tracked(void **state)
     gtr_validator_free(v);
 }
 
+/* thread_id is the k-th of 80 OS-like thread IDs: too large for the dense array, half of
+ * them in one cache bucket of the hash table (the low bits alike), the rest consecutive. */
+static gtr_threadid thread_id(int k)
+{
+    return k % 2 == 0 ? 3000000 + 16 * (gtr_threadid)k : 5000001 + (gtr_threadid)k;
+}
+
+static void test_validate_sparse_ids_taking_turns_tracked(void **state)
+{
+    vec_event ve = {.table = 1};
+    gtr__ev_table *t = vec_table(&ve);
+    gtr_validator *v;
+    gtr_err err = GTR_ERR_INIT;
+    gtr_time ts = 1;
+    gtr_event e;
+    char want[160];
+    (void)state;
+
+    assert_int_equal(gtr_validator_new(NULL, &v, &err), GTR_OK);
+    for (gtr_goid g = 1; g <= 80; g++) {
+        e = go_status(g, thread_id(0), GTR_GO_UNDETERMINED, GTR_GSTATUS_RUNNABLE, ts++);
+        assert_int_equal(gtr_validator_event(v, &e, &err), GTR_OK);
+    }
+    /* Every thread runs a goroutine at once, the threads taking turns: each lookup names
+     * another thread than the last, and new threads keep growing the table. */
+    for (int round = 0; round < 3; round++) {
+        for (int k = 0; k < 80; k++) {
+            e = go_event(GTR_EV_GO_START, -1, thread_id(k), (uint64_t)(k + 1), ts++);
+            assert_int_equal(gtr_validator_event(v, &e, &err), GTR_OK);
+        }
+        for (int k = 79; k >= 0; k--) {
+            e = go_event(GTR_EV_GO_STOP, k + 1, thread_id(k), 0, ts++);
+            assert_int_equal(gtr_validator_event(v, &e, &err), GTR_OK);
+        }
+    }
+    e = go_event(GTR_EV_GO_START, -1, thread_id(6), 7, ts++);
+    assert_int_equal(gtr_validator_event(v, &e, &err), GTR_OK);
+    e = go_event(GTR_EV_GO_START, -1, thread_id(6), 8, ts++);
+    assert_int_equal(gtr_validator_event(v, &e, &err), GTR_E_INVALID);
+    snprintf(want, sizeof want,
+             "tried to run goroutine 8 when one was already executing (7) on thread %lld",
+             (long long)thread_id(6));
+    assert_string_equal(err.msg, want);
+
+    /* Tasks with large IDs, half of them ended (deletions move hash entries), then the
+     * others ended with another type: each is still found, under its own type. */
+    for (int k = 0; k < 64; k++) {
+        e = gtr__make_event(t, 7, -1, thread_id(6), GTR_EV_USER_TASK_BEGIN, ts++);
+        e.args_[0] = (UINT64_C(1) << 40) + 16 * (uint64_t)k;
+        e.args_[1] = 1;
+        e.args_[2] = 8; /* "mytask" */
+        assert_int_equal(gtr_validator_event(v, &e, &err), GTR_OK);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (int k = pass; k < 64; k += 2) {
+            uint64_t id = (UINT64_C(1) << 40) + 16 * (uint64_t)k;
+            e = gtr__make_event(t, 7, -1, thread_id(6), GTR_EV_USER_TASK_END, ts++);
+            e.args_[0] = id;
+            e.args_[2] = 1;
+            e.args_[3] = pass == 0 ? 1 : 0; /* extra string "mytask", then "" */
+            if (pass == 0) {
+                assert_int_equal(gtr_validator_event(v, &e, &err), GTR_OK);
+                continue;
+            }
+            assert_int_equal(gtr_validator_event(v, &e, &err), GTR_E_INVALID);
+            snprintf(want, sizeof want,
+                     "task end type \"\" doesn't match task start type \"mytask\" for task "
+                     "%llu",
+                     (unsigned long long)id);
+            assert_string_equal(err.msg, want);
+        }
+    }
+    gtr_validator_free(v);
+    gtr__evt_free(t);
+}
+
 /* ---- allocation ---- */
 
 typedef struct counting {
@@ -377,6 +453,7 @@ int main(void)
         cmocka_unit_test(test_validate_several_failures_joined),
         cmocka_unit_test(test_validate_every_scenario_has_a_test),
         cmocka_unit_test(test_validate_large_and_negative_ids_tracked),
+        cmocka_unit_test(test_validate_sparse_ids_taking_turns_tracked),
         cmocka_unit_test(test_validate_steady_state_allocates_nothing),
         cmocka_unit_test(test_validate_stack_checks_per_generation),
         cmocka_unit_test(test_validate_random_events_never_crash),

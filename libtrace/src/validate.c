@@ -23,6 +23,7 @@
 /* ---- idmap: int64 ID -> fixed-size value ---------------------------------------------- */
 
 #define DENSE_MAX ((int64_t)1 << 24)   /* largest ID a dense array may cover */
+#define IDMAP_CACHE 16                 /* a power of two */
 
 typedef struct idmap {
     size_t vsize;
@@ -34,8 +35,11 @@ typedef struct idmap {
     uint8_t *hused;      /* hcap flags */
     size_t hcap, hlen;
     size_t len;          /* entries in total */
-    int64_t last_id;     /* the last ID found in the hash table, and its value (NULL: */
-    uint8_t *last_val;   /* none): consecutive events mostly name the same thread */
+    /* The hash slots of IDs found lately, by the ID's low bits: thread IDs (the OS's, too
+     * sparse for the dense array) are few and mostly consecutive, and one event after
+     * another names another. A slot is only a hint, checked against its key: entries move
+     * (deletion, growth) without updating it, and a slot index stays below hcap. */
+    uint32_t cache_slot[IDMAP_CACHE];
 } idmap;
 
 static uint64_t mix64(uint64_t x)
@@ -71,8 +75,8 @@ static size_t hash_find(const idmap *m, int64_t id, bool *found)
     return i;
 }
 
-/* hash_get is idmap_get for an ID outside the dense array and other than the last one found
- * (idmap_get tests that inline). */
+/* hash_get is idmap_get for an ID outside the dense array and not in the cache (idmap_get
+ * tests both inline). */
 static void *hash_get(idmap *m, int64_t id)
 {
     bool found;
@@ -83,20 +87,22 @@ static void *hash_get(idmap *m, int64_t id)
     i = hash_find(m, id, &found);
     if (!found)
         return NULL;
-    m->last_id = id;
-    m->last_val = m->hvals + i * m->vsize;
-    return m->last_val;
+    m->cache_slot[(size_t)id & (IDMAP_CACHE - 1)] = (uint32_t)i;
+    return m->hvals + i * m->vsize;
 }
 
-/* idmap_get returns the value slot of id, or NULL. The dense case and the last ID found in
+/* idmap_get returns the value slot of id, or NULL. The dense case and the IDs cached from
  * the hash table are inlined at every call (goroutine, proc and thread IDs, several lookups
  * per event). */
 static GTR__ALWAYS_INLINE void *idmap_get(idmap *m, int64_t id)
 {
     if (id >= 0 && (uint64_t)id < m->dcap)
         return m->dpresent[id] ? m->dvals + (size_t)id * m->vsize : NULL;
-    if (m->last_val != NULL && m->last_id == id)
-        return m->last_val;
+    if (m->hlen != 0) {
+        size_t i = m->cache_slot[(size_t)id & (IDMAP_CACHE - 1)];
+        if (m->hused[i] && m->hkeys[i] == id)
+            return m->hvals + i * m->vsize;
+    }
     return hash_get(m, id);
 }
 
@@ -196,7 +202,6 @@ static GTR__NOINLINE void *idmap_put_new(idmap *m, const gtr_alloc *a, int64_t i
     size_t i;
 
     *created = true;
-    m->last_val = NULL;   /* entries may move */
     if (id >= 0 && (uint64_t)id >= m->dcap && id < DENSE_MAX &&
         (uint64_t)id <= 2 * (uint64_t)m->len + 1024) {
         if (!dense_grow(m, a, id))
@@ -247,7 +252,6 @@ static void idmap_delete(idmap *m, int64_t id)
     }
     if (m->hlen == 0)
         return;
-    m->last_val = NULL;   /* entries may move */
     i = hash_find(m, id, &found);
     if (found) {
         hash_delete(m, i);
