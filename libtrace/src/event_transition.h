@@ -58,19 +58,15 @@ static GTR__ALWAYS_INLINE void gtr__set_transition(gtr_state_transition *out,
     out->new_state_ = to;
 }
 
-static GTR__ALWAYS_INLINE gtr_status gtr__event_state_transition(const gtr_event *ev,
-                                                                 gtr_state_transition *out,
-                                                                 gtr_err *err)
+/* gtr__state_transition_of is Event.StateTransition of ev, an event of a state-transition
+ * type, whose type is `type` (ev->type_): a caller that knows the type at compile time
+ * passes it as a constant and gets only that type's case (the validator's per-type paths). */
+static GTR__ALWAYS_INLINE gtr_status gtr__state_transition_of(const gtr_event *ev, uint8_t type,
+                                                              gtr_state_transition *out,
+                                                              gtr_err *err)
 {
-    const uint64_t *a;
-
-    if (ev == NULL || out == NULL || gtr_event_get_kind(ev) != GTR_EVENT_STATE_TRANSITION) {
-        /* Go: panic("StateTransition called on non-StateTransition event") */
-        return GTR__ERR_LIT(err, GTR_E_USAGE,
-                            "StateTransition called on non-StateTransition event");
-    }
-    a = ev->args_;
-    switch (ev->type_) {
+    const uint64_t *a = ev->args_;
+    switch (type) {
     case GTR_EV_PROC_START:
         gtr__set_transition(out, GTR_RESOURCE_PROC, (gtr_procid)a[0], GTR_PROC_IDLE, GTR_PROC_RUNNING);
         break;
@@ -97,7 +93,7 @@ static GTR__ALWAYS_INLINE gtr_status gtr__event_state_transition(const gtr_event
     case GTR_EV_GO_CREATE:
     case GTR_EV_GO_CREATE_BLOCKED:
         gtr__set_transition(out, GTR_RESOURCE_GOROUTINE, (gtr_goid)a[0], GTR_GO_NOT_EXIST,
-                       ev->type_ == GTR_EV_GO_CREATE_BLOCKED ? GTR_GO_WAITING : GTR_GO_RUNNABLE);
+                       type == GTR_EV_GO_CREATE_BLOCKED ? GTR_GO_WAITING : GTR_GO_RUNNABLE);
         out->stack.table_ = ev->table_;
         out->stack.id_ = a[1];
         break;
@@ -119,7 +115,7 @@ static GTR__ALWAYS_INLINE gtr_status gtr__event_state_transition(const gtr_event
     case GTR_EV_GO_BLOCK: {
         gtr_status st;
         gtr__set_transition(out, GTR_RESOURCE_GOROUTINE, ev->g_, GTR_GO_RUNNING,
-                       ev->type_ == GTR_EV_GO_STOP ? GTR_GO_RUNNABLE : GTR_GO_WAITING);
+                       type == GTR_EV_GO_STOP ? GTR_GO_RUNNABLE : GTR_GO_WAITING);
         if ((st = gtr__must_string(ev->table_, a[0], &out->reason, err)) < 0)
             return st;
         out->stack = gtr_event_stack(ev); /* The resource the event happened on. */
@@ -154,6 +150,18 @@ static GTR__ALWAYS_INLINE gtr_status gtr__event_state_transition(const gtr_event
     }
     }
     return GTR_OK;
+}
+
+static GTR__ALWAYS_INLINE gtr_status gtr__event_state_transition(const gtr_event *ev,
+                                                                 gtr_state_transition *out,
+                                                                 gtr_err *err)
+{
+    if (ev == NULL || out == NULL || gtr_event_get_kind(ev) != GTR_EVENT_STATE_TRANSITION) {
+        /* Go: panic("StateTransition called on non-StateTransition event") */
+        return GTR__ERR_LIT(err, GTR_E_USAGE,
+                            "StateTransition called on non-StateTransition event");
+    }
+    return gtr__state_transition_of(ev, ev->type_, out, err);
 }
 
 #endif /* GTR_SRC_EVENT_TRANSITION_H */

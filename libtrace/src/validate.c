@@ -779,8 +779,9 @@ static gtr_status check_label(gtr_validator *v, const gtr_event *ev, gtr_err *er
     return GTR_OK;
 }
 
-static gtr_status check_goroutine(gtr_validator *v, const gtr_event *ev,
-                                  const gtr_state_transition *tr, gtr_err *err)
+static GTR__ALWAYS_INLINE gtr_status check_goroutine(gtr_validator *v, const gtr_event *ev,
+                                                     const gtr_state_transition *tr,
+                                                     gtr_err *err)
 {
     gtr_goid id = tr->resource.id;
     gtr_go_state old = (gtr_go_state)tr->old_state_, new_ = (gtr_go_state)tr->new_state_;
@@ -845,8 +846,8 @@ static gtr_status check_goroutine(gtr_validator *v, const gtr_event *ev,
     return GTR_OK;
 }
 
-static gtr_status check_proc(gtr_validator *v, const gtr_event *ev,
-                             const gtr_state_transition *tr, gtr_err *err)
+static GTR__ALWAYS_INLINE gtr_status check_proc(gtr_validator *v, const gtr_event *ev,
+                                                const gtr_state_transition *tr, gtr_err *err)
 {
     gtr_procid id = tr->resource.id;
     gtr_proc_state old = (gtr_proc_state)tr->old_state_, new_ = (gtr_proc_state)tr->new_state_;
@@ -999,25 +1000,83 @@ static gtr_status check_task(gtr_validator *v, const gtr_event *ev, gtr_event_ki
     return GTR_OK;
 }
 
-static gtr_status validate(gtr_validator *v, const gtr_event *ev, gtr_err *err)
+/* time_out_of_order records the error of an event not later than the last. */
+static GTR__NOINLINE gtr_status time_out_of_order(gtr_validator *v, const gtr_event *ev,
+                                                  gtr_err *err)
 {
-    gtr_event_kind kind = gtr_event_get_kind(ev);
+    gtr_status st;
+    gtr_buf *b = acc_begin(v);
+    gtr_buf_printf(b, "timestamp out-of-order (want > %" PRId64 ") for ", v->last_ts);
+    if ((st = gtr_event_string(ev, b)) < 0 && st != GTR_E_NOMEM)
+        return gtr_err_setf(err, st, "formatting event: %s", gtr_status_text(st));
+    return GTR_OK;
+}
+
+/* check_time is the timestamp order check. */
+static GTR__ALWAYS_INLINE gtr_status check_time(gtr_validator *v, const gtr_event *ev,
+                                                gtr_err *err)
+{
     gtr_time ts = ev->time_;   /* gtr_event_time(ev); ev is not NULL */
+    if (v->last_ts != 0 && ts <= v->last_ts)
+        return time_out_of_order(v, ev, err);
+    v->last_ts = ts;
+    return GTR_OK;
+}
+
+/* validate_transition is validate for an event of a goroutine or proc state-transition type
+ * known at compile time: the same checks in the same order, with the type's transition and
+ * its branches in check_goroutine or check_proc decided here (ProcStart and ProcStop, GoStart
+ * and GoStop take turns in a trace, which no branch predictor guesses). */
+static GTR__ALWAYS_INLINE gtr_status validate_transition(gtr_validator *v, const gtr_event *ev,
+                                                         uint8_t type, gtr_err *err)
+{
+    gtr_state_transition tr;
     gtr_status st;
 
-    /* Timestamp order. */
-    if (v->last_ts != 0) {
-        if (ts <= v->last_ts) {
-            gtr_buf *b = acc_begin(v);
-            gtr_buf_printf(b, "timestamp out-of-order (want > %" PRId64 ") for ", v->last_ts);
-            if ((st = gtr_event_string(ev, b)) < 0 && st != GTR_E_NOMEM)
-                return gtr_err_setf(err, st, "formatting event: %s", gtr_status_text(st));
-        } else {
-            v->last_ts = ts;
-        }
-    } else {
-        v->last_ts = ts;
-    }
+    if ((st = check_time(v, ev, err)) < 0)
+        return st;
+    if ((st = check_stack(v, gtr_event_stack(ev), err)) < 0)
+        return st;
+    if ((st = gtr__state_transition_of(ev, type, &tr, err)) < 0)
+        return st;
+    if ((st = check_stack(v, tr.stack, err)) < 0)
+        return st;
+    if (tr.resource.kind == GTR_RESOURCE_GOROUTINE)
+        return check_goroutine(v, ev, &tr, err);
+    return check_proc(v, ev, &tr, err);
+}
+
+/* The types with their own copy of validate_transition: the common goroutine and proc
+ * transitions. */
+#define OWN_COPY_TYPES(X)                                                      \
+    X(GTR_EV_PROC_START) X(GTR_EV_PROC_STOP) X(GTR_EV_GO_CREATE)               \
+    X(GTR_EV_GO_START) X(GTR_EV_GO_DESTROY) X(GTR_EV_GO_STOP) X(GTR_EV_GO_BLOCK) \
+    X(GTR_EV_GO_UNBLOCK) X(GTR_EV_GO_SYSCALL_BEGIN) X(GTR_EV_GO_SYSCALL_END)    \
+    X(GTR_EV_GO_SYSCALL_END_BLOCKED)
+
+/* The other transitions (statuses, steals) call the checks out of line: validate_other stays
+ * the size it was before the per-type copies. */
+static GTR__NOINLINE gtr_status check_goroutine_call(gtr_validator *v, const gtr_event *ev,
+                                                    const gtr_state_transition *tr,
+                                                    gtr_err *err)
+{
+    return check_goroutine(v, ev, tr, err);
+}
+
+static GTR__NOINLINE gtr_status check_proc_call(gtr_validator *v, const gtr_event *ev,
+                                               const gtr_state_transition *tr, gtr_err *err)
+{
+    return check_proc(v, ev, tr, err);
+}
+
+/* validate_other is validate for the events of every type but OWN_COPY_TYPES. */
+static GTR__NOINLINE gtr_status validate_other(gtr_validator *v, const gtr_event *ev,
+                                              gtr_err *err)
+{
+    gtr_status st;
+    gtr_event_kind kind = gtr_event_get_kind(ev);
+    if ((st = check_time(v, ev, err)) < 0)
+        return st;
 
     /* The event's stack. */
     if ((st = check_stack(v, gtr_event_stack(ev), err)) < 0)
@@ -1050,9 +1109,9 @@ static gtr_status validate(gtr_validator *v, const gtr_event *ev, gtr_err *err)
         if ((st = check_stack(v, tr.stack, err)) < 0)
             return st;
         if (tr.resource.kind == GTR_RESOURCE_GOROUTINE)
-            return check_goroutine(v, ev, &tr, err);
+            return check_goroutine_call(v, ev, &tr, err);
         if (tr.resource.kind == GTR_RESOURCE_PROC)
-            return check_proc(v, ev, &tr, err);
+            return check_proc_call(v, ev, &tr, err);
         return GTR_OK;
     }
     case GTR_EVENT_RANGE_BEGIN:
@@ -1071,6 +1130,33 @@ static gtr_status validate(gtr_validator *v, const gtr_event *ev, gtr_err *err)
         /* StackSample: a sched context and a stack, already checked. */
         return GTR_OK;
     }
+}
+
+#define TRANSITION_CASE(t) \
+    case t:                \
+        return validate_transition(v, ev, t, err);
+#define OWN_COPY_ENTRY(t) [t] = true,
+
+/* validate_transitions is validate for the OWN_COPY_TYPES, each with its own copy. */
+static GTR__NOINLINE gtr_status validate_transitions(gtr_validator *v, const gtr_event *ev,
+                                                    gtr_err *err)
+{
+    switch (ev->type_) {
+    OWN_COPY_TYPES(TRANSITION_CASE)
+    default:
+        return validate_other(v, ev, err);
+    }
+}
+
+/* own_copy[t]: t is one of OWN_COPY_TYPES. A table, so that other events reach
+ * validate_other without passing through the larger function's entry. */
+static const bool own_copy[256] = {OWN_COPY_TYPES(OWN_COPY_ENTRY)};
+
+static gtr_status validate(gtr_validator *v, const gtr_event *ev, gtr_err *err)
+{
+    if (own_copy[ev->type_])
+        return validate_transitions(v, ev, err);
+    return validate_other(v, ev, err);
 }
 
 static gtr_status validator_event(gtr_validator *v, const gtr_event *ev, gtr_err *err)
