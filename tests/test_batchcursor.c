@@ -3,6 +3,7 @@
  * reads varints unchecked when the event cannot reach the batch's end) against its slow path
  * alone (Go's nextEvent), event by event, over random batches: every event type byte, values
  * of every length, varints cut by the batch's end and varints that overflow. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -105,7 +106,9 @@ static void test_batch_cursor_inline_decode_matches_slow_path(void **state)
         gtr__cursor_ctx_init(&fast_ctx);
         gtr__cursor_ctx_init(&slow_ctx);
         fast_ctx.batches = slow_ctx.batches = batches;
-        fast_ctx.freq = slow_ctx.freq = (rnd() % 2) ? 1.0 : 15.625;
+        double freq = (double[]){1.0, 15.625, 64.0}[rnd() % 3];
+        gtr__cursor_ctx_set_freq(&fast_ctx, freq);
+        gtr__cursor_ctx_set_freq(&slow_ctx, freq);
         gtr__batch_cursor fast, slow;
         gtr__batch_cursor_init(&fast, &fast_ctx, 1, 0);
         gtr__batch_cursor_init(&slow, &slow_ctx, 1, 0);
@@ -134,10 +137,57 @@ static void test_batch_cursor_inline_decode_matches_slow_path(void **state)
     }
 }
 
+/* gtr__cursor_ns (a shift for a small power-of-two frequency) is Go's float conversion
+ * (gtr__freq_mul) for every frequency and delta, at the edges of the shift's range. */
+static void test_cursor_ns_matches_float_conversion(void **state)
+{
+    (void)state;
+    const double freqs[] = {64.0, 1.0, 2.0, 1024.0, 2048.0, 4096.0, 0.5, 0.25, 15.625,
+                            3.0, 1e-300, 1e300, 0.0, -64.0, INFINITY, NAN, 63.999999999999,
+                            64.00000000000001};
+    const uint64_t edges[] = {0,
+                              1,
+                              2,
+                              (UINT64_C(1) << 53) - 1,
+                              UINT64_C(1) << 53,
+                              (UINT64_C(1) << 53) + 1,
+                              UINT64_C(1) << 56,
+                              (UINT64_C(1) << 57) - 1,
+                              UINT64_C(1) << 62,
+                              UINT64_C(1) << 63,
+                              UINT64_MAX};
+    rng_state = 7;
+    for (size_t f = 0; f < sizeof freqs / sizeof freqs[0]; f++) {
+        gtr__cursor_ctx ctx;
+        gtr__cursor_ctx_init(&ctx);
+        gtr__cursor_ctx_set_freq(&ctx, freqs[f]);
+        for (int i = 0; i < 20000; i++) {
+            uint64_t dt = i < (int)(sizeof edges / sizeof edges[0])
+                              ? edges[i]
+                              : rnd() >> (rnd() % 64);
+            uint64_t want = (uint64_t)gtr__freq_mul(freqs[f], dt);
+            if (gtr__cursor_ns(&ctx, dt) != want)
+                fail_msg("freq %.17g dt %llu: got %llu, want %llu", freqs[f],
+                         (unsigned long long)dt, (unsigned long long)gtr__cursor_ns(&ctx, dt),
+                         (unsigned long long)want);
+        }
+    }
+    /* The shift is taken where it is exact: 2^0 .. 2^10. */
+    gtr__cursor_ctx ctx;
+    gtr__cursor_ctx_init(&ctx);
+    gtr__cursor_ctx_set_freq(&ctx, 64.0);
+    assert_int_equal(ctx.freq_shift, 6);
+    gtr__cursor_ctx_set_freq(&ctx, 2048.0);
+    assert_int_equal(ctx.freq_shift, -1);
+    gtr__cursor_ctx_set_freq(&ctx, 0.5);
+    assert_int_equal(ctx.freq_shift, -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batch_cursor_inline_decode_matches_slow_path),
+        cmocka_unit_test(test_cursor_ns_matches_float_conversion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,11 +7,22 @@
  * timestamps must match Go's reader. */
 #include "batchcursor.h"
 
+#include <math.h>
 #include <string.h>
 
 void gtr__cursor_ctx_init(gtr__cursor_ctx *ctx)
 {
     memset(ctx->argc, GTR__ARGC_UNKNOWN, sizeof ctx->argc);
+    gtr__cursor_ctx_set_freq(ctx, 0);
+}
+
+void gtr__cursor_ctx_set_freq(gtr__cursor_ctx *ctx, double freq)
+{
+    int e;
+    ctx->freq = freq;
+    ctx->freq_shift = -1;
+    if (isfinite(freq) && frexp(freq, &e) == 0.5 && e >= 1 && e <= 11)
+        ctx->freq_shift = e - 1;   /* freq == 2^(e-1) */
 }
 
 /* argc_of looks type t up in the event table and remembers the answer in ctx->argc[t]. */
@@ -131,7 +142,7 @@ gtr_status gtr__batch_cursor_next_slow(gtr__batch_cursor *bc, gtr__cursor_ctx *c
         return st;
     }
     /* Complete the timestamp from the cursor's last timestamp, and move forward. */
-    bc->ev.time = time_add(gtr__freq_mul_inline(ctx->freq, tsdiff), bc->last_ts);
+    bc->ev.time = time_add((gtr_time)gtr__cursor_ns(ctx, tsdiff), bc->last_ts);
     bc->last_ts = bc->ev.time;
     bc->pos += n;
     *ok = true;

@@ -10,7 +10,8 @@
 /* Decoding context shared by all cursors of a generation. */
 typedef struct gtr__cursor_ctx {
     const gtr__batch *batches;   /* the generation's batches; cursors follow their links */
-    double freq;                 /* ns per timestamp unit */
+    double freq;                 /* ns per timestamp unit (gtr__cursor_ctx_set_freq) */
+    int freq_shift;              /* k when freq is 2^k, 0 <= k <= 10; else -1 */
     /* argc[t]: how many arguments after dt a timed event of type t has, or
      * GTR__ARGC_INVALID_TYPE / GTR__ARGC_UNTIMED; GTR__ARGC_UNKNOWN until a batch has an
      * event of type t (the table is filled on demand: most readers see a few types). */
@@ -20,9 +21,24 @@ typedef struct gtr__cursor_ctx {
 #define GTR__ARGC_UNTIMED 0xfe
 #define GTR__ARGC_UNKNOWN 0xfd
 
-/* gtr__cursor_ctx_init marks every type of ctx->argc unknown (ctx->batches and freq are set
- * by the caller); gtr__batch_cursor_next looks each type up once. */
+/* gtr__cursor_ctx_init marks every type of ctx->argc unknown (ctx->batches is set by the
+ * caller, freq with gtr__cursor_ctx_set_freq); gtr__batch_cursor_next looks each type up
+ * once. */
 void gtr__cursor_ctx_init(gtr__cursor_ctx *ctx);
+
+/* gtr__cursor_ctx_set_freq sets the generation's frequency (ns per timestamp unit). */
+void gtr__cursor_ctx_set_freq(gtr__cursor_ctx *ctx, double freq);
+
+/* gtr__cursor_ns is Go's freq.mul(dt), as gtr__freq_mul_inline(ctx->freq, dt) computes it,
+ * as unsigned. Go's trace clock mostly ticks every 64 ns (freq 64.0): with freq 2^k (k at
+ * most 10) and dt below 2^53, float64(dt) * freq is exactly dt << k (no rounding, and below
+ * 2^63 so the conversion to int64 is exact), which takes no floating-point latency. */
+static inline uint64_t gtr__cursor_ns(const gtr__cursor_ctx *ctx, uint64_t dt)
+{
+    if (ctx->freq_shift >= 0 && dt < (UINT64_C(1) << 53))
+        return dt << ctx->freq_shift;
+    return (uint64_t)gtr__freq_mul_inline(ctx->freq, dt);
+}
 
 /* gtr__batch_cursor is Go's batchCursor. idx is the index of the current batch in
  * ctx->batches (GTR__BATCH_NONE past the last one); [pos, end) is what is left of its data
@@ -87,7 +103,7 @@ static inline bool gtr__batch_cursor_next_fast(gtr__batch_cursor *bc, const gtr_
     if (ts == 0)   /* nextEvent's lastTs == 0 case */
         ts = gtr__freq_mul_inline(ctx->freq, ctx->batches[bc->idx].time);
     bc->ev.type = p[0];
-    bc->ev.time = (gtr_time)((uint64_t)gtr__freq_mul_inline(ctx->freq, dt) + (uint64_t)ts);
+    bc->ev.time = (gtr_time)(gtr__cursor_ns(ctx, dt) + (uint64_t)ts);
     bc->last_ts = bc->ev.time;
     bc->pos = p + off;
     return true;

@@ -304,7 +304,7 @@ static gtr_status install_gen(gtr_reader *r, bool have, gtr_event *ev, gtr_err *
     r->have_gen = true;
     r->cpu_next = 0;
     r->cctx.batches = g->batches;
-    r->cctx.freq = gtr__evt_sync(g->evt)->freq;
+    gtr__cursor_ctx_set_freq(&r->cctx, gtr__evt_sync(g->evt)->freq);
 
     /* Reset the frontier: one cursor per M, in order of first appearance. */
     r->nfrontier = 0;
