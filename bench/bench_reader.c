@@ -8,18 +8,24 @@
  *
  * Each mode runs RUNS times (default 3); the median run is reported. A run on a small
  * trace reads it again until 50 ms of CPU time have passed, and divides. With -g, GO_BENCH is
- * a program taking "parse|validate FILE RUNS" that prints "events=N seconds=S" for its
- * median run (ci/bench.sh builds one over Go's reader); its figures are printed beside
- * ours, with the ratios. Times are process CPU time (the machine is shared; wall time is shown too).
+ * Go's reader timed the same way (bench/gtrbench.go, built by ci/bench.sh), run as
+ * "GO_BENCH serve TRACE 1": each of our runs is followed by one of its runs, so that the two
+ * sides of a pair meet the same load, and the ratio printed is the median of the RUNS pairs'
+ * ratios (each side's median run is printed too). Times are process CPU time (the machine
+ * is shared; wall time is shown too).
  * With -1, the trace is read once in the one mode and only the event count is printed: for
  * instruction counts (callgrind, perf stat -e instructions) of the reader alone.
  * Measured, never asserted. */
 #include <errno.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "gtr/gtr.h"
 #include "gtr/reader.h"
@@ -151,47 +157,141 @@ static int cmp_figures(const void *a, const void *b)
 
 #define MAX_RUNS 101
 
-static bool bench(const char *data, size_t len, bool validate, int runs, figures *out)
+static int cmp_double(const void *a, const void *b)
 {
-    figures all[MAX_RUNS];
-    if (runs > MAX_RUNS)
-        runs = MAX_RUNS;
-    for (int i = 0; i < runs; i++) {
-        /* A run reads the trace as many times as 50 ms of CPU take (small traces), and
-         * counts the time per read. */
-        double w0 = wall(), t0 = now(), dt;
-        long n, reps = 0;
-        do {
-            n = run(data, len, validate, NULL);
-            if (n < 0)
-                return false;
-            reps++;
-            dt = now() - t0;
-        } while (dt < 0.05);
-        all[i] = (figures){n, dt / (double)reps, (wall() - w0) / (double)reps};
-    }
-    qsort(all, (size_t)runs, sizeof all[0], cmp_figures);
-    *out = all[runs / 2];
+    const double *x = a, *y = b;
+    return (*x > *y) - (*x < *y);
+}
+
+/* one_run is one run: the trace read as many times as 50 ms of CPU take (small traces),
+ * the time per read counted. */
+static bool one_run(const char *data, size_t len, bool validate, figures *out)
+{
+    double w0 = wall(), t0 = now(), dt;
+    long n, reps = 0;
+    do {
+        n = run(data, len, validate, NULL);
+        if (n < 0)
+            return false;
+        reps++;
+        dt = now() - t0;
+    } while (dt < 0.05);
+    *out = (figures){n, dt / (double)reps, (wall() - w0) / (double)reps};
     return true;
 }
 
-/* go_bench runs the Go program and parses "events=N seconds=S". */
-static bool go_bench(const char *prog, const char *mode, const char *path, int runs,
-                     figures *out)
+/* go_server is "GO_BENCH serve TRACE 1", answering a "parse" or "validate" line with one
+ * run's "events=N seconds=S wall=W". */
+typedef struct go_server {
+    pid_t pid;
+    FILE *to, *from;
+} go_server;
+
+extern char **environ;
+
+static bool go_start(go_server *g, const char *prog, const char *path)
 {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' %s '%s' %d", prog, mode, path, runs);
-    FILE *p = popen(cmd, "r");
-    if (p == NULL)
+    int in[2], out[2];
+    if (pipe(in) != 0)
         return false;
-    char line[256];
-    bool ok = false;
-    while (fgets(line, sizeof line, p) != NULL) {
-        if (sscanf(line, "events=%ld seconds=%lf wall=%lf", &out->events, &out->seconds,
-                   &out->wall) == 3)
-            ok = true;
+    if (pipe(out) != 0) {
+        close(in[0]);
+        close(in[1]);
+        return false;
     }
-    return pclose(p) == 0 && ok;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    posix_spawn_file_actions_addclose(&fa, in[0]);
+    posix_spawn_file_actions_addclose(&fa, in[1]);
+    posix_spawn_file_actions_addclose(&fa, out[0]);
+    posix_spawn_file_actions_addclose(&fa, out[1]);
+    char serve[] = "serve", one[] = "1";
+    char *prog_copy = strdup(prog), *path_copy = strdup(path);
+    char *argv[] = {prog_copy, serve, path_copy, one, NULL};
+    int rc = prog_copy != NULL && path_copy != NULL
+                 ? posix_spawn(&g->pid, prog, &fa, NULL, argv, environ)
+                 : ENOMEM;
+    free(prog_copy);
+    free(path_copy);
+    posix_spawn_file_actions_destroy(&fa);
+    close(in[0]);
+    close(out[1]);
+    g->to = rc == 0 ? fdopen(in[1], "w") : NULL;
+    g->from = rc == 0 ? fdopen(out[0], "r") : NULL;
+    if (g->to == NULL || g->from == NULL) {
+        if (g->to != NULL)
+            fclose(g->to);
+        else
+            close(in[1]);
+        if (g->from != NULL)
+            fclose(g->from);
+        else
+            close(out[0]);
+        if (rc == 0)
+            waitpid(g->pid, NULL, 0);
+        return false;
+    }
+    return true;
+}
+
+static bool go_run(go_server *g, bool validate, figures *out)
+{
+    char line[256];
+    if (fprintf(g->to, "%s\n", validate ? "validate" : "parse") < 0 || fflush(g->to) != 0 ||
+        fgets(line, sizeof line, g->from) == NULL)
+        return false;
+    return sscanf(line, "events=%ld seconds=%lf wall=%lf", &out->events, &out->seconds,
+                  &out->wall) == 3;
+}
+
+/* go_stop ends the server: true when it exited with status 0. */
+static bool go_stop(go_server *g)
+{
+    fclose(g->to);
+    fclose(g->from);
+    int status;
+    return waitpid(g->pid, &status, 0) == g->pid && WIFEXITED(status) &&
+           WEXITSTATUS(status) == 0;
+}
+
+/* ratios: the pairs' Go/C ratios, their median and range. */
+typedef struct ratios {
+    double median, min, max;
+} ratios;
+
+/* bench runs a mode RUNS times: *c is our median run. With g, each of our runs is followed
+ * by one of Go's: *go is its median run, *ratio the pairs' Go/C ratios. */
+static bool bench(const char *data, size_t len, bool validate, int runs, go_server *g,
+                  figures *c, figures *go, ratios *ratio)
+{
+    figures cs[MAX_RUNS], gs[MAX_RUNS];
+    double rs[MAX_RUNS];
+    if (runs > MAX_RUNS)
+        runs = MAX_RUNS;
+    for (int i = 0; i < runs; i++) {
+        if (!one_run(data, len, validate, &cs[i]))
+            return false;
+        if (g != NULL) {
+            if (!go_run(g, validate, &gs[i])) {
+                fprintf(stderr, "bench_reader: Go's run failed\n");
+                return false;
+            }
+            rs[i] = gs[i].seconds / cs[i].seconds;
+        }
+    }
+    qsort(cs, (size_t)runs, sizeof cs[0], cmp_figures);
+    *c = cs[runs / 2];
+    if (g != NULL) {
+        qsort(gs, (size_t)runs, sizeof gs[0], cmp_figures);
+        qsort(rs, (size_t)runs, sizeof rs[0], cmp_double);
+        *go = gs[runs / 2];
+        ratio->median = runs % 2 ? rs[runs / 2] : (rs[runs / 2 - 1] + rs[runs / 2]) / 2;
+        ratio->min = rs[0];
+        ratio->max = rs[runs - 1];
+    }
+    return true;
 }
 
 static void print_row(const char *who, const char *mode, const figures *f, size_t len)
@@ -257,9 +357,28 @@ int main(int argc, char **argv)
         return 1;
     size_t reader_peak = c.peak;
 
-    figures parse, validate;
-    if (!bench(data, len, false, runs, &parse) || !bench(data, len, true, runs, &validate))
+    go_server gsrv, *g = NULL;
+    if (gobench != NULL) {
+        signal(SIGPIPE, SIG_IGN);   /* a Go side that died is an error of go_run */
+        if (!go_start(&gsrv, gobench, path)) {
+            fprintf(stderr, "bench_reader: running %s failed\n", gobench);
+            free(data);
+            return 1;
+        }
+        g = &gsrv;
+    }
+    figures parse, validate, gp, gv;
+    ratios rp = {0, 0, 0}, rv = {0, 0, 0};
+    bool ok = bench(data, len, false, runs, g, &parse, &gp, &rp) &&
+              bench(data, len, true, runs, g, &validate, &gv, &rv);
+    if (g != NULL && !go_stop(g)) {
+        fprintf(stderr, "bench_reader: %s failed\n", gobench);
+        ok = false;
+    }
+    if (!ok) {
+        free(data);
         return 1;
+    }
     print_row("C", "parse", &parse, len);
     print_row("C", "parse+validate", &validate, len);
     struct rusage ru;
@@ -267,21 +386,14 @@ int main(int argc, char **argv)
     printf("C   reader peak allocated %zu bytes; process peak RSS %ld KiB (trace buffer "
            "included)\n",
            reader_peak, ru.ru_maxrss);
-
-    if (gobench != NULL) {
-        figures gp, gv;
-        if (!go_bench(gobench, "parse", path, runs, &gp) ||
-            !go_bench(gobench, "validate", path, runs, &gv)) {
-            fprintf(stderr, "bench_reader: running %s failed\n", gobench);
-            free(data);
-            return 1;
-        }
+    if (g != NULL) {
         print_row("Go", "parse", &gp, len);
         print_row("Go", "parse+validate", &gv, len);
         if (gp.events != parse.events)
             printf("warning: event counts differ (C %ld, Go %ld)\n", parse.events, gp.events);
-        printf("C/Go speed: parse %.1fx, parse+validate %.1fx\n", gp.seconds / parse.seconds,
-               gv.seconds / validate.seconds);
+        printf("C/Go speed: parse %.1fx, parse+validate %.1fx (medians of %d paired runs; "
+               "ranges %.1fx-%.1fx, %.1fx-%.1fx)\n",
+               rp.median, rv.median, runs, rp.min, rp.max, rv.min, rv.max);
     }
     free(data);
     return 0;

@@ -5,7 +5,13 @@
 // process's CPU time, GC threads included, W the wall time of that run).
 //
 //	gtrbench parse|validate FILE RUNS
+//	gtrbench serve FILE 1
 //	gtrbench file FILE 1
+//
+// Mode serve is bench_reader -g's partner: FILE is decompressed to memory once, then each
+// line "parse" or "validate" read from stdin is answered with one run's
+// "events=N seconds=S wall=W", so that bench_reader can alternate our runs with Go's, each
+// pair measured under the same load.
 //
 // Mode file is `gotrace validate FILE`'s counterpart, end to end: FILE (plain, not
 // gzip) is read as it is parsed, through a bufio.Reader, and validated, once; ci/bench.sh
@@ -17,13 +23,13 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
 	"reflect"
-	"bufio"
 	"runtime"
 	"sort"
 	"strconv"
@@ -79,9 +85,51 @@ func cpu() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+type result struct{ cpu, wall time.Duration }
+
+// timedRun is one run: the trace read once, or, when small, again and again until 50 ms of
+// CPU time have passed (as bench_reader), the time per read counted. It returns the run's
+// times and the event count.
+func timedRun(raw []byte, validate bool) (result, int) {
+	runtime.GC()
+	w0, c0 := time.Now(), cpu()
+	reps, events := 0, 0
+	var dt time.Duration
+	for reps == 0 || dt < 50*time.Millisecond {
+		n, err := run(bytes.NewReader(raw), validate)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		events = n
+		reps++
+		dt = cpu() - c0
+	}
+	dw := time.Since(w0)
+	return result{dt / time.Duration(reps), dw / time.Duration(reps)}, events
+}
+
+// serve answers each "parse" or "validate" line of stdin with one timed run.
+func serve(raw []byte) {
+	in := bufio.NewScanner(os.Stdin)
+	for in.Scan() {
+		mode := in.Text()
+		if mode != "parse" && mode != "validate" {
+			fmt.Fprintf(os.Stderr, "gtrbench serve: unknown mode %q\n", mode)
+			os.Exit(2)
+		}
+		r, n := timedRun(raw, mode == "validate")
+		// The collection the run started ends here, outside both sides' runs: its
+		// workers (on every idle P while serve waits for the next line) would otherwise
+		// share the machine with our next run.
+		runtime.GC()
+		fmt.Printf("events=%d seconds=%.6f wall=%.6f\n", n, r.cpu.Seconds(), r.wall.Seconds())
+	}
+}
+
 func main() {
 	if len(os.Args) != 4 {
-		fmt.Fprintln(os.Stderr, "usage: gtrbench parse|validate|file FILE RUNS")
+		fmt.Fprintln(os.Stderr, "usage: gtrbench parse|validate|serve|file FILE RUNS")
 		os.Exit(2)
 	}
 	if os.Args[1] == "file" {
@@ -114,32 +162,20 @@ func main() {
 			os.Exit(1)
 		}
 	}
+	if os.Args[1] == "serve" {
+		serve(raw)
+		return
+	}
 	runs, _ := strconv.Atoi(os.Args[3])
 	if runs < 1 {
 		runs = 1
 	}
-	type result struct{ cpu, wall time.Duration }
 	var res []result
 	events := 0
 	for i := 0; i < runs; i++ {
-		// As bench_reader: a small trace is read again until 50 ms of CPU time have
-		// passed, and the time per read is counted.
-		runtime.GC()
-		w0, c0 := time.Now(), cpu()
-		reps := 0
-		var dt time.Duration
-		for reps == 0 || dt < 50*time.Millisecond {
-			n, err := run(bytes.NewReader(raw), os.Args[1] == "validate")
-			if err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				os.Exit(1)
-			}
-			events = n
-			reps++
-			dt = cpu() - c0
-		}
-		dw := time.Since(w0)
-		res = append(res, result{dt / time.Duration(reps), dw / time.Duration(reps)})
+		r, n := timedRun(raw, os.Args[1] == "validate")
+		res = append(res, r)
+		events = n
 	}
 	sort.Slice(res, func(i, j int) bool { return res[i].cpu < res[j].cpu })
 	med := res[len(res)/2]

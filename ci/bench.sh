@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark gotrace against Go's own reader and validator (see bench/README.md).
 #
-#   ci/bench.sh [--runs N] [TRACE...]   the table: C and Go side by side on each trace
-#   ci/bench.sh --plot [--runs N]       the scaling series (10 MB to 1 GB) and its figure
+#   ci/bench.sh [--runs N] [--cpu N|any] [TRACE...]   the table: C and Go side by side
+#   ci/bench.sh --plot [--cpu N|any]                  the scaling series (10 MB to 1 GB)
 #
 # The table, for each TRACE (default: one real trace per version, go1.22, go1.23, go1.25,
 # go1.26 and AllocFree, from corpus/real/, plus a 10 MB trace of bench/bigtrace): events/s,
@@ -16,10 +16,17 @@
 #                  (Go's reader, validator and Event.String() through a bufio.Writer),
 #                  output to /dev/null
 # Times are CPU seconds (user+system; the machine is shared, wall time mostly measures the
-# others), medians of N runs (default 3); Go and C alternate in the same run. An end-to-end
-# run on a small trace repeats its command until 3 MB are read (process start included).
+# others), medians of N runs (default 3). C and Go run in pairs, each C run followed by a Go
+# run of the same mode, and the C/Go ratio is the median of the N pairs' ratios: the load of
+# a shared machine moves by tens of per cent within seconds, and the two runs of a pair meet
+# the same load. An end-to-end run on a small trace repeats its command until 3 MB are read
+# (process start included).
 # Peak RSS (ru_maxrss) is given for the end-to-end modes, where it is the whole process's.
-# The load (uptime) is printed first. The table is also written as Markdown to
+# --cpu N (default 0) runs every measured process, C and Go, on CPU N alone (taskset; Go then
+# runs with GOMAXPROCS 1, its CPU time the same work): the two vCPUs of the machine this was
+# written on differ by up to 1.7x for the C reader (bench/README.md), and a run would land on
+# either. --cpu any leaves the placement to the scheduler. The load (uptime) and the CPU are
+# printed first. The table is also written as Markdown to
 # $GTR_BENCH_BUILD/bench.md.
 #
 # --plot: bench/bigtrace traces of 10, 30, 100, 300 and 1000 MB (a real trace of a busy Go
@@ -41,18 +48,30 @@ build=${GTR_BENCH_BUILD:-$root/build-bench}
 cache=${GTR_ORACLE_CACHE:-$HOME/.cache/gotrace-oracle}
 runs=3
 plot=0
+cpu=0
 traces=()
 while [ $# -gt 0 ]; do
     case "$1" in
     --plot) plot=1 ;;
     --runs) runs=$2; shift ;;
-    -h|--help) sed -n '2,36p' "$0"; exit 0 ;;
+    --cpu) cpu=$2; shift ;;
+    -h|--help) sed -n '2,43p' "$0"; exit 0 ;;
     -*) echo "bench: unknown flag $1 (see --help)" >&2; exit 2 ;;
     *) traces+=("$1") ;;
     esac
     shift
 done
 case "$runs" in ''|*[!0-9]*|0) echo "bench: --runs wants a positive number" >&2; exit 2 ;; esac
+# pin: the prefix that runs a measured command on the chosen CPU.
+pin=()
+case "$cpu" in
+any) ;;
+''|*[!0-9]*) echo "bench: --cpu wants a CPU number or any" >&2; exit 2 ;;
+*)
+    taskset -c "$cpu" true 2>/dev/null \
+        || { echo "bench: cannot run on CPU $cpu (taskset -c $cpu)" >&2; exit 2; }
+    pin=(taskset -c "$cpu") ;;
+esac
 
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DGTR_BUILD_TESTS=OFF >/dev/null
 cmake --build "$build" -j2 --target bench_reader cputime gotrace >/dev/null
@@ -115,7 +134,7 @@ e2e() {
     shift 4
     : >"$build/$name.runs"
     for ((i = 0; i < n; i++)); do
-        if ! "$build/bin/cputime" "$r" "$in" "$@" >>"$build/$name.runs"; then
+        if ! "${pin[@]}" "$build/bin/cputime" "$r" "$in" "$@" >>"$build/$name.runs"; then
             echo "bench: failed: $*" >&2
             return 1
         fi
@@ -123,40 +142,80 @@ e2e() {
     sort -n "$build/$name.runs" | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }'
 }
 
-# row MODE BYTES EVENTS C_SECONDS C_RSS GO_SECONDS GO_RSS: one line of the table (text and
-# Markdown). An RSS of - is not measured for that mode.
+# median: the middle line of stdin, sorted numerically (the lower middle of an even count).
+median() {
+    sort -g | awk '{ l[NR] = $0 } END { if (NR) print l[int((NR + 1) / 2)] }'
+}
+
+# e2e_paired NAME RUNS REPS C_STDIN GO_STDIN: RUNS pairs of end-to-end runs, each a run of
+# the command in the array ccmd then one of the command in gcmd (empty: C alone), timed as
+# e2e times them, so that the two sides of a pair meet the same load. Prints "c_seconds
+# c_rss go_seconds go_rss ratio": each side's median run and its peak RSS, and the median of
+# the pairs' Go/C ratios (- for the Go side and the ratio without gcmd).
+e2e_paired() {
+    local name=$1 n=$2 r=$3 cin=$4 gin=$5 i c g
+    : >"$build/$name.runs"
+    for ((i = 0; i < n; i++)); do
+        c=$("${pin[@]}" "$build/bin/cputime" "$r" "$cin" "${ccmd[@]}") \
+            || { echo "bench: failed: ${ccmd[*]}" >&2; return 1; }
+        g="- -"
+        if [ ${#gcmd[@]} -gt 0 ]; then
+            g=$("${pin[@]}" "$build/bin/cputime" "$r" "$gin" "${gcmd[@]}") \
+                || { echo "bench: failed: ${gcmd[*]}" >&2; return 1; }
+        fi
+        echo "$c $g" >>"$build/$name.runs"
+    done
+    c=$(awk '{ print $1, $2 }' "$build/$name.runs" | median)
+    if [ ${#gcmd[@]} -gt 0 ]; then
+        g=$(awk '{ print $3, $4 }' "$build/$name.runs" | median)
+        echo "$c $g $(awk '$1 > 0 { printf "%.6f\n", $3 / $1 }' "$build/$name.runs" | median)"
+    else
+        echo "$c - - -"
+    fi
+}
+
+# row MODE BYTES EVENTS C_SECONDS C_RSS GO_SECONDS GO_RSS [RATIO]: one line of the table
+# (text and Markdown). An RSS of - is not measured for that mode. The C/Go ratio is RATIO
+# (the median of paired runs' ratios) when given, else GO_SECONDS / C_SECONDS.
 row() {
     awk -v mode="$1" -v bytes="$2" -v ev="$3" -v cs="$4" -v cr="$5" -v gs="$6" -v gr="$7" \
+        -v pr="${8:-}" \
         -v md="$build/bench.md" 'function f(s, r) {
-            if (s == "") return sprintf("%8s %7s %7s %7s", "-", "-", "-", "-")
+            if (s == "" || s == "-") return sprintf("%8s %7s %7s %7s", "-", "-", "-", "-")
             return sprintf("%8.2f %7.1f %7.1f %7s", ev / s / 1e6, bytes / s / 1e6,
                            s * 1e9 / ev, r == "-" ? "-" : sprintf("%.0f", r / 1024))
         }
         function m(s, r) {
-            if (s == "") return "- | - | - | -"
+            if (s == "" || s == "-") return "- | - | - | -"
             return sprintf("%.2f | %.1f | %.1f | %s", ev / s / 1e6, bytes / s / 1e6,
                            s * 1e9 / ev, r == "-" ? "-" : sprintf("%.0f", r / 1024))
         }
         BEGIN {
-            ratio = (gs != "" && cs > 0) ? sprintf("%.1fx", gs / cs) : "-"
+            if (pr != "" && pr != "-")
+                ratio = sprintf("%.1fx", pr)
+            else
+                ratio = (gs != "" && gs != "-" && cs > 0) ? sprintf("%.1fx", gs / cs) : "-"
             printf "%-15s %s | %s | %6s\n", mode, f(cs, cr), f(gs, gr), ratio
             printf "| %s | %s | %s | %s |\n", mode, m(cs, cr), m(gs, gr), ratio >>md
         }'
 }
 
 bench_table() {
-    local t p bytes ver out events cp cv gp gv c g r
+    local t p bytes ver out events cp cv gp gv rp rv r e f
+    local -a ccmd gcmd
     : >"$build/bench.md"
     for t in "$@"; do
         p=$(plain "$t")
         bytes=$(stat -c %s "$p")
         ver=$(head -c 16 "$p" | tr -d '\0' | sed 's/ trace$//')
-        out=$("$build/bin/bench_reader" -n "$runs" ${gobench:+-g "$gobench"} "$p")
+        out=$("${pin[@]}" "$build/bin/bench_reader" -n "$runs" ${gobench:+-g "$gobench"} "$p")
         events=$(echo "$out" | awk '$1 == "C" && $2 == "parse" { print $3 }')
         cp=$(echo "$out" | awk '$1 == "C" && $2 == "parse" { print $5 }')
         cv=$(echo "$out" | awk '$1 == "C" && $2 == "parse+validate" { print $5 }')
         gp=$(echo "$out" | awk '$1 == "Go" && $2 == "parse" { print $5 }')
         gv=$(echo "$out" | awk '$1 == "Go" && $2 == "parse+validate" { print $5 }')
+        rp=$(echo "$out" | sed -n 's/^C\/Go speed: parse \([0-9.]*\)x.*/\1/p')
+        rv=$(echo "$out" | sed -n 's/^C\/Go speed: .*parse+validate \([0-9.]*\)x.*/\1/p')
         echo
         echo "$(basename "$t"): $ver, $((bytes / 1000)) kB, $events events; median of $runs runs"
         printf '%-15s %8s %7s %7s %7s | %8s %7s %7s %7s | %6s\n' mode "C Mev/s" "MB/s" "ns/ev" \
@@ -168,17 +227,19 @@ bench_table() {
             echo "| mode | C M events/s | C MB/s | C ns/event | C peak RSS MB | Go M events/s | Go MB/s | Go ns/event | Go peak RSS MB | C/Go |"
             echo "|---|---|---|---|---|---|---|---|---|---|"
         } >>"$build/bench.md"
-        row parse "$bytes" "$events" "$cp" - "$gp" -
-        row parse+validate "$bytes" "$events" "$cv" - "$gv" -
+        row parse "$bytes" "$events" "$cp" - "$gp" - "$rp"
+        row parse+validate "$bytes" "$events" "$cv" - "$gv" - "$rv"
         r=$(reps "$bytes")
-        c=$(e2e c-validate "$runs" "$r" /dev/null "$gotrace" validate "$p")
-        g=""
-        [ -z "$gobench" ] || g=$(e2e go-validate "$runs" "$r" /dev/null "$gobench" file "$p" 1)
-        row "validate FILE" "$bytes" "$events" "${c% *}" "${c#* }" "${g% *}" "${g#* }"
-        c=$(e2e c-log "$runs" "$r" /dev/null "$gotrace" validate --log-events "$p")
-        g=""
-        [ -z "$oracle" ] || g=$(e2e go-log "$runs" "$r" "$p" "$oracle" validate)
-        row "--log-events" "$bytes" "$events" "${c% *}" "${c#* }" "${g% *}" "${g#* }"
+        ccmd=("$gotrace" validate "$p") gcmd=()
+        [ -z "$gobench" ] || gcmd=("$gobench" file "$p" 1)
+        e=$(e2e_paired validate "$runs" "$r" /dev/null /dev/null)
+        read -ra f <<<"$e"
+        row "validate FILE" "$bytes" "$events" "${f[@]}"
+        ccmd=("$gotrace" validate --log-events "$p") gcmd=()
+        [ -z "$oracle" ] || gcmd=("$oracle" validate)
+        e=$(e2e_paired log "$runs" "$r" /dev/null "$p")
+        read -ra f <<<"$e"
+        row "--log-events" "$bytes" "$events" "${f[@]}"
     done
 }
 
@@ -195,7 +256,7 @@ bench_plot() {
         bytes=$(stat -c %s "$f")
         c=$(e2e c-validate 1 1 /dev/null "$gotrace" validate "$f")
         # Go's run also counts the events.
-        /usr/bin/time -o "$build/go-plot.t" -f '%U %S %M' "$gobench" file "$f" 1 \
+        "${pin[@]}" /usr/bin/time -o "$build/go-plot.t" -f '%U %S %M' "$gobench" file "$f" 1 \
             >"$build/go-plot.out" || { echo "bench: failed: $gobench file $f" >&2; exit 1; }
         events=$(sed -n 's/^events=//p' "$build/go-plot.out")
         g=$(awk '{ printf "%.6f %d\n", $1 + $2, $3 }' "$build/go-plot.t")
@@ -238,6 +299,7 @@ EOF
 }
 
 echo "load: $(uptime)"
+echo "cpu: ${cpu} ($(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs)"
 if [ "$plot" -eq 1 ]; then
     bench_plot
     exit 0
