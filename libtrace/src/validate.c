@@ -1160,14 +1160,19 @@ static GTR__NOINLINE gtr_status validate_transitions(gtr_validator *v, const gtr
  * validate_other without passing through the larger function's entry. */
 static const bool own_copy[256] = {OWN_COPY_TYPES(OWN_COPY_ENTRY)};
 
-static gtr_status validate(gtr_validator *v, const gtr_event *ev, gtr_err *err)
+static GTR__ALWAYS_INLINE gtr_status validate(gtr_validator *v, const gtr_event *ev,
+                                              gtr_err *err)
 {
     if (own_copy[ev->type_])
         return validate_transitions(v, ev, err);
     return validate_other(v, ev, err);
 }
 
-static gtr_status validator_event(gtr_validator *v, const gtr_event *ev, gtr_err *err)
+/* validator_event is gtr_validator_event's work, inlined there with validate and the checks
+ * shared by the other types: a caller of the library (the CLI, a program linked to the shared
+ * library) makes one call per event, as a caller inlining it all under LTO does none. */
+static GTR__ALWAYS_INLINE gtr_status validator_event(gtr_validator *v, const gtr_event *ev,
+                                                     gtr_err *err)
 {
     gtr_status st;
 
@@ -1190,11 +1195,13 @@ static gtr_status validator_event(gtr_validator *v, const gtr_event *ev, gtr_err
 
 gtr_status gtr_validator_event(gtr_validator *v, const gtr_event *ev, gtr_err *err)
 {
-    if (err != NULL)
-        return validator_event(v, ev, err);
     gtr_err local;
-    gtr_err_init(&local);   /* per event: the message buffer need not be zeroed */
-    gtr_status st = validator_event(v, ev, &local);
-    gtr_err_clear(&local);
+    if (err == NULL) {
+        gtr_err_init(&local);   /* per event: the message buffer need not be zeroed */
+        err = &local;
+    }
+    gtr_status st = validator_event(v, ev, err);
+    if (err == &local)
+        gtr_err_clear(&local);
     return st;
 }
