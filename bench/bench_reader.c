@@ -287,7 +287,7 @@ static bool bench(const char *data, size_t len, bool validate, int runs, go_serv
         qsort(gs, (size_t)runs, sizeof gs[0], cmp_figures);
         qsort(rs, (size_t)runs, sizeof rs[0], cmp_double);
         *go = gs[runs / 2];
-        ratio->median = runs % 2 ? rs[runs / 2] : (rs[runs / 2 - 1] + rs[runs / 2]) / 2;
+        ratio->median = rs[runs / 2];   /* the median as of each side's runs */
         ratio->min = rs[0];
         ratio->max = rs[runs - 1];
     }

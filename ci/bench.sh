@@ -125,33 +125,18 @@ reps() {
     echo "$r"
 }
 
-# e2e NAME RUNS REPS STDIN CMD...: the median "cpu_seconds peak_rss_kib" of RUNS runs, each
-# REPS executions of CMD in a row (stdin STDIN, stdout /dev/null), cpu per execution, timed
-# by bench/cputime (the children's rusage, to the microsecond). The peak RSS is the largest
-# of any execution.
-e2e() {
-    local name=$1 n=$2 r=$3 in=$4 i
-    shift 4
-    : >"$build/$name.runs"
-    for ((i = 0; i < n; i++)); do
-        if ! "${pin[@]}" "$build/bin/cputime" "$r" "$in" "$@" >>"$build/$name.runs"; then
-            echo "bench: failed: $*" >&2
-            return 1
-        fi
-    done
-    sort -n "$build/$name.runs" | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }'
-}
-
 # median: the middle line of stdin, sorted numerically (the lower middle of an even count).
 median() {
     sort -g | awk '{ l[NR] = $0 } END { if (NR) print l[int((NR + 1) / 2)] }'
 }
 
 # e2e_paired NAME RUNS REPS C_STDIN GO_STDIN: RUNS pairs of end-to-end runs, each a run of
-# the command in the array ccmd then one of the command in gcmd (empty: C alone), timed as
-# e2e times them, so that the two sides of a pair meet the same load. Prints "c_seconds
-# c_rss go_seconds go_rss ratio": each side's median run and its peak RSS, and the median of
-# the pairs' Go/C ratios (- for the Go side and the ratio without gcmd).
+# the command in the array ccmd then one of the command in gcmd (empty: C alone), so that
+# the two sides of a pair meet the same load. A run is REPS executions of the command in a
+# row (stdout /dev/null), timed by bench/cputime (the children's rusage, to the
+# microsecond): the CPU time per execution and the largest peak RSS of any. Prints
+# "c_seconds c_rss go_seconds go_rss ratio": each side's median run and its peak RSS, and
+# the median of the pairs' Go/C ratios (- for the Go side and the ratio without gcmd).
 e2e_paired() {
     local name=$1 n=$2 r=$3 cin=$4 gin=$5 i c g
     : >"$build/$name.runs"
@@ -245,6 +230,7 @@ bench_table() {
 
 bench_plot() {
     local mb f bytes events c g
+    local -a ccmd gcmd=()
     [ -n "$gobench" ] || { echo "bench: --plot needs Go's toolchain" >&2; exit 1; }
     : >"$build/scaling.dat"
     {
@@ -254,7 +240,9 @@ bench_plot() {
     for mb in 10 30 100 300 1000; do
         f=$(bigtrace_file "$mb")
         bytes=$(stat -c %s "$f")
-        c=$(e2e c-validate 1 1 /dev/null "$gotrace" validate "$f")
+        ccmd=("$gotrace" validate "$f")
+        c=$(e2e_paired validate 1 1 /dev/null /dev/null)
+        c=${c% - - -}
         # Go's run also counts the events.
         "${pin[@]}" /usr/bin/time -o "$build/go-plot.t" -f '%U %S %M' "$gobench" file "$f" 1 \
             >"$build/go-plot.out" || { echo "bench: failed: $gobench file $f" >&2; exit 1; }
