@@ -215,6 +215,16 @@ gtr_cli_test(cli_version_flag_prints_versions ARGS --version RC 0
              OUT "^gotrace ${PROJECT_VERSION}\na port of internal/trace of Go 1\\.27\\.3\n$")
 gtr_cli_test(cli_version_mode_prints_versions ARGS version RC 0
              OUT "^gotrace ${PROJECT_VERSION}\na port of internal/trace of Go 1\\.27\\.3\n$")
+# GTR_STATIC_CLI (cmake/GtrStaticCli.cmake): when the configure step chose a static link, the
+# gotrace under test names no shared library and no program interpreter.
+find_program(GTR_READELF NAMES readelf)
+if(GTR_STATIC_CLI_FLAG AND GTR_READELF)
+  add_test(NAME cli_static_link_needs_no_shared_library
+           COMMAND ${GTR_READELF} -d -l $<TARGET_FILE:gotrace>)
+  set_tests_properties(cli_static_link_needs_no_shared_library PROPERTIES
+                       PASS_REGULAR_EXPRESSION "Program Headers"
+                       FAIL_REGULAR_EXPRESSION "\\(NEEDED\\)|INTERP")
+endif()
 gtr_cli_test(cli_version_with_args_is_usage_error ARGS version x RC 2 ERR "takes no arguments")
 gtr_cli_test(cli_help_mode_prints_usage ARGS help RC 0 OUT "^usage: gotrace <mode>.*modes:")
 gtr_cli_test(cli_help_mode_prints_mode_help ARGS help stats RC 0 OUT "^usage: gotrace stats"
