@@ -417,21 +417,33 @@ gtr_status cli_load_input(const char *path, cli_section want, cli_input *out, gt
             st = load_stream(path, fp, true, path, want, out, err);
         goto done;
     }
-    /* A file that can be read twice (or one gtr_input_open_path reports an error for): look,
-     * then reopen. */
+    if (want == CLI_SECTION_WIRE && map_plain_file(path, &out->map)) {
+        /* A plain regular file is looked at and read through its mapping: nothing is read
+         * into a buffer to look (a 64 KiB read and its copy), the reader takes its batches
+         * in place and says when a generation's are done with (their pages then go). */
+        if ((st = gtr_input_open_memory_plain(out->map.data, out->map.len, NULL, &probe,
+                                              err)) < 0)
+            goto done;
+        st = sniff(probe, &data, &len, &out->text_format, err);
+        gtr_input_free(probe);
+        if (st == GTR_OK && data != NULL) {
+            cli_unmap_file(&out->map);
+            st = load_fixture(path, data, len, want, out, err);
+        } else if (st == GTR_OK) {
+            st = gtr_input_open_memory_plain(out->map.data, out->map.len, NULL, &out->in, err);
+            if (st == GTR_OK)
+                gtr_input_set_release(out->in, release_mapped, &out->map);
+        }
+        goto done;
+    }
+    /* Any other file that can be read twice (or one gtr_input_open_path reports an error
+     * for): look, then reopen. */
     if ((st = gtr_input_open_path(path, NULL, &probe, err)) < 0)
         goto done;
     st = sniff(probe, &data, &len, &out->text_format, err);
     gtr_input_free(probe);
     if (st == GTR_OK && data != NULL)
         st = load_fixture(path, data, len, want, out, err);
-    else if (st == GTR_OK && want == CLI_SECTION_WIRE && map_plain_file(path, &out->map)) {
-        /* A plain regular file is read from its mapping: the reader takes its batches in
-         * place, and says when a generation's are done with (their pages then go). */
-        st = gtr_input_open_memory_plain(out->map.data, out->map.len, NULL, &out->in, err);
-        if (st == GTR_OK)
-            gtr_input_set_release(out->in, release_mapped, &out->map);
-    }
     else if (st == GTR_OK)
         st = gtr_input_open_path(path, NULL, &out->in, err);
 done:
