@@ -37,6 +37,7 @@
 #include "gtr/reader.h"
 
 #include "batchcursor.h"
+#include "compiler.h"
 #include "generation.h"
 #include "input_priv.h"
 #include "mem.h"
@@ -650,7 +651,9 @@ static gtr_status validate_table_ids(gtr_reader *r, const gtr_event *ev, gtr_err
     return GTR_OK;
 }
 
-gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
+/* reader_next is gtr_reader_next's whole work. gtr_reader_next takes the common case itself
+ * (the same steps, in the same order) and calls this for the rest. */
+static GTR__NOINLINE gtr_status reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
 {
     if (r == NULL || ev == NULL)
         return gtr_err_setf(err, GTR_E_USAGE, "gtr_reader_next: NULL argument");
@@ -693,6 +696,30 @@ gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
         return st;
     }
     /* Track the last timestamp and make times strictly increasing. */
+    if (ev->time_ <= r->last_ts)
+        ev->time_ = (gtr_time)((uint64_t)r->last_ts + 1);
+    r->last_ts = ev->time_;
+    return GTR_OK;
+}
+
+/* gtr_reader_next's common case is an event the ordering has queued, for a v2 reader in good
+ * standing: read_event's first step, then the table ID check and the time fix-up. It is
+ * small, so that a caller's loop (gtr_validator_run, under link-time optimisation) can take
+ * it inline; everything else, first calls and errors included, goes to reader_next. */
+gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
+{
+    if (r == NULL || ev == NULL || r->failed || r->done || r->v1 != NULL ||
+        !gtr__ordering_next(r->order, ev))
+        return reader_next(r, ev, err);
+    if (err == NULL)
+        err = &r->scratch_err;
+    gtr_err_clear(err);
+    gtr_status st = validate_table_ids(r, ev, err);
+    if (st != GTR_OK) {
+        r->failed = true;
+        gtr_err_copy(&r->sticky, err);
+        return st;
+    }
     if (ev->time_ <= r->last_ts)
         ev->time_ = (gtr_time)((uint64_t)r->last_ts + 1);
     r->last_ts = ev->time_;
