@@ -107,6 +107,17 @@ int cmd_validate(int argc, char **argv)
     gtr_validator_set_go_version(v, gtr_reader_go_version(r));
     cli_progress_start(&prog, pmode, "validate", ci.in,
                        ci.from_fixture ? 0 : cli_file_size(path, ci.in), log_events);
+    /* Without --log-events, the library's loop (gtr_validator_run), a chunk of events at a
+     * time for the progress line. */
+    while (!log_events) {
+        uint64_t n;
+        gtr_status st = gtr_validator_run(v, r, CLI_PROGRESS_EVERY, &n, &err);
+        cli_progress_events(&prog, n);
+        if (st == GTR_EOF)
+            goto done;
+        if (st < 0)
+            goto fail;
+    }
     for (;;) {
         gtr_status st = gtr_reader_next(r, &ev, &err);
         if (st == GTR_EOF)
@@ -134,6 +145,7 @@ int cmd_validate(int argc, char **argv)
         if (gtr_validator_event(v, &ev, &err) < 0)
             goto fail;
     }
+done:;
     int werr = flush_lines(&lines);
     cli_progress_end(&prog, werr == 0);
     rc = werr != 0 ? cli_fail_write(NULL, werr) : cli_close_stdout();

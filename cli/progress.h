@@ -56,6 +56,14 @@ static inline void cli_progress_event(cli_progress *p)
         cli_progress_tick(p);
 }
 
+/* cli_progress_events counts n events at once. */
+static inline void cli_progress_events(cli_progress *p, uint64_t n)
+{
+    p->events += n;
+    if (p->events >= p->next && p->on)
+        cli_progress_tick(p);
+}
+
 /* cli_progress_end ends the line: erased on a terminal, otherwise a last line with the totals
  * ending in ", done" (ok) or ", stopped" (the run failed). Call it before printing anything
  * else to stderr; a second call, or one before cli_progress_start on a zeroed p, does

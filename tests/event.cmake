@@ -2,6 +2,7 @@
 # (tests/gen/), and the validator.
 gtr_unit_test(NAME test_event SOURCES test_event.c LIBS gtr)
 gtr_unit_test(NAME test_validate SOURCES test_validate.c LIBS gtr)
+gtr_unit_test(NAME test_validator_run SOURCES test_validator_run.c LIBS gtr)
 gtr_unit_test(NAME test_event_lifetime SOURCES test_event_lifetime.c LIBS gtr)
 gtr_unit_test(NAME test_event_make SOURCES test_event_make.c LIBS gtr)
 gtr_unit_test(NAME test_event_formatter SOURCES test_event_formatter.c LIBS gtr)

@@ -17,6 +17,7 @@
 #include "event_transition.h"
 #include "event_wall.h"
 #include "gtr/raw.h"
+#include "gtr/reader.h"
 #include "gtr/validate.h"
 #include "mem.h"
 
@@ -1203,5 +1204,37 @@ gtr_status gtr_validator_event(gtr_validator *v, const gtr_event *ev, gtr_err *e
     gtr_status st = validator_event(v, ev, err);
     if (err == &local)
         gtr_err_clear(&local);
+    return st;
+}
+
+/* gtr_validator_run: validator_event is inlined here, and gtr_reader_next's common case is
+ * small enough for link-time optimisation to inline it too (reader.c). */
+gtr_status gtr_validator_run(gtr_validator *v, gtr_reader *r, uint64_t max, uint64_t *n,
+                             gtr_err *err)
+{
+    gtr_event ev;
+    gtr_status st = GTR_OK;
+    uint64_t k = 0;
+    gtr_err local;
+
+    if (n != NULL)
+        *n = 0;
+    if (v == NULL || r == NULL)
+        return gtr_err_setf(err, GTR_E_USAGE, "gtr_validator_run: NULL argument");
+    if (err == NULL) {
+        gtr_err_init(&local);
+        err = &local;
+    }
+    while (max == 0 || k < max) {
+        if ((st = gtr_reader_next(r, &ev, err)) != GTR_OK)
+            break;
+        k++;
+        if ((st = validator_event(v, &ev, err)) < 0)
+            break;
+    }
+    if (err == &local)
+        gtr_err_clear(&local);
+    if (n != NULL)
+        *n = k;
     return st;
 }

