@@ -630,7 +630,8 @@ static const uint8_t *ids_of(gtr_reader *r, uint8_t t)
  * event names must be in its table (0 always is). Strings referenced by stack frames were
  * validated when the stacks were read. r->ids[type] says where they are, after the first
  * event of a type; most types name none. */
-static gtr_status validate_table_ids(gtr_reader *r, const gtr_event *ev, gtr_err *err)
+static GTR__ALWAYS_INLINE gtr_status validate_table_ids(gtr_reader *r, const gtr_event *ev,
+                                                      gtr_err *err)
 {
     const uint8_t *d = r->ids[ev->type_];
     if (d[4] == IDS_NONE || ev->type_ == GTR_EV_SYNC_EVENT)
