@@ -1134,38 +1134,28 @@ static GTR__ALWAYS_INLINE gtr_status validate_other(gtr_validator *v, const gtr_
     }
 }
 
-#define TRANSITION_CASE(t) \
-    case t:                \
-        return validate_transition(v, ev, t, err);
-#define OWN_COPY_ENTRY(t) [t] = true,
-
-/* validate_other_call is validate_other out of line, for where no other type can come. */
-static GTR__NOINLINE gtr_status validate_other_call(gtr_validator *v, const gtr_event *ev,
-                                                   gtr_err *err)
-{
-    return validate_other(v, ev, err);
-}
-
-/* validate_transitions is validate for the OWN_COPY_TYPES, each with its own copy. */
-static GTR__NOINLINE gtr_status validate_transitions(gtr_validator *v, const gtr_event *ev,
-                                                    gtr_err *err)
-{
-    switch (ev->type_) {
-    OWN_COPY_TYPES(TRANSITION_CASE)
-    default:
-        return validate_other_call(v, ev, err);   /* not reached: see own_copy */
+/* validate_<type> is validate for one of the OWN_COPY_TYPES: its own copy of the checks, a
+ * function of its own, so that it saves only the registers its own path uses. */
+typedef gtr_status (*transition_fn)(gtr_validator *v, const gtr_event *ev, gtr_err *err);
+#define TRANSITION_FN(t)                                                               \
+    static GTR__NOINLINE gtr_status validate_##t(gtr_validator *v, const gtr_event *ev, \
+                                                 gtr_err *err)                         \
+    {                                                                                  \
+        return validate_transition(v, ev, t, err);                                     \
     }
-}
+OWN_COPY_TYPES(TRANSITION_FN)
 
-/* own_copy[t]: t is one of OWN_COPY_TYPES. A table, so that other events reach
- * validate_other without passing through the larger function's entry. */
-static const bool own_copy[256] = {OWN_COPY_TYPES(OWN_COPY_ENTRY)};
+/* own_copy[t]: the copy for type t, NULL for the types validate_other serves. The call goes
+ * straight from the table to the copy: no switch on the type in between. */
+#define OWN_COPY_ENTRY(t) [t] = validate_##t,
+static const transition_fn own_copy[256] = {OWN_COPY_TYPES(OWN_COPY_ENTRY)};
 
 static GTR__ALWAYS_INLINE gtr_status validate(gtr_validator *v, const gtr_event *ev,
                                               gtr_err *err)
 {
-    if (own_copy[ev->type_])
-        return validate_transitions(v, ev, err);
+    transition_fn copy = own_copy[ev->type_];
+    if (copy != NULL)
+        return copy(v, ev, err);
     return validate_other(v, ev, err);
 }
 
