@@ -652,6 +652,24 @@ static GTR__ALWAYS_INLINE gtr_status validate_table_ids(gtr_reader *r, const gtr
     return GTR_OK;
 }
 
+/* event_out ends gtr_reader_next for a v2 event read and checked with status st: an error
+ * sticks (every later call returns it), and a good event's time is made strictly later than
+ * the last one's. */
+static GTR__ALWAYS_INLINE gtr_status event_out(gtr_reader *r, gtr_event *ev, gtr_status st,
+                                               gtr_err *err)
+{
+    if (st != GTR_OK) {
+        r->failed = true;
+        gtr_err_copy(&r->sticky, err);
+        return st;
+    }
+    /* Track the last timestamp and make times strictly increasing. */
+    if (ev->time_ <= r->last_ts)
+        ev->time_ = (gtr_time)((uint64_t)r->last_ts + 1);
+    r->last_ts = ev->time_;
+    return GTR_OK;
+}
+
 /* reader_next is gtr_reader_next's whole work. gtr_reader_next takes the common case itself
  * (the same steps, in the same order) and calls this for the rest. */
 static GTR__NOINLINE gtr_status reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
@@ -691,16 +709,7 @@ static GTR__NOINLINE gtr_status reader_next(gtr_reader *r, gtr_event *ev, gtr_er
         memset(ev, 0, sizeof *ev);
         return gtr_err_setf(err, GTR_EOF, "EOF");
     }
-    if (st != GTR_OK) {
-        r->failed = true;
-        gtr_err_copy(&r->sticky, err);
-        return st;
-    }
-    /* Track the last timestamp and make times strictly increasing. */
-    if (ev->time_ <= r->last_ts)
-        ev->time_ = (gtr_time)((uint64_t)r->last_ts + 1);
-    r->last_ts = ev->time_;
-    return GTR_OK;
+    return event_out(r, ev, st, err);
 }
 
 /* gtr_reader_next's common case is an event the ordering has queued, for a v2 reader in good
@@ -715,14 +724,5 @@ gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
     if (err == NULL)
         err = &r->scratch_err;
     gtr_err_clear(err);
-    gtr_status st = validate_table_ids(r, ev, err);
-    if (st != GTR_OK) {
-        r->failed = true;
-        gtr_err_copy(&r->sticky, err);
-        return st;
-    }
-    if (ev->time_ <= r->last_ts)
-        ev->time_ = (gtr_time)((uint64_t)r->last_ts + 1);
-    r->last_ts = ev->time_;
-    return GTR_OK;
+    return event_out(r, ev, validate_table_ids(r, ev, err), err);
 }
