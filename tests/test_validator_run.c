@@ -41,13 +41,12 @@ static void set_text(outcome *o, const gtr_err *err)
     o->len = n;
 }
 
-/* open_pair opens a reader and a validator on data; false when the header is refused (both
- * ways of validating then see the same gtr_reader_new error). */
-static bool open_pair(const void *data, size_t len, gtr_input **in, gtr_reader **r,
-                      gtr_validator **v)
+/* open_pair opens a reader and a validator on the file at path (gzip or not); false when the
+ * header is refused (both ways of validating then see the same gtr_reader_new error). */
+static bool open_pair(const char *path, gtr_input **in, gtr_reader **r, gtr_validator **v)
 {
     gtr_err err = GTR_ERR_INIT;
-    assert_int_equal(gtr_input_open_memory(data, len, NULL, in, &err), GTR_OK);
+    assert_int_equal(gtr_input_open_path(path, NULL, in, &err), GTR_OK);
     if (gtr_reader_new(*in, NULL, r, &err) != GTR_OK) {
         gtr_err_clear(&err);
         gtr_input_free(*in);
@@ -66,8 +65,8 @@ static void close_pair(gtr_input *in, gtr_reader *r, gtr_validator *v)
     gtr_input_free(in);
 }
 
-/* by_loop validates data with the caller's loop. */
-static bool by_loop(const void *data, size_t len, outcome *o)
+/* by_loop validates the file at path with the caller's loop. */
+static bool by_loop(const char *path, outcome *o)
 {
     gtr_input *in;
     gtr_reader *r;
@@ -76,7 +75,7 @@ static bool by_loop(const void *data, size_t len, outcome *o)
     gtr_event ev;
 
     memset(o, 0, sizeof *o);
-    if (!open_pair(data, len, &in, &r, &v))
+    if (!open_pair(path, &in, &r, &v))
         return false;
     for (;;) {
         if ((o->st = gtr_reader_next(r, &ev, &err)) != GTR_OK)
@@ -91,8 +90,9 @@ static bool by_loop(const void *data, size_t len, outcome *o)
     return true;
 }
 
-/* by_run validates data with gtr_validator_run, chunk events a call (0: one call). */
-static void by_run(const void *data, size_t len, uint64_t chunk, outcome *o)
+/* by_run validates the file at path with gtr_validator_run, chunk events a call (0: one
+ * call). */
+static void by_run(const char *path, uint64_t chunk, outcome *o)
 {
     gtr_input *in;
     gtr_reader *r;
@@ -100,7 +100,7 @@ static void by_run(const void *data, size_t len, uint64_t chunk, outcome *o)
     gtr_err err = GTR_ERR_INIT;
 
     memset(o, 0, sizeof *o);
-    assert_true(open_pair(data, len, &in, &r, &v));
+    assert_true(open_pair(path, &in, &r, &v));
     for (;;) {
         uint64_t n = UINT64_MAX;
         o->st = gtr_validator_run(v, r, chunk, &n, &err);
@@ -119,15 +119,14 @@ static void by_run(const void *data, size_t len, uint64_t chunk, outcome *o)
     close_pair(in, r, v);
 }
 
-/* check_one: every way of running gtr_validator_run agrees with the loop on data. Counts
- * the loop's outcome kinds. */
-static void check_one(const char *name, const void *data, size_t len, unsigned *eof,
-                      unsigned *invalid, unsigned *other)
+/* check_one: every way of running gtr_validator_run agrees with the loop on the file at
+ * path. Counts the loop's outcome kinds. */
+static void check_one(const char *path, unsigned *eof, unsigned *invalid, unsigned *other)
 {
     static const uint64_t chunks[] = {0, 1, 3, 4096};
     outcome want, got;
 
-    if (!by_loop(data, len, &want))
+    if (!by_loop(path, &want))
         return;
     if (want.st == GTR_EOF)
         ++*eof;
@@ -136,39 +135,17 @@ static void check_one(const char *name, const void *data, size_t len, unsigned *
     else
         ++*other;
     for (size_t i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
-        by_run(data, len, chunks[i], &got);
+        by_run(path, chunks[i], &got);
         if (got.st != want.st || got.events != want.events || got.len != want.len ||
             memcmp(got.text, want.text, want.len) != 0)
             fail_msg("%s, chunks of %llu: gtr_validator_run ended with status %d after %llu "
                      "events (%s); the loop with %d after %llu (%s)",
-                     name, (unsigned long long)chunks[i], (int)got.st,
+                     path, (unsigned long long)chunks[i], (int)got.st,
                      (unsigned long long)got.events, got.text, (int)want.st,
                      (unsigned long long)want.events, want.text);
         outcome_free(&got);
     }
     outcome_free(&want);
-}
-
-static void *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        fail_msg("cannot open %s", path);
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    assert_non_null(buf);
-    size_t got;
-    while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-            assert_non_null(buf);
-        }
-    }
-    fclose(f);
-    *len = n;
-    return buf;
 }
 
 /* check_dir runs check_one on every file of GTR_SOURCE_DIR/sub whose name ends in suffix
@@ -189,10 +166,7 @@ static unsigned check_dir(const char *sub, const char *suffix, unsigned *eof, un
         if (de->d_name[0] == '.' || nl < sl || strcmp(de->d_name + nl - sl, suffix) != 0)
             continue;
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        size_t len;
-        void *data = read_file(path, &len);
-        check_one(path, data, len, eof, invalid, other);
-        free(data);
+        check_one(path, eof, invalid, other);
         files++;
     }
     closedir(d);
