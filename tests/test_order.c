@@ -1376,6 +1376,109 @@ static void test_order_ids_moving_to_dense_array_stay_found(void **state)
     gtr_buf_free(&b);
 }
 
+/* task_model_*: the active-task map against a plain list, through UserTaskBegin and End. A
+ * task's parent stands for its value: End hands it back, or NoTask when the task is absent. */
+typedef struct task_model {
+    uint64_t ids[4096];
+    size_t n;
+    uint64_t rng;
+} task_model;
+
+static uint64_t task_model_rand(task_model *tm)
+{
+    tm->rng ^= tm->rng << 13;
+    tm->rng ^= tm->rng >> 7;
+    tm->rng ^= tm->rng << 17;
+    return tm->rng;
+}
+
+static uint64_t task_parent(uint64_t id)
+{
+    return id % 1000003u + 1; /* never 0 (the background task, rewritten) nor NoTask */
+}
+
+static long task_model_find(const task_model *tm, uint64_t id)
+{
+    for (size_t i = 0; i < tm->n; i++)
+        if (tm->ids[i] == id)
+            return (long)i;
+    return -1;
+}
+
+static void task_model_begin(fx *f, task_model *tm, uint64_t id)
+{
+    if (task_model_find(tm, id) >= 0) {
+        char want[64];
+        snprintf(want, sizeof want, "task ID conflict: %" PRIu64, id);
+        ADV_ERR(f, 0, 1, E3(GTR_EV_USER_TASK_BEGIN, id, task_parent(id), 0), want);
+        return;
+    }
+    if (tm->n == sizeof tm->ids / sizeof tm->ids[0])
+        return;
+    ADV_OK(f, 0, 1, E3(GTR_EV_USER_TASK_BEGIN, id, task_parent(id), 0));
+    (void)pop(f);
+    tm->ids[tm->n++] = id;
+}
+
+static void task_model_end(fx *f, task_model *tm, uint64_t id)
+{
+    long i = task_model_find(tm, id);
+    ADV_OK(f, 0, 1, E2(GTR_EV_USER_TASK_END, id, 0));
+    gtr_event e = pop(f);
+    assert_int_equal(e.args_[0], id);
+    if (i < 0) {
+        assert_int_equal(e.args_[2], GTR_NO_TASK);
+        return;
+    }
+    assert_int_equal(e.args_[2], task_parent(id));
+    tm->ids[i] = tm->ids[--tm->n];
+}
+
+static void test_order_task_ids_match_a_model(void **state)
+{
+    fx *f = *state;
+    running(f, 0, 1, 0, 1);
+    static task_model tm;
+    memset(&tm, 0, sizeof tm);
+    tm.rng = UINT64_C(0x9e3779b97f4a7c15);
+    /* IDs as Go hands them out (ever growing, most ending soon, a few living long), clusters
+     * of live IDs left behind, old IDs begun again, IDs far away and near 2^64 (the window of
+     * the map's dense array slides up, declines to, and straddles the top). */
+    uint64_t next = 1;
+    bool wrapped = false;
+    for (int step = 0; step < 60000; step++) {
+        uint64_t r = task_model_rand(&tm) % 100;
+        if (step % 10000 == 5000) {
+            for (int k = 0; k < 300; k++)
+                task_model_begin(f, &tm, next++);
+        } else if (r < 55) {
+            task_model_begin(f, &tm, next++);
+        } else if (r < 85 && tm.n > 0) {
+            /* Mostly a recent task, sometimes any. */
+            size_t i = tm.n - 1 - (size_t)(task_model_rand(&tm) % (tm.n < 8 ? tm.n : 8));
+            if (r < 60)
+                i = (size_t)(task_model_rand(&tm) % tm.n);
+            task_model_end(f, &tm, tm.ids[i]);
+        } else if (r < 90) {
+            task_model_end(f, &tm, next - 1 - task_model_rand(&tm) % next); /* maybe absent */
+        } else if (r < 95) {
+            task_model_begin(f, &tm, 1 + task_model_rand(&tm) % next); /* old, maybe active */
+        } else if (r < 97) {
+            task_model_begin(f, &tm, UINT64_MAX - 1 - task_model_rand(&tm) % 200);
+        } else if (r < 98) {
+            task_model_begin(f, &tm, task_model_rand(&tm) | 1);
+        } else if (r < 99) {
+            next += task_model_rand(&tm) % 5000; /* a gap */
+        } else if (step > 30000 && !wrapped) {
+            next = UINT64_MAX - 2000; /* count up to the top, and on past it from 0 */
+            wrapped = true;
+        }
+    }
+    while (tm.n > 0)
+        task_model_end(f, &tm, tm.ids[tm.n - 1]);
+    assert_queue_empty(f);
+}
+
 /* Counting, optionally failing, allocator. */
 typedef struct count_alloc {
     size_t calls;
@@ -1581,6 +1684,7 @@ int main(void)
         T(test_order_queue_grows_and_keeps_order),
         T(test_order_sparse_ids_stay_consistent),
         T(test_order_ids_moving_to_dense_array_stay_found),
+        T(test_order_task_ids_match_a_model),
         T(test_order_steady_state_does_not_allocate),
         T(test_order_allocation_failures_report_nomem),
 #undef T

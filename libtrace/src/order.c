@@ -11,8 +11,10 @@
  * the resulting event(s) in a ring buffer that gtr__ordering_next drains.
  *
  * Go keeps its state in four maps keyed by GoID, ProcID, ThreadID and TaskID. Here they are
- * four instances of one small ID map (idmap): IDs below a bound proportional to the number of
- * entries live in a dense array, all others in an open-addressing hash table, and the values
+ * four instances of one small ID map (idmap): IDs in a window [base, base + n), where n is
+ * bounded in proportion to the number of entries, live in a dense array, all others in an
+ * open-addressing hash table. IDs that only grow (goroutines, tasks: a fresh ID each time, the
+ * old ones ending) slide the window up, so that the recent IDs stay dense. The values
  * live in fixed-size chunks whose addresses never move (so a state pointer stays valid while
  * other entries are added) and whose slots are recycled with their buffers (regions, ranges,
  * task names), so that the steady state allocates nothing.
@@ -34,7 +36,7 @@
 
 #define SLOT_CHUNK_SHIFT 6
 #define SLOT_CHUNK ((uint32_t)1 << SLOT_CHUNK_SHIFT)
-/* Keys below 2*len+DENSE_SLACK (len: entries at insertion time) go to the dense array. */
+/* Keys below base + 2*len+DENSE_SLACK (len: entries at insertion time) go to the dense array. */
 #define DENSE_SLACK 64
 #define DENSE_MIN 64
 #define HASH_MIN 16
@@ -48,14 +50,17 @@ typedef struct idmap {
     uint32_t nslots;      /* slots ever handed out */
     uint32_t *free_slots; /* recycled slots; capacity kept >= nslots so deleting never allocates */
     size_t nfree, free_cap;
-    /* Keys < ndense: dense[key] is slot+1, or 0 when absent. */
+    /* Keys in [base, base + ndense): dense[key - base] is slot+1, or 0 when absent. */
+    uint64_t base;
     uint32_t *dense;
     size_t ndense;
-    /* Keys >= ndense: linear probing, hvals[i] is slot+1, 0 for an empty cell. */
+    /* Other keys: linear probing, hvals[i] is slot+1, 0 for an empty cell. */
     uint64_t *hkeys;
     uint32_t *hvals;
     size_t hcap, hlen;
     size_t len;
+    /* Hash insertions to wait before trying to slide the window again (slide_dense). */
+    size_t slide_wait;
 } idmap;
 
 static void idmap_init(idmap *mp, const gtr_alloc *alc, size_t elem_size)
@@ -123,8 +128,8 @@ static void hash_place(uint64_t *keys, uint32_t *vals, size_t cap, uint64_t key,
 }
 
 /* hash_rebuild moves the hash entries into a table of ncap cells, dropping those whose key is
- * below min_key (the caller has put them in the dense array). */
-static bool hash_rebuild(idmap *mp, size_t ncap, uint64_t min_key)
+ * in [lo, lo + width), modulo 2^64 (the caller has put them in the dense array). */
+static bool hash_rebuild(idmap *mp, size_t ncap, uint64_t lo, uint64_t width)
 {
     uint64_t *nk = gtr__calloc(mp->alc, ncap, sizeof *nk);
     uint32_t *nv = gtr__calloc(mp->alc, ncap, sizeof *nv);
@@ -135,7 +140,7 @@ static bool hash_rebuild(idmap *mp, size_t ncap, uint64_t min_key)
     }
     size_t n = 0;
     for (size_t i = 0; i < mp->hcap; i++) {
-        if (mp->hvals[i] != 0 && mp->hkeys[i] >= min_key) {
+        if (mp->hvals[i] != 0 && mp->hkeys[i] - lo >= width) {
             hash_place(nk, nv, ncap, mp->hkeys[i], mp->hvals[i]);
             n++;
         }
@@ -181,8 +186,9 @@ static void *hash_get(const idmap *mp, uint64_t key)
  * (goroutine and proc IDs: one or two lookups per event). */
 static inline void *idmap_get(const idmap *mp, uint64_t key)
 {
-    if (key < mp->ndense) {
-        uint32_t v = mp->dense[key];
+    uint64_t d = key - mp->base; /* wraps for a key below the window */
+    if (d < mp->ndense) {
+        uint32_t v = mp->dense[d];
         return v != 0 ? slot_ptr(mp, v - 1) : NULL;
     }
     return hash_get(mp, key);
@@ -213,33 +219,34 @@ static bool alloc_slot(idmap *mp, uint32_t *out)
     return true;
 }
 
-/* grow_dense tries to extend the dense array to cover key. false leaves the map unchanged
- * (the key then goes to the hash table). */
+/* grow_dense tries to extend the dense array up to cover key. false leaves the map unchanged
+ * (the key then goes to the hash table, or the window slides). */
 static bool grow_dense(idmap *mp, uint64_t key)
 {
+    uint64_t d = key - mp->base; /* modular, as in idmap_get */
     uint64_t limit = 2 * (uint64_t)mp->len + DENSE_SLACK;
-    if (key >= limit)
+    if (d >= limit)
         return false;
     size_t ncap = mp->ndense < DENSE_MIN / 2 ? DENSE_MIN : mp->ndense * 2;
     if (ncap > limit)
         ncap = (size_t)limit;
-    if (ncap < key + 1)
-        ncap = (size_t)key + 1;
+    if (ncap < d + 1)
+        ncap = (size_t)d + 1;
     uint32_t *nd = gtr__realloc_array(mp->alc, mp->dense, ncap, sizeof *nd);
     if (nd == NULL)
         return false;
     mp->dense = nd;
     memset(nd + mp->ndense, 0, (ncap - mp->ndense) * sizeof *nd);
-    /* Hash entries now inside the dense range move to it. */
+    /* Hash entries now inside the window move to it. */
     bool moves = false;
     for (size_t i = 0; i < mp->hcap && !moves; i++)
-        moves = mp->hvals[i] != 0 && mp->hkeys[i] < ncap;
+        moves = mp->hvals[i] != 0 && mp->hkeys[i] - mp->base < ncap;
     if (moves) {
         for (size_t i = 0; i < mp->hcap; i++) {
-            if (mp->hvals[i] != 0 && mp->hkeys[i] < ncap)
-                nd[mp->hkeys[i]] = mp->hvals[i];
+            if (mp->hvals[i] != 0 && mp->hkeys[i] - mp->base < ncap)
+                nd[mp->hkeys[i] - mp->base] = mp->hvals[i];
         }
-        if (!hash_rebuild(mp, mp->hcap, ncap)) {
+        if (!hash_rebuild(mp, mp->hcap, mp->base, ncap)) {
             memset(nd + mp->ndense, 0, (ncap - mp->ndense) * sizeof *nd);
             return false;
         }
@@ -248,23 +255,83 @@ static bool grow_dense(idmap *mp, uint64_t key)
     return true;
 }
 
+/* hash_reserve makes room in the hash table for more entries (load at most one half). */
+static bool hash_reserve(idmap *mp, size_t more)
+{
+    size_t ncap = mp->hcap < HASH_MIN ? HASH_MIN : mp->hcap;
+    while ((mp->hlen + more) * 2 > ncap) {
+        if (ncap > SIZE_MAX / 4)
+            return false;
+        ncap *= 2;
+    }
+    return ncap == mp->hcap || hash_rebuild(mp, ncap, 0, 0);
+}
+
+/* slide_dense tries to move the window up so that key, above it, lands in its middle: the
+ * entries below the new base go to the hash table, and those of the hash table inside the new
+ * window come to the dense array. It declines when that would put more than a quarter of the
+ * window's width into the hash table (a cluster of live IDs below: sliding back and forth
+ * would cost more than hashing), and then waits for half a window's width of hash insertions
+ * before trying again, which bounds its cost to a constant per insertion. */
+static bool slide_dense(idmap *mp, uint64_t key)
+{
+    /* Window arithmetic is modular, as in idmap_get: the window may straddle 2^64 (IDs are
+     * int64, so -1 is the top key). Keys less than 2^63 above the base count as above it. */
+    size_t w = mp->ndense;
+    uint64_t d = key - mp->base;
+    if (w < DENSE_MIN || d < w || d >= UINT64_C(1) << 63)
+        return false;
+    if (mp->slide_wait > 0) {
+        mp->slide_wait--;
+        return false;
+    }
+    uint64_t nb = key - w / 2;
+    uint64_t shift = d - w / 2; /* >= w/2 */
+    size_t keep = shift < w ? w - (size_t)shift : 0;
+    size_t nout = w - keep, evicted = 0;
+    for (size_t i = 0; i < nout; i++)
+        evicted += mp->dense[i] != 0;
+    if (evicted > w / 4) {
+        mp->slide_wait = w / 2;
+        return false;
+    }
+    if (!hash_reserve(mp, evicted))
+        return false;
+    for (size_t i = 0; i < nout; i++) {
+        if (mp->dense[i] != 0) {
+            hash_place(mp->hkeys, mp->hvals, mp->hcap, mp->base + i, mp->dense[i]);
+            mp->hlen++;
+        }
+    }
+    memmove(mp->dense, mp->dense + nout, keep * sizeof *mp->dense);
+    memset(mp->dense + keep, 0, nout * sizeof *mp->dense);
+    mp->base = nb;
+    /* Only keys of the newly covered part, nb + [keep, w), can be in the hash table and now
+     * inside the window (the evicted keys are all below nb). */
+    for (size_t j = keep; j < w && mp->hlen > 0; j++) {
+        size_t i = hash_find(mp, nb + j);
+        if (i < mp->hcap) {
+            mp->dense[j] = mp->hvals[i];
+            hash_remove_at(mp, i);
+        }
+    }
+    return true;
+}
+
 /* idmap_insert adds key (which must be absent) and returns its value slot in *out. A fresh
  * slot is zeroed; a recycled one keeps the buffers its previous owner allocated. */
 static bool idmap_insert(idmap *mp, uint64_t key, void **out)
 {
     assert(idmap_get(mp, key) == NULL);
-    if (key >= mp->ndense)
-        (void)grow_dense(mp, key);
-    if (key >= mp->ndense && (mp->hlen + 1) * 2 > mp->hcap) {
-        size_t ncap = mp->hcap < HASH_MIN ? HASH_MIN : mp->hcap * 2;
-        if (ncap < mp->hcap || !hash_rebuild(mp, ncap, 0))
-            return false;
-    }
+    if (key - mp->base >= mp->ndense && !grow_dense(mp, key))
+        (void)slide_dense(mp, key);
+    if (key - mp->base >= mp->ndense && !hash_reserve(mp, 1))
+        return false;
     uint32_t s;
     if (!alloc_slot(mp, &s))
         return false;
-    if (key < mp->ndense) {
-        mp->dense[key] = s + 1;
+    if (key - mp->base < mp->ndense) {
+        mp->dense[key - mp->base] = s + 1;
     } else {
         hash_place(mp->hkeys, mp->hvals, mp->hcap, key, s + 1);
         mp->hlen++;
@@ -277,9 +344,9 @@ static bool idmap_insert(idmap *mp, uint64_t key, void **out)
 static void idmap_delete(idmap *mp, uint64_t key)
 {
     uint32_t v = 0;
-    if (key < mp->ndense) {
-        v = mp->dense[key];
-        mp->dense[key] = 0;
+    if (key - mp->base < mp->ndense) {
+        v = mp->dense[key - mp->base];
+        mp->dense[key - mp->base] = 0;
     } else {
         size_t i = hash_find(mp, key);
         if (i < mp->hcap) {
@@ -303,7 +370,7 @@ static bool idmap_next(const idmap *mp, size_t *pos, uint64_t *key, void **val)
         uint64_t k;
         if (i < mp->ndense) {
             v = mp->dense[i];
-            k = i;
+            k = mp->base + i;
         } else {
             v = mp->hvals[i - mp->ndense];
             k = v != 0 ? mp->hkeys[i - mp->ndense] : 0;
