@@ -1630,9 +1630,11 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_end(ADV_PARAMS)
 
 /* region_event_state is the common start of the region handlers: the region's name (arg 1)
  * and the current goroutine's state. which is "Begin" or "End" for the message. */
-static gtr_status region_event_state(gtr__ordering *o, const gtr__base_event *ev,
-                                     const gtr__ev_table *evt, sched_ctx cur, const char *which,
-                                     gtr_str *name, gstate **gs, gtr_err *err)
+static GTR__ALWAYS_INLINE gtr_status region_event_state(gtr__ordering *o,
+                                                        const gtr__base_event *ev,
+                                                        const gtr__ev_table *evt, sched_ctx cur,
+                                                        const char *which, gtr_str *name,
+                                                        gstate **gs, gtr_err *err)
 {
     uint64_t name_id = ev->args[1];
     if (!gtr__evt_string(evt, name_id, name))
