@@ -4,7 +4,10 @@
 #
 #   2. the documented libFuzzer build, with default options and -Werror
 #      (cmake -DCMAKE_C_COMPILER=clang -DGTR_BUILD_FUZZERS=ON): everything builds (gotrace,
-#      tests, replay drivers, tools and the fuzz binaries) and ctest passes in it;
+#      tests, replay drivers, tools and the fuzz binaries), its fuzz tests pass
+#      (ctest -L fuzz; the whole suite ran under clang in ci/test.sh's step 3, and the
+#      fuzz binaries link instrumented copies of the same libraries) and every libFuzzer
+#      target runs over its seeds (-runs=0);
 #   3. AFL++: ci/fuzz-afl.sh reader AFL_SECONDS (persistent shared-memory mode, ASan+UBSan,
 #      CmpLog twin), failing on a crash, a hang or stability below 100 %;
 #   4. OSS-Fuzz: ci/oss-fuzz/presubmit-check.sh (the license, project.yaml and build.sh
@@ -33,12 +36,20 @@ if ! cmake -S "$root" -B "$fbuild" -DCMAKE_C_COMPILER=clang -DGTR_BUILD_FUZZERS=
     grep -E "error|undefined" "$fbuild/build.log" | head -n 20
     echo "fuzz-builds: the GTR_BUILD_FUZZERS=ON build FAILED (log: $fbuild/build.log)" >&2
     status=1
-elif ! ctest --test-dir "$fbuild" -j"${JOBS:-2}" --timeout 600 >"$fbuild/ctest.log" 2>&1; then
+elif ! ctest --test-dir "$fbuild" -j"${JOBS:-2}" -L fuzz --timeout 600 >"$fbuild/ctest.log" 2>&1; then
     tail -n 30 "$fbuild/ctest.log"
-    echo "fuzz-builds: ctest in the GTR_BUILD_FUZZERS=ON build FAILED" >&2
+    echo "fuzz-builds: ctest -L fuzz in the GTR_BUILD_FUZZERS=ON build FAILED" >&2
     status=1
 else
     grep -E "tests passed" "$fbuild/ctest.log"
+    for t in $(awk '!/^#/ && NF { printf "%s ", $1 }' "$root/fuzz/targets"); do
+        if ! "$fbuild/bin/fuzz_$t" -runs=0 "$root/corpus/fuzz/$t" >"$fbuild/run_$t.log" 2>&1; then
+            tail -n 20 "$fbuild/run_$t.log"
+            echo "fuzz-builds: the GTR_BUILD_FUZZERS=ON build's fuzz_$t FAILED on its seeds" >&2
+            status=1
+        fi
+    done
+    [ "$status" -eq 0 ] && echo "fuzz-builds: every libFuzzer target of that build replays its seeds"
 fi
 
 echo "== fuzz-builds: AFL++ (reader, ${secs}s)"

@@ -4,8 +4,9 @@
 #     (fuzz/regressions/) with the engine-free regression driver under ASan+UBSan (any C
 #     compiler; `ctest -L fuzz`). Fast: well under 30 s.
 #  2. Fuzz: when clang's libFuzzer runtime is available, FUZZ_SECONDS (default 60) of real
-#     fuzzing per target, from the seeds, one target at a time (ci/fuzz-libfuzzer.sh), with
-#     libFuzzer's value profile for a target whose options file sets use_value_profile (sim).
+#     fuzzing per target, from the seeds, JOBS (default 2) targets at a time (each a
+#     single-threaded process: ci/fuzz-libfuzzer.sh), with libFuzzer's value profile for a
+#     target whose options file sets use_value_profile (sim).
 #     FUZZ_SECONDS=0 skips it. Crashers are saved to $FUZZ_ARTIFACTS/<target>/.
 #  3. Canary witnesses: fuzz/canary/witness.sh proves each planted bug of fuzz/canary still
 #     crashes on its witness input and that no witness crashes a normal build, so the canary
@@ -14,7 +15,7 @@
 #     CANARY_WITNESS=0 skips it.
 # Exit status 1 when any replay or fuzzing run failed (every target still runs).
 #
-#   ci/fuzz-ci.sh                 # replay + 5 x 60 s
+#   ci/fuzz-ci.sh                 # replay + 6 x 60 s, two at a time
 #   FUZZ_SECONDS=10 ci/fuzz-ci.sh # the main job's short run
 #   FUZZ_TARGETS="reader text" ci/fuzz-ci.sh
 set -uo pipefail
@@ -54,13 +55,28 @@ if [ "$secs" -gt 0 ]; then
   if [ -z "$cc" ] || [ ! -f "$rt" ]; then
     echo "fuzz-ci: no clang libFuzzer runtime; skipping the fuzzing runs"
   else
-    echo "== fuzz-ci: libFuzzer, ${secs}s per target"
+    echo "== fuzz-ci: libFuzzer, ${secs}s per target, $jobs at a time"
     CC=$cc "$root/ci/fuzz-libfuzzer.sh" build >/dev/null || exit 1
-    for t in $targets; do
-      # A target's options file may ask for libFuzzer's value profile (the sim target does:
-      # fuzz/canary/RESULTS.md measured it so).
-      vp=$(sed -n 's/^use_value_profile *= *//p' "$root/fuzz/options/fuzz_$t.options" 2>/dev/null)
-      CC=$cc "$root/ci/fuzz-libfuzzer.sh" run "$t" "$secs" ${vp:+-use_value_profile=$vp} || failed=1
+    mkdir -p "$FUZZ_ARTIFACTS"
+    # One libFuzzer process is one thread: JOBS of them at a time give each target its
+    # seconds of a whole CPU, in 1/JOBS of the wall time. Their reports follow in order.
+    set -- $targets
+    while [ $# -gt 0 ]; do
+      group=()
+      while [ $# -gt 0 ] && [ ${#group[@]} -lt "$jobs" ]; do group+=("$1"); shift; done
+      pids=()
+      for t in "${group[@]}"; do
+        # A target's options file may ask for libFuzzer's value profile (the sim target
+        # does: fuzz/canary/RESULTS.md measured it so).
+        vp=$(sed -n 's/^use_value_profile *= *//p' "$root/fuzz/options/fuzz_$t.options" 2>/dev/null)
+        CC=$cc "$root/ci/fuzz-libfuzzer.sh" run "$t" "$secs" ${vp:+-use_value_profile=$vp} \
+          >"$FUZZ_ARTIFACTS/ci-$t.log" 2>&1 &
+        pids+=($!)
+      done
+      for i in "${!group[@]}"; do
+        wait "${pids[$i]}" || failed=1
+        cat "$FUZZ_ARTIFACTS/ci-${group[$i]}.log"
+      done
     done
   fi
 fi

@@ -30,10 +30,12 @@
 #               ci/reduce-suite.sh 4, every real trace).
 # 10. fuzz      when ci/fuzz-ci.sh exists: replay of the fuzz corpora and regressions under
 #               ASan+UBSan (reusing build-ci-asan/), then FUZZ_SECONDS (default 60) of
-#               libFuzzer per target when clang's fuzzer runtime is there; the canary
-#               witnesses (fuzz/canary/witness.sh: every patch applies, crashes, reduces).
+#               libFuzzer per target (JOBS at a time) when clang's fuzzer runtime is
+#               there; the canary witnesses (fuzz/canary/witness.sh: every patch applies,
+#               crashes, reduces).
 # 11. fuzzbuilds ci/fuzz-builds.sh: the documented GTR_BUILD_FUZZERS=ON build with default
-#               options builds and passes ctest; the AFL++ build runs AFL_SECONDS (default 20) on the
+#               options builds, passes ctest -L fuzz, and its libFuzzer targets run over
+#               their seeds; the AFL++ build runs AFL_SECONDS (default 20) on the
 #               reader; ci/oss-fuzz/build.sh runs as OSS-Fuzz calls it, for ASan+UBSan and
 #               for MemorySanitizer, and every target it puts in $OUT replays its seed corpus.
 # 12. install   ci/install-test.sh: cmake --install into a temporary prefix (headers, libgtr.a,

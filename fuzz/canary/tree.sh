@@ -72,17 +72,32 @@ if ! apply_patch "$dest.tmp" "$patch" >"$dest.tmp.patch.log" 2>&1; then
 fi
 rm -f "$dest.tmp.patch.log"
 # Reusing DEST (one copy for canary after canary): a file whose content is what DEST held
-# keeps DEST's time, so its object is not rebuilt; any other file is stamped now, so that
-# make rebuilds it even when its new content (the clean file, after another canary's patch)
-# is older than the object built from the previous canary's.
+# keeps DEST's time, so its object is not rebuilt; any other file is copied in, stamped now,
+# so that make rebuilds it even when its new content (the clean file, after another canary's
+# patch) is older than the object built from the previous canary's. One diff over the two
+# trees finds those few files (a process per file would take half a minute here).
 if [ -d "$dest" ]; then
-  (cd "$dest.tmp" && find . -type f -print0) | while IFS= read -r -d '' f; do
-    if cmp -s "$dest.tmp/$f" "$dest/$f"; then
-      touch -r "$dest/$f" "$dest.tmp/$f"
-    else
-      touch "$dest.tmp/$f"
-    fi
-  done
-  rm -rf "$dest"
+  rc=0
+  LC_ALL=C diff -rq --no-dereference "$dest.tmp" "$dest" >"$dest.tmp.diff" 2>&1 || rc=$?
+  [ "$rc" -le 1 ] || die "cannot compare $dest.tmp with $dest: $(head -c 400 "$dest.tmp.diff")"
+  while IFS= read -r line; do
+    case $line in
+      "Files $dest.tmp/"*" and $dest/"*" differ")
+        f=${line#"Files $dest.tmp/"}
+        f=${f%" and $dest/"*" differ"}
+        cp "$dest.tmp/$f" "$dest/$f" ;;
+      "Only in $dest.tmp: "*|"Only in $dest.tmp/"*)
+        d=${line#"Only in "}
+        rel=${d%%": "*}
+        rel=${rel#"$dest.tmp"}
+        cp -R "$dest.tmp$rel/${d#*": "}" "$dest$rel/" ;;
+      "Only in $dest: "*|"Only in $dest/"*)
+        d=${line#"Only in "}
+        rm -rf "${d%%": "*}/${d#*": "}" ;;
+      *) die "cannot update $dest from $dest.tmp: $line" ;;
+    esac
+  done <"$dest.tmp.diff"
+  rm -rf "$dest.tmp" "$dest.tmp.diff"
+else
+  mv "$dest.tmp" "$dest"
 fi
-mv "$dest.tmp" "$dest"
