@@ -111,44 +111,60 @@ for c in $canaries; do
   fi
 done
 
-# The crash-to-fixture loop: reduce each witness on its canary build.
+# The crash-to-fixture loop: reduce each witness on its canary build, JOBS reductions at a
+# time (one `gotrace reduce` runs its candidates one after another); the lines follow in the
+# canaries' order.
+# reduce_one CANARY: prints CANARY's line; exit status 1 when its reduction does not hold.
+reduce_one() {
+  local c=$1 res="$out/$1.reduced" rc detail why=""
+  rm -f "$res.test" "$res.trace"
+  "$out/$c/bin/gotrace" reduce "$wire/$c.trace" --out "$res.test" ${oracle:+--oracle "$oracle"} \
+    >"$out/$c.reduce.log" 2>&1
+  rc=$?
+  detail=$(grep -m1 "kept the input" "$out/$c.reduce.log" | sed 's/^gotrace: reduce: //')
+  if [ $rc -ne 0 ]; then
+    why="reduce exited $rc: $(tail -n1 "$out/$c.reduce.log")"
+  elif [ -f "$res.test" ]; then
+    if ! "$gotrace" check "$res.test" >/dev/null 2>&1; then
+      why="the fixture fails the clean build's check: $("$gotrace" check "$res.test" | head -n1)"
+    elif [ -n "$oracle" ] && ! "$oracle" check "$res.test" >"$out/$c.gocheck.log" 2>&1; then
+      why="Go's golden runner rejects the fixture: $(head -n1 "$out/$c.gocheck.log")"
+    elif "$out/$c/bin/gotrace" check "$res.test" >/dev/null 2>&1; then
+      why="the fixture no longer crashes the canary build"
+    fi
+    detail="$detail; fixture $(wc -c <"$res.test") bytes"
+  elif [ -f "$res.trace" ]; then
+    if "$out/$c/bin/fuzz_reader_replay" "$res.trace" >/dev/null 2>&1; then
+      why="the reduced wire bytes no longer crash the canary's replay target"
+    fi
+    detail="$detail; wire bytes $(wc -c <"$res.trace")"
+  else
+    why="reduce wrote nothing"
+  fi
+  if [ -n "$why" ]; then
+    printf '%-24s %-8s %s\n' "$c" REDUCE "$why (see $out/$c.reduce.log)"
+    return 1
+  fi
+  printf '%-24s %-8s %s\n' "$c" reduced "$detail"
+}
+
 if [ "${CANARY_REDUCE:-1}" = 1 ]; then
   oracle=${GTR_ORACLE:-$HOME/.cache/gotrace-oracle/gtroracle}
   [ -x "$oracle" ] || oracle=""
+  running=0
   for c in $canaries; do
-    res="$out/$c.reduced"
-    rm -f "$res.test" "$res.trace"
-    "$out/$c/bin/gotrace" reduce "$wire/$c.trace" --out "$res.test" ${oracle:+--oracle "$oracle"} \
-      >"$out/$c.reduce.log" 2>&1
-    rc=$?
-    detail=$(grep -m1 "kept the input" "$out/$c.reduce.log" | sed 's/^gotrace: reduce: //')
-    why=""
-    if [ $rc -ne 0 ]; then
-      why="reduce exited $rc: $(tail -n1 "$out/$c.reduce.log")"
-    elif [ -f "$res.test" ]; then
-      if ! "$gotrace" check "$res.test" >/dev/null 2>&1; then
-        why="the fixture fails the clean build's check: $("$gotrace" check "$res.test" | head -n1)"
-      elif [ -n "$oracle" ] && ! "$oracle" check "$res.test" >"$out/$c.gocheck.log" 2>&1; then
-        why="Go's golden runner rejects the fixture: $(head -n1 "$out/$c.gocheck.log")"
-      elif "$out/$c/bin/gotrace" check "$res.test" >/dev/null 2>&1; then
-        why="the fixture no longer crashes the canary build"
-      fi
-      detail="$detail; fixture $(wc -c <"$res.test") bytes"
-    elif [ -f "$res.trace" ]; then
-      if "$out/$c/bin/fuzz_reader_replay" "$res.trace" >/dev/null 2>&1; then
-        why="the reduced wire bytes no longer crash the canary's replay target"
-      fi
-      detail="$detail; wire bytes $(wc -c <"$res.trace")"
-    else
-      why="reduce wrote nothing"
-    fi
-    if [ -n "$why" ]; then
-      printf '%-24s %-8s %s\n' "$c" REDUCE "$why (see $out/$c.reduce.log)"
-      fail=1
-    else
-      printf '%-24s %-8s %s\n' "$c" reduced "$detail"
+    reduce_one "$c" >"$out/$c.result" 2>&1 &
+    running=$((running + 1))
+    if [ $running -ge "$jobs" ]; then
+      wait -n || fail=1
+      running=$((running - 1))
     fi
   done
+  while [ $running -gt 0 ]; do
+    wait -n || fail=1
+    running=$((running - 1))
+  done
+  for c in $canaries; do cat "$out/$c.result"; done
 fi
 
 # Without canaries, no witness crashes (the reader rejects or accepts them cleanly).
