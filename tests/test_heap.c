@@ -24,17 +24,20 @@ static gtr__batch_cursor *make_cursor(int64_t v)
     return bc;
 }
 
-/* check_heap is Go's checkHeap: every parent is no later than its children. */
-static void check_heap(gtr__batch_cursor **heap, size_t n)
+/* check_heap is Go's checkHeap: every parent is no later than its children; and each entry
+ * holds its cursor's time. */
+static void check_heap(gtr__heap_entry *heap, size_t n)
 {
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(heap[i].time, heap[i].bc->ev.time);
     for (size_t i = 1; i < n; i++)
-        assert_true(gtr__batch_cursor_compare(heap[(i - 1) / 2], heap[i]) <= 0);
+        assert_true(gtr__batch_cursor_compare(heap[(i - 1) / 2].bc, heap[i].bc) <= 0);
 }
 
 static void test_heap_insert_update_remove_keeps_order(void **state)
 {
     (void)state;
-    gtr__batch_cursor *heap[NCURSORS];
+    gtr__heap_entry heap[NCURSORS];
     size_t n = 0;
     ncursors = 0;
 
@@ -50,43 +53,43 @@ static void test_heap_insert_update_remove_keeps_order(void **state)
 
     /* Update an element in the middle to be the new minimum. */
     for (size_t i = 0; i < n; i++) {
-        if (heap[i]->ev.time == 5) {
-            heap[i]->ev.time = -21;
+        if (heap[i].bc->ev.time == 5) {
+            heap[i].bc->ev.time = -21;
             gtr__heap_update(heap, n, i);
             break;
         }
     }
     check_heap(heap, n);
-    assert_int_equal(heap[0]->ev.time, -21);
+    assert_int_equal(heap[0].bc->ev.time, -21);
 
     /* Update the minimum element to be smaller. There should be no change. */
-    heap[0]->ev.time = -22;
+    heap[0].bc->ev.time = -22;
     gtr__heap_update(heap, n, 0);
     check_heap(heap, n);
-    assert_int_equal(heap[0]->ev.time, -22);
+    assert_int_equal(heap[0].bc->ev.time, -22);
 
     /* Update the last element to be larger. There should be no change. */
-    heap[n - 1]->ev.time = 21;
+    heap[n - 1].bc->ev.time = 21;
     gtr__heap_update(heap, n, n - 1);
     check_heap(heap, n);
-    assert_int_equal(heap[n - 1]->ev.time, 21);
+    assert_int_equal(heap[n - 1].bc->ev.time, 21);
 
     /* Update the last element to be smaller. */
-    heap[n - 1]->ev.time = 7;
+    heap[n - 1].bc->ev.time = 7;
     gtr__heap_update(heap, n, n - 1);
     check_heap(heap, n);
-    assert_int_not_equal(heap[n - 1]->ev.time, 21);
+    assert_int_not_equal(heap[n - 1].bc->ev.time, 21);
 
     /* Remove an element in the middle. */
     for (size_t i = 0; i < n; i++) {
-        if (heap[i]->ev.time == 5) {
+        if (heap[i].bc->ev.time == 5) {
             gtr__heap_remove(heap, &n, i);
             break;
         }
     }
     check_heap(heap, n);
     for (size_t i = 0; i < n; i++)
-        assert_int_not_equal(heap[i]->ev.time, 5);
+        assert_int_not_equal(heap[i].bc->ev.time, 5);
 
     /* Remove the tail. */
     gtr__heap_remove(heap, &n, n - 1);
@@ -96,7 +99,7 @@ static void test_heap_insert_update_remove_keeps_order(void **state)
     size_t l = n;
     gtr__batch_cursor *removed[NCURSORS];
     for (size_t i = 0; i < l; i++) {
-        removed[i] = heap[0];
+        removed[i] = heap[0].bc;
         gtr__heap_remove(heap, &n, 0);
         check_heap(heap, n);
     }
@@ -110,7 +113,7 @@ static void test_heap_insert_update_remove_keeps_order(void **state)
 static void test_heap_equal_times_keep_go_tie_order(void **state)
 {
     (void)state;
-    gtr__batch_cursor *heap[NCURSORS];
+    gtr__heap_entry heap[NCURSORS];
     size_t n = 0;
     ncursors = 0;
     gtr__batch_cursor *a = make_cursor(10), *b = make_cursor(10), *c = make_cursor(10);
@@ -118,13 +121,13 @@ static void test_heap_equal_times_keep_go_tie_order(void **state)
     gtr__heap_insert(heap, &n, b);
     gtr__heap_insert(heap, &n, c);
     /* Nothing moves on equal times. */
-    assert_ptr_equal(heap[0], a);
-    assert_ptr_equal(heap[1], b);
-    assert_ptr_equal(heap[2], c);
+    assert_ptr_equal(heap[0].bc, a);
+    assert_ptr_equal(heap[1].bc, b);
+    assert_ptr_equal(heap[2].bc, c);
     /* Removing the root sifts the last element (c) down past nothing: c becomes root. */
     gtr__heap_remove(heap, &n, 0);
-    assert_ptr_equal(heap[0], c);
-    assert_ptr_equal(heap[1], b);
+    assert_ptr_equal(heap[0].bc, c);
+    assert_ptr_equal(heap[1].bc, b);
 }
 
 /* Go's heap, transcribed literally (swaps, min3 with maxTime): the reference the library's
@@ -176,7 +179,8 @@ static void ref_down(gtr__batch_cursor **h, size_t n, size_t i)
 static void test_heap_matches_go_heap_step_by_step(void **state)
 {
     (void)state;
-    gtr__batch_cursor *heap[NCURSORS], *ref[NCURSORS];
+    gtr__heap_entry heap[NCURSORS];
+    gtr__batch_cursor *ref[NCURSORS];
     size_t n = 0, rn = 0;
     uint64_t rng = 0x9e3779b97f4a7c15u;
     ncursors = 0;
@@ -192,7 +196,7 @@ static void test_heap_matches_go_heap_step_by_step(void **state)
                 gtr__batch_cursor *c = &cursors[k];
                 bool used = false;
                 for (size_t j = 0; j < n; j++)
-                    used = used || heap[j] == c;
+                    used = used || heap[j].bc == c;
                 if (!used)
                     bc = c;
             }
@@ -205,7 +209,7 @@ static void test_heap_matches_go_heap_step_by_step(void **state)
             size_t i = (size_t)((rng >> 20) % n);
             if (op < 5)
                 i = 0;   /* the reader's common case: the head moves on */
-            heap[i]->ev.time = t;
+            heap[i].bc->ev.time = t;
             gtr__heap_update(heap, n, i);
             if (ref_up(ref, i) == i)
                 ref_down(ref, rn, i);
@@ -222,7 +226,7 @@ static void test_heap_matches_go_heap_step_by_step(void **state)
         }
         assert_int_equal(n, rn);
         for (size_t j = 0; j < n; j++)
-            assert_ptr_equal(heap[j], ref[j]);
+            assert_ptr_equal(heap[j].bc, ref[j]);
     }
 }
 
@@ -282,7 +286,7 @@ static void test_heap_update_root_memo_is_update(void **state)
 {
     (void)state;
     gtr__batch_cursor a[NCURSORS], b[NCURSORS];
-    gtr__batch_cursor *ha[NCURSORS], *hb[NCURSORS];
+    gtr__heap_entry ha[NCURSORS], hb[NCURSORS];
     uint64_t rng = 0x853c49e6748fea9bu;
     size_t hits = 0, root_updates = 0;
     for (int round = 0; round < 300; round++) {
@@ -309,15 +313,15 @@ static void test_heap_update_root_memo_is_update(void **state)
                 memo.ok = false;
             } else if (op < 5 && n > 1) {
                 size_t i = 1 + (size_t)(rng >> 8) % (n - 1);
-                ha[i]->ev.time = hb[i]->ev.time = t;
+                ha[i].bc->ev.time = hb[i].bc->ev.time = t;
                 gtr__heap_update(ha, n, i);
                 gtr__heap_update(hb, nb, i);
                 memo.ok = false;
             } else {
                 /* The root's cursor moves on: its time grows (or stays), as a batch's do. */
-                ha[0]->ev.time += t >> 2;
-                hb[0]->ev.time += t >> 2;
-                bool was = memo.ok && ha[0]->ev.time <= memo.kids_min;
+                ha[0].bc->ev.time += t >> 2;
+                hb[0].bc->ev.time += t >> 2;
+                bool was = memo.ok && ha[0].bc->ev.time <= memo.kids_min;
                 gtr__heap_update_root(ha, n, &memo);
                 gtr__heap_update(hb, nb, 0);
                 root_updates++;
@@ -325,7 +329,9 @@ static void test_heap_update_root_memo_is_update(void **state)
             }
             assert_int_equal(n, nb);
             for (size_t i = 0; i < n; i++)
-                assert_int_equal(ha[i] - a, hb[i] - b);
+                assert_int_equal(ha[i].bc - a, hb[i].bc - b);
+            for (size_t i = 0; i < n; i++)
+                assert_int_equal(ha[i].time, ha[i].bc->ev.time);
         }
     }
     assert_true(root_updates > 10000);

@@ -154,72 +154,82 @@ int gtr__batch_cursor_compare(const gtr__batch_cursor *a, const gtr__batch_curso
     return (a->ev.time > b->ev.time) - (a->ev.time < b->ev.time);
 }
 
-static void swap(gtr__batch_cursor **heap, size_t i, size_t j)
+int gtr__heap_entry_compare(const void *a, const void *b)
 {
-    gtr__batch_cursor *t = heap[i];
+    gtr_time x = ((const gtr__heap_entry *)a)->time, y = ((const gtr__heap_entry *)b)->time;
+    return (x > y) - (x < y);
+}
+
+static void swap(gtr__heap_entry *heap, size_t i, size_t j)
+{
+    gtr__heap_entry t = heap[i];
     heap[i] = heap[j];
     heap[j] = t;
 }
 
-static size_t sift_up(gtr__batch_cursor **heap, size_t i)
+/* The sifts move a hole instead of swapping: the entry in flight is kept aside and written
+ * once, where Go's swaps would have left it (the same comparisons, the same places). */
+static size_t sift_up(gtr__heap_entry *heap, size_t i)
 {
-    while (i > 0 && heap[(i - 1) / 2]->ev.time > heap[i]->ev.time) {
-        swap(heap, (i - 1) / 2, i);
+    gtr__heap_entry x = heap[i];
+    while (i > 0 && heap[(i - 1) / 2].time > x.time) {
+        heap[i] = heap[(i - 1) / 2];
         i = (i - 1) / 2;
     }
+    heap[i] = x;
     return i;
 }
 
-/* min3 is Go's min3: the index among i0, i1, i2 (those inside the heap) of the earliest
- * time, preferring the first on ties. */
-static size_t min3(gtr__batch_cursor *const *b, size_t n, size_t i0, size_t i1, size_t i2)
+/* sift_down is Go's siftDown with its min3 (the earliest of the entry and its children,
+ * preferring the entry, then the left child, on ties). n may be 0 (the last entry removed):
+ * i is then outside the heap, and nothing moves. */
+static size_t sift_down(gtr__heap_entry *heap, size_t n, size_t i)
 {
-    size_t min_idx = i0;
-    gtr_time min_t = INT64_MAX;   /* Go's maxTime */
-    if (i0 < n)
-        min_t = b[i0]->ev.time;
-    if (i1 < n && b[i1]->ev.time < min_t) {
-        min_t = b[i1]->ev.time;
-        min_idx = i1;
-    }
-    if (i2 < n && b[i2]->ev.time < min_t)
-        min_idx = i2;
-    return min_idx;
-}
-
-static size_t sift_down(gtr__batch_cursor **heap, size_t n, size_t i)
-{
+    if (i >= n)
+        return i;
+    gtr__heap_entry x = heap[i];
     for (;;) {
-        size_t m = min3(heap, n, i, 2 * i + 1, 2 * i + 2);
+        size_t l = 2 * i + 1, m = i;
+        gtr_time min_t = x.time;
+        if (l < n && heap[l].time < min_t) {
+            min_t = heap[l].time;
+            m = l;
+        }
+        if (l + 1 < n && heap[l + 1].time < min_t)
+            m = l + 1;
         if (m == i)
             break;   /* the heap invariant already applies */
-        swap(heap, i, m);
+        heap[i] = heap[m];
         i = m;
     }
+    heap[i] = x;
     return i;
 }
 
-void gtr__heap_insert(gtr__batch_cursor **heap, size_t *n, gtr__batch_cursor *bc)
+void gtr__heap_insert(gtr__heap_entry *heap, size_t *n, gtr__batch_cursor *bc)
 {
     /* Add the cursor to the end of the heap and sift it up to the right place. */
-    heap[*n] = bc;
+    heap[*n].time = bc->ev.time;
+    heap[*n].bc = bc;
     (*n)++;
     sift_up(heap, *n - 1);
 }
 
-void gtr__heap_update(gtr__batch_cursor **heap, size_t n, size_t i)
+void gtr__heap_update(gtr__heap_entry *heap, size_t n, size_t i)
 {
+    heap[i].time = heap[i].bc->ev.time;
     /* Try to sift up; sift down if sifting up failed. */
     if (sift_up(heap, i) != i)
         return;
     sift_down(heap, n, i);
 }
 
-void gtr__heap_update_root(gtr__batch_cursor **heap, size_t n, gtr__heap_root_memo *memo)
+void gtr__heap_update_root(gtr__heap_entry *heap, size_t n, gtr__heap_root_memo *memo)
 {
+    heap[0].time = heap[0].bc->ev.time;
     /* Sifting the root up does nothing; down, min3 keeps it unless a child is strictly
      * earlier. */
-    if (memo->ok && heap[0]->ev.time <= memo->kids_min)
+    if (memo->ok && heap[0].time <= memo->kids_min)
         return;
     sift_down(heap, n, 0);
     /* The children of the root now there, whether or not it moved. */
@@ -227,22 +237,22 @@ void gtr__heap_update_root(gtr__batch_cursor **heap, size_t n, gtr__heap_root_me
     gtr__heap_root_kids_min(heap, n, memo);
 }
 
-gtr_time gtr__heap_root_kids_min(gtr__batch_cursor *const *heap, size_t n,
+gtr_time gtr__heap_root_kids_min(const gtr__heap_entry *heap, size_t n,
                                  gtr__heap_root_memo *memo)
 {
     if (!memo->ok) {
         gtr_time kids = INT64_MAX;
         if (n > 1)
-            kids = heap[1]->ev.time;
-        if (n > 2 && heap[2]->ev.time < kids)
-            kids = heap[2]->ev.time;
+            kids = heap[1].time;
+        if (n > 2 && heap[2].time < kids)
+            kids = heap[2].time;
         memo->kids_min = kids;
         memo->ok = true;
     }
     return memo->kids_min;
 }
 
-void gtr__heap_remove(gtr__batch_cursor **heap, size_t *n, size_t i)
+void gtr__heap_remove(gtr__heap_entry *heap, size_t *n, size_t i)
 {
     /* Sift index i up to the root, ignoring actual values. */
     while (i > 0) {

@@ -127,11 +127,24 @@ static inline gtr_status gtr__batch_cursor_next(gtr__batch_cursor *bc, gtr__curs
 /* gtr__batch_cursor_compare is Go's compare: cmp.Compare(a.ev.time, b.ev.time). */
 int gtr__batch_cursor_compare(const gtr__batch_cursor *a, const gtr__batch_cursor *b);
 
+/* gtr__heap_entry is a cursor in the frontier heap with its event's time beside it, so that
+ * the sifts compare times without following the pointers. time is bc->ev.time as the last
+ * insert, update or root update of that entry read it: the owner of the heap calls one of
+ * them after every move of a cursor, or (the head's moves that keep it the head) stores the
+ * new time itself. */
+typedef struct gtr__heap_entry {
+    gtr_time time;
+    gtr__batch_cursor *bc;
+} gtr__heap_entry;
+
 /* The heap, exactly as Go's heapInsert/heapUpdate/heapRemove (the same sift steps, so ties
- * between equal times resolve identically). heap has room for one more entry on insert. */
-void gtr__heap_insert(gtr__batch_cursor **heap, size_t *n, gtr__batch_cursor *bc);
-void gtr__heap_update(gtr__batch_cursor **heap, size_t n, size_t i);
-void gtr__heap_remove(gtr__batch_cursor **heap, size_t *n, size_t i);
+ * between equal times resolve identically). heap has room for one more entry on insert.
+ * gtr__heap_update reads heap[i].bc's time anew. */
+void gtr__heap_insert(gtr__heap_entry *heap, size_t *n, gtr__batch_cursor *bc);
+void gtr__heap_update(gtr__heap_entry *heap, size_t n, size_t i);
+void gtr__heap_remove(gtr__heap_entry *heap, size_t *n, size_t i);
+/* gtr__heap_entry_compare compares two entries' times (Go's compare, for gtr__sort_func). */
+int gtr__heap_entry_compare(const void *a, const void *b);
 
 /* gtr__heap_root_memo keeps the least time of the heap root's two children (INT64_MAX when
  * it has none) while ok. It stays true while neither the heap's layout nor a child's time
@@ -145,11 +158,11 @@ typedef struct gtr__heap_root_memo {
 /* gtr__heap_update_root is gtr__heap_update(heap, n, 0) after the root's time changed (its
  * cursor moved on): when the root is not after its children (Go's sift down leaves it, ties
  * included), memo answers without looking at them. */
-void gtr__heap_update_root(gtr__batch_cursor **heap, size_t n, gtr__heap_root_memo *memo);
+void gtr__heap_update_root(gtr__heap_entry *heap, size_t n, gtr__heap_root_memo *memo);
 /* gtr__heap_root_kids_min is the least time of the root's children (INT64_MAX when it has
  * none), from memo when it is ok, else looked at and kept there: the root stays the root
  * while its time is not later. */
-gtr_time gtr__heap_root_kids_min(gtr__batch_cursor *const *heap, size_t n,
+gtr_time gtr__heap_root_kids_min(const gtr__heap_entry *heap, size_t n,
                                  gtr__heap_root_memo *memo);
 
 #endif /* GTR_SRC_BATCHCURSOR_H */

@@ -2206,7 +2206,7 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
     for (;;) {
         /* The head, while it stays the head (its time not after its children's) and no CPU
          * sample is due before it. */
-        gtr__batch_cursor *bc = f->heap[0];
+        gtr__batch_cursor *bc = f->heap[0].bc;
         gtr_time limit = gtr__heap_root_kids_min(f->heap, f->n, f->memo);
         if (f->sample_time < limit)
             limit = f->sample_time;
@@ -2216,6 +2216,8 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
         if (st != GTR_OK)
             return st;
         const gtr_threadid m = bc->m;
+        /* The head's moves that keep it the head leave the heap as it is but for the head's
+         * time, which every return below stores (after the loop, the root update does). */
         for (;;) {
             size_t before = q->len;
             gtr__base_event *ev = &bc->ev;
@@ -2226,34 +2228,37 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
             }
             bool ok = false;
             st = advance_event(o, ev, evt, m, gen, cur, ms, &ok, err);
-            if (st != GTR_OK) {
-                q->len = before;
+            if (st != GTR_OK || !ok) {
+                f->heap[0].time = bc->ev.time;
+                if (st != GTR_OK)
+                    q->len = before;
+                else
+                    *stop = GTR__RUN_FAILED;
                 return st;
-            }
-            if (!ok) {
-                *stop = GTR__RUN_FAILED;
-                return GTR_OK;
             }
             /* Refresh the cursor's event. */
             bool more;
             st = gtr__batch_cursor_next(bc, cctx, &more, err);
             if (st != GTR_OK) {
+                f->heap[0].time = bc->ev.time;
                 q->len = before;
                 return st;
             }
             if (!more) {
-                *stop = GTR__RUN_ENDED;
+                *stop = GTR__RUN_ENDED;   /* the reader removes the head */
                 return GTR_OK;
             }
             if (bc->ev.time > limit)
                 break;
-            if (q->len >= max_queued)
+            if (q->len >= max_queued) {
+                f->heap[0].time = bc->ev.time;
                 return GTR_OK;   /* GTR__RUN_FULL */
+            }
         }
         /* The head moved on past limit: Go's heapUpdate(0), then the next ReadEvent's look at
          * the CPU samples. */
         gtr__heap_update_root(f->heap, f->n, f->memo);
-        if (f->sample_time < f->heap[0]->ev.time) {
+        if (f->sample_time < f->heap[0].time) {
             *stop = GTR__RUN_SAMPLE;
             return GTR_OK;
         }

@@ -50,7 +50,7 @@ typedef enum gtr__run_stop {
  * of cursors (heap[0], the head, is the one advanced; n > 0, unchanged by the run), the kept
  * minimum of the head's children, and the time of the next CPU sample (INT64_MAX: none). */
 typedef struct gtr__run_frontier {
-    gtr__batch_cursor **heap;
+    gtr__heap_entry *heap;
     size_t n;
     gtr__heap_root_memo *memo;
     gtr_time sample_time;

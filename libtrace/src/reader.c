@@ -55,7 +55,7 @@ struct gtr_reader {
     gtr__cursor_ctx cctx;
     gtr__batch_cursor *cursors;
     size_t cursors_cap;
-    gtr__batch_cursor **frontier;
+    gtr__heap_entry *frontier;
     size_t nfrontier, frontier_cap;
     gtr__heap_root_memo frontier_memo;   /* cleared on every change but the root's update */
     size_t cpu_next;         /* Go's r.cpuSamples is gen->cpu[cpu_next, ncpu) */
@@ -372,7 +372,7 @@ static gtr_status next_gen_with_spill(gtr_reader *r, gtr_event *ev, gtr_err *err
 static void append_frontier(const gtr_reader *r, gtr_buf *b)
 {
     for (size_t i = 0; i < r->nfrontier; i++) {
-        const gtr__batch_cursor *bc = r->frontier[i];
+        const gtr__batch_cursor *bc = r->frontier[i].bc;
         const gtr_event_spec *spec = gtr_spec(bc->ev.type);
         gtr_buf_printf(b, "M %lld [%s time=%lld", (long long)bc->m,
                        spec->name ? spec->name : "", (long long)bc->ev.time);
@@ -407,7 +407,7 @@ static gtr_status broken_trace(const gtr_reader *r, const char *what, gtr_err *e
  * on success move that cursor on. */
 static gtr_status try_advance(gtr_reader *r, size_t i, bool *ok, gtr_err *err)
 {
-    gtr__batch_cursor *bc = r->frontier[i];
+    gtr__batch_cursor *bc = r->frontier[i].bc;
     gtr_status st = gtr__ordering_advance_cached(r->order, &bc->ev, r->gen->evt, bc->m,
                                                  &bc->mstate, r->gen->gen, ok, err);
     if (st != GTR_OK || !*ok) {
@@ -435,12 +435,6 @@ static gtr_status try_advance(gtr_reader *r, size_t i, bool *ok, gtr_err *err)
     return GTR_OK;
 }
 
-static int cursor_ptr_cmp(const void *a, const void *b)
-{
-    return gtr__batch_cursor_compare(*(gtr__batch_cursor *const *)a,
-                                     *(gtr__batch_cursor *const *)b);
-}
-
 static gtr_status advance_ahead(gtr_reader *r, gtr_err *err);
 
 /* cpu_sample_due is ReadEvent's test for injecting the next CPU sample: one is left, and the
@@ -449,7 +443,7 @@ static bool cpu_sample_due(const gtr_reader *r)
 {
     if (!r->have_gen || r->cpu_next >= r->gen->ncpu)
         return false;
-    return r->nfrontier == 0 || r->gen->cpu[r->cpu_next].time < r->frontier[0]->ev.time;
+    return r->nfrontier == 0 || r->gen->cpu[r->cpu_next].time < r->frontier[0].time;
 }
 
 /* read_event is ReadEvent without its deferred fix-up. */
@@ -519,7 +513,7 @@ static gtr_status advance_rest(gtr_reader *r, gtr_err *err)
 {
     /* Try to advance the rest of the frontier, in timestamp order: a sorted min-heap is still
      * a min-heap. This path should be rare. */
-    gtr__sort_func(r->frontier, r->nfrontier, sizeof *r->frontier, cursor_ptr_cmp);
+    gtr__sort_func(r->frontier, r->nfrontier, sizeof *r->frontier, gtr__heap_entry_compare);
     r->frontier_memo.ok = false;
     for (size_t i = 1; i < r->nfrontier; i++) {
         bool ok;
