@@ -2,9 +2,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* batchcursor.c: decoding the timed events of one M's batches, and the frontier heap.
  *
- * The heap functions are Go's, step for step: which of two cursors with equal times comes
- * first depends on the exact sequence of swaps, and the ordering of events with equal
- * timestamps must match Go's reader. */
+ * The heap functions are Go's, comparison for comparison: which of two cursors with equal
+ * times comes first depends on the exact sequence of swaps, and the ordering of events with
+ * equal timestamps must match Go's reader. The sifts move a hole where Go swaps, which
+ * leaves every entry where Go's swaps leave it (tests/test_heap.c checks it step by step). */
 #include "batchcursor.h"
 
 #include <math.h>
