@@ -396,6 +396,34 @@ static void feed(gtr_validator *v, const gtr__ev_table *t, gtr_time ts, uint64_t
 /* A stack found complete is not walked again in its generation (the validator remembers
  * it), yet an incomplete one is reported at every use, and a new generation's stack of the
  * same ID (its table reset and refilled, as the reader does) is checked afresh. */
+/* The validator's copy for the Metric types (validate.c, validate_metric) checks only the time
+ * and the stack: it relies on every Metric type's name holding a ":" and its value being a
+ * Uint64, whatever the event's argument. */
+static void test_validate_metric_names_and_values_always_pass(void **state)
+{
+    (void)state;
+    size_t metrics = 0;
+    for (unsigned t = 0; t < 256; t++) {
+        const gtr_event_spec *spec = gtr_spec((uint8_t)t);
+        if (spec == NULL || spec->name == NULL)
+            continue;
+        gtr_event e;
+        memset(&e, 0, sizeof e);
+        e.type_ = (uint8_t)t;
+        e.args_[0] = UINT64_MAX;
+        if (gtr_event_get_kind(&e) != GTR_EVENT_METRIC)
+            continue;
+        metrics++;
+        gtr_metric m;
+        gtr_err err = GTR_ERR_INIT;
+        assert_int_equal(gtr_event_metric(&e, &m, &err), GTR_OK);
+        assert_non_null(memchr(m.name.data, ':', m.name.len));
+        assert_int_equal(m.value.kind, GTR_VALUE_UINT64);
+        assert_true(t == GTR_EV_HEAP_ALLOC || t == GTR_EV_HEAP_GOAL || t == GTR_EV_PROCS_CHANGE);
+    }
+    assert_int_equal(metrics, 3);
+}
+
 static void test_validate_stack_checks_per_generation(void **state)
 {
     static const char bad[] = "invalid stack frame trace.StackFrame{PC:0x20, Func:\"f\", "
@@ -456,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_validate_sparse_ids_taking_turns_tracked),
         cmocka_unit_test(test_validate_steady_state_allocates_nothing),
         cmocka_unit_test(test_validate_stack_checks_per_generation),
+        cmocka_unit_test(test_validate_metric_names_and_values_always_pass),
         cmocka_unit_test(test_validate_random_events_never_crash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

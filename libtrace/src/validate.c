@@ -416,6 +416,9 @@ struct gtr_validator {
     uint64_t *clean;
     size_t clean_cap;    /* words allocated */
     size_t clean_hi;     /* words possibly non-zero */
+    /* range_names[t]: the pool's copy of the name of the ranges of event type t, once met,
+     * for the types whose range name is a static string (all but stop-the-world's). */
+    const char *range_names[256];
 };
 
 /* Stack IDs at or above this are checked every time (Go's IDs are small counters). */
@@ -912,15 +915,22 @@ static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_eve
                                                  gtr_event_kind kind, gtr_err *err)
 {
     gtr_range r;
-    const istr *name;
     gtr_status st;
 
     if ((st = gtr_event_range(ev, &r, err)) < 0)
         return st;
-    name = strpool_find(&v->pool, r.name);
+    /* The name's copy in the pool (NULL: never interned): remembered by event type when the
+     * name is a static string, looked up by value otherwise (a stop-the-world range's name
+     * holds its reason, in r's own buffer). */
+    bool fixed = r.name.data != r.name_buf_;
+    const char *name = fixed ? v->range_names[ev->type_] : NULL;
+    if (name == NULL) {
+        const istr *e = strpool_find(&v->pool, r.name);
+        name = e != NULL ? e->s : NULL;
+    }
     switch (kind) {
     case GTR_EVENT_RANGE_BEGIN:
-        if (name != NULL && has_range(v, r.scope, name->s)) {
+        if (name != NULL && has_range(v, r.scope, name)) {
             gtr_buf *b = acc_begin(v);
             gtr_buf_puts(b, "already active range ");
             put_q(b, r.name.data, r.name.len);
@@ -928,17 +938,13 @@ static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_eve
             gtr_resource_id_string(r.scope, b);
             gtr_buf_puts(b, " begun again");
         }
-        if (name == NULL && (name = strpool_intern(&v->pool, &v->alc, r.name)) == NULL)
-            return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
-        return add_range(v, r.scope, name->s, err);
+        break;
     case GTR_EVENT_RANGE_ACTIVE:
-        if (name != NULL && has_range(v, r.scope, name->s))
+        if (name != NULL && has_range(v, r.scope, name))
             return GTR_OK;
-        if (name == NULL && (name = strpool_intern(&v->pool, &v->alc, r.name)) == NULL)
-            return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
-        return add_range(v, r.scope, name->s, err);
+        break;
     default: /* GTR_EVENT_RANGE_END */
-        if (name == NULL || !has_range(v, r.scope, name->s)) {
+        if (name == NULL || !has_range(v, r.scope, name)) {
             gtr_buf *b = acc_begin(v);
             gtr_buf_puts(b, "inactive range ");
             put_q(b, r.name.data, r.name.len);
@@ -946,10 +952,23 @@ static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_eve
             gtr_resource_id_string(r.scope, b);
             gtr_buf_puts(b, " ended");
         }
-        if (name != NULL)
-            delete_range(v, r.scope, name->s);
+        if (name != NULL) {
+            if (fixed)
+                v->range_names[ev->type_] = name;
+            delete_range(v, r.scope, name);
+        }
         return GTR_OK;
     }
+    /* Begin and Active add the range. */
+    if (name == NULL) {
+        const istr *e = strpool_intern(&v->pool, &v->alc, r.name);
+        if (e == NULL)
+            return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
+        name = e->s;
+    }
+    if (fixed)
+        v->range_names[ev->type_] = name;
+    return add_range(v, r.scope, name, err);
 }
 
 static gtr_status check_task(gtr_validator *v, const gtr_event *ev, gtr_event_kind kind,
@@ -1145,10 +1164,27 @@ typedef gtr_status (*transition_fn)(gtr_validator *v, const gtr_event *ev, gtr_e
     }
 OWN_COPY_TYPES(TRANSITION_FN)
 
+/* validate_metric is validate for the Metric types (HeapAlloc, HeapGoal, ProcsChange): every
+ * one's name has its ":" and its value is a Uint64 (gtr_event_metric; test_validate checks
+ * it), so of validate_other's checks only the time's and the stack's can find anything. */
+static GTR__NOINLINE gtr_status validate_metric(gtr_validator *v, const gtr_event *ev,
+                                                gtr_err *err)
+{
+    gtr_status st;
+    if ((st = check_time(v, ev, err)) < 0)
+        return st;
+    return check_stack(v, gtr_event_stack(ev), err);
+}
+
 /* own_copy[t]: the copy for type t, NULL for the types validate_other serves. The call goes
  * straight from the table to the copy: no switch on the type in between. */
 #define OWN_COPY_ENTRY(t) [t] = validate_##t,
-static const transition_fn own_copy[256] = {OWN_COPY_TYPES(OWN_COPY_ENTRY)};
+static const transition_fn own_copy[256] = {
+    OWN_COPY_TYPES(OWN_COPY_ENTRY)
+    [GTR_EV_HEAP_ALLOC] = validate_metric,
+    [GTR_EV_HEAP_GOAL] = validate_metric,
+    [GTR_EV_PROCS_CHANGE] = validate_metric,
+};
 
 static GTR__ALWAYS_INLINE gtr_status validate(gtr_validator *v, const gtr_event *ev,
                                               gtr_err *err)
