@@ -2278,16 +2278,25 @@ void gtr__ordering_unqueue(gtr__ordering *o, size_t len)
         o->queue.len = len;
 }
 
-bool gtr__ordering_next(gtr__ordering *o, gtr_event *out)
+gtr_event *gtr__ordering_pop(gtr__ordering *o)
 {
     event_queue *q = &o->queue;
     if (q->len == 0)
-        return false;
-    /* (Go clears the slot so as not to hold on to old tables; a C pointer holds nothing, and
-     * the slot is written whole before it is read again.) */
-    *out = q->buf[q->start];
+        return NULL;
+    gtr_event *ev = &q->buf[q->start];
     q->start = (q->start + 1) & (q->cap - 1);
     q->len--;
+    return ev;
+}
+
+bool gtr__ordering_next(gtr__ordering *o, gtr_event *out)
+{
+    /* (Go clears the slot so as not to hold on to old tables; a C pointer holds nothing, and
+     * the slot is written whole before it is read again.) */
+    const gtr_event *ev = gtr__ordering_pop(o);
+    if (ev == NULL)
+        return false;
+    *out = *ev;
     return true;
 }
 

@@ -37,6 +37,10 @@ gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
 
 /* gtr__ordering_next pops the next queued event (Go's Next). false when the queue is empty. */
 bool gtr__ordering_next(gtr__ordering *o, gtr_event *out);
+/* gtr__ordering_pop is gtr__ordering_next without the copy: the popped event in its queue
+ * slot, which stays as it is until the next call that queues events; NULL when the queue is
+ * empty. */
+gtr_event *gtr__ordering_pop(gtr__ordering *o);
 
 /* Why gtr__ordering_run stopped (its status GTR_OK). */
 typedef enum gtr__run_stop {

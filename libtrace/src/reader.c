@@ -42,6 +42,7 @@
 #include "input_priv.h"
 #include "mem.h"
 #include "order.h"
+#include "reader_priv.h"
 #include "tracev1_convert.h"
 
 struct gtr_reader {
@@ -710,6 +711,18 @@ static GTR__NOINLINE gtr_status reader_next(gtr_reader *r, gtr_event *ev, gtr_er
  * standing: read_event's first step, then the table ID check and the time fix-up. It is
  * small, so that a caller's loop (gtr_validator_run, under link-time optimisation) can take
  * it inline; everything else, first calls and errors included, goes to reader_next. */
+gtr_status gtr__reader_next_ref(gtr_reader *r, gtr_event *buf, gtr_event **ev, gtr_err *err)
+{
+    gtr_event *slot;
+    if (r->failed || r->done || r->v1 != NULL || (slot = gtr__ordering_pop(r->order)) == NULL) {
+        *ev = buf;
+        return reader_next(r, buf, err);
+    }
+    *ev = slot;
+    gtr_err_clear(err);
+    return event_out(r, slot, validate_table_ids(r, slot, err), err);
+}
+
 gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
 {
     if (r == NULL || ev == NULL || r->failed || r->done || r->v1 != NULL ||

@@ -20,6 +20,7 @@
 #include "gtr/reader.h"
 #include "gtr/validate.h"
 #include "mem.h"
+#include "reader_priv.h"
 
 /* ---- idmap: int64 ID -> fixed-size value ---------------------------------------------- */
 
@@ -1238,7 +1239,7 @@ gtr_status gtr_validator_event(gtr_validator *v, const gtr_event *ev, gtr_err *e
 gtr_status gtr_validator_run(gtr_validator *v, gtr_reader *r, uint64_t max, uint64_t *n,
                              gtr_err *err)
 {
-    gtr_event ev;
+    gtr_event buf, *ev;
     gtr_status st = GTR_OK;
     uint64_t k = 0;
     gtr_err local;
@@ -1252,10 +1253,10 @@ gtr_status gtr_validator_run(gtr_validator *v, gtr_reader *r, uint64_t max, uint
         err = &local;
     }
     while (max == 0 || k < max) {
-        if ((st = gtr_reader_next(r, &ev, err)) != GTR_OK)
+        if ((st = gtr__reader_next_ref(r, &buf, &ev, err)) != GTR_OK)
             break;
         k++;
-        if ((st = validator_event(v, &ev, err)) < 0)
+        if ((st = validator_event(v, ev, err)) < 0)
             break;
     }
     if (err == &local)
