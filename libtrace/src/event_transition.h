@@ -39,6 +39,20 @@ static inline uint64_t gtr__extra_arg(const gtr_event *ev, size_t i)
     return k < GTR_MAX_TIMED_EVENT_ARGS - 1 ? ev->args_[k] : 0;
 }
 
+/* gtr__event_stack_of is gtr_event_stack(ev) for an event of type `type` (ev->type_, not
+ * CPUSample): a caller that knows the type at compile time passes it as a constant, and the
+ * spec's stack index folds to a constant too. */
+static GTR__ALWAYS_INLINE gtr_stack gtr__event_stack_of(const gtr_event *ev, uint8_t type)
+{
+    gtr_stack s = {NULL, 0};
+    unsigned k = gtr_spec(type)->stack_ids[0];   /* counting dt; 0: the type has none */
+    if (k >= 1 && k <= GTR_MAX_TIMED_EVENT_ARGS - 1) {
+        s.id_ = ev->args_[k - 1];
+        if (s.id_ != 0)
+            s.table_ = ev->table_;
+    }
+    return s;
+}
 /* gtr__set_transition starts *out as MakeGoStateTransition or MakeProcStateTransition would
  * (no reason, no stack), writing it field by field. A transition built in a local and copied
  * out whole made the copy's 16-byte loads wait on the narrower stores just made to the local
@@ -118,7 +132,7 @@ static GTR__ALWAYS_INLINE gtr_status gtr__state_transition_of(const gtr_event *e
                        type == GTR_EV_GO_STOP ? GTR_GO_RUNNABLE : GTR_GO_WAITING);
         if ((st = gtr__must_string(ev->table_, a[0], &out->reason, err)) < 0)
             return st;
-        out->stack = gtr_event_stack(ev); /* The resource the event happened on. */
+        out->stack = gtr__event_stack_of(ev, type); /* The resource the event happened on. */
         break;
     }
     case GTR_EV_GO_UNBLOCK:
@@ -131,7 +145,7 @@ static GTR__ALWAYS_INLINE gtr_status gtr__state_transition_of(const gtr_event *e
         break;
     case GTR_EV_GO_SYSCALL_BEGIN:
         gtr__set_transition(out, GTR_RESOURCE_GOROUTINE, ev->g_, GTR_GO_RUNNING, GTR_GO_SYSCALL);
-        out->stack = gtr_event_stack(ev);
+        out->stack = gtr__event_stack_of(ev, type);
         break;
     case GTR_EV_GO_SYSCALL_END:
         gtr__set_transition(out, GTR_RESOURCE_GOROUTINE, ev->g_, GTR_GO_SYSCALL, GTR_GO_RUNNING);
@@ -145,7 +159,7 @@ static GTR__ALWAYS_INLINE gtr_status gtr__state_transition_of(const gtr_event *e
             return gtr__status_index_panic(err, to);
         gtr__set_transition(out, GTR_RESOURCE_GOROUTINE, (gtr_goid)a[0], (uint8_t)from,
                        gtr__gostatus2state[to]);
-        out->stack = gtr_event_stack(ev);
+        out->stack = gtr__event_stack_of(ev, type);
         break;
     }
     }

@@ -784,7 +784,10 @@ static gtr_status check_label(gtr_validator *v, const gtr_event *ev, gtr_err *er
     return GTR_OK;
 }
 
+/* check_goroutine checks a goroutine's transition tr, of ev, whose type is `type` (ev->type_;
+ * a constant in the per-type copies). */
 static GTR__ALWAYS_INLINE gtr_status check_goroutine(gtr_validator *v, const gtr_event *ev,
+                                                     uint8_t type,
                                                      const gtr_state_transition *tr,
                                                      gtr_err *err)
 {
@@ -831,7 +834,7 @@ static GTR__ALWAYS_INLINE gtr_status check_goroutine(gtr_validator *v, const gtr
             state->binding = ctx->m;
         }
     } else if (gtr_go_state_executing(old) && !gtr_go_state_executing(new_)) {
-        if (!gtr_stack_equal(tr->stack, gtr_event_stack(ev))) {
+        if (!gtr_stack_equal(tr->stack, gtr__event_stack_of(ev, type))) {
             /* The transitioning goroutine is the executing one: the stacks must match. */
             acc_errorf(v, "StateTransition.Stack doesn't match Event.Stack");
         }
@@ -1056,14 +1059,14 @@ static GTR__ALWAYS_INLINE gtr_status validate_transition(gtr_validator *v, const
 
     if ((st = check_time(v, ev, err)) < 0)
         return st;
-    if ((st = check_stack(v, gtr_event_stack(ev), err)) < 0)
+    if ((st = check_stack(v, gtr__event_stack_of(ev, type), err)) < 0)
         return st;
     if ((st = gtr__state_transition_of(ev, type, &tr, err)) < 0)
         return st;
     if ((st = check_stack(v, tr.stack, err)) < 0)
         return st;
     if (tr.resource.kind == GTR_RESOURCE_GOROUTINE)
-        return check_goroutine(v, ev, &tr, err);
+        return check_goroutine(v, ev, type, &tr, err);
     return check_proc(v, ev, &tr, err);
 }
 
@@ -1081,7 +1084,7 @@ static GTR__NOINLINE gtr_status check_goroutine_call(gtr_validator *v, const gtr
                                                     const gtr_state_transition *tr,
                                                     gtr_err *err)
 {
-    return check_goroutine(v, ev, tr, err);
+    return check_goroutine(v, ev, ev->type_, tr, err);
 }
 
 static GTR__NOINLINE gtr_status check_proc_call(gtr_validator *v, const gtr_event *ev,
