@@ -719,7 +719,6 @@ gtr_status gtr__reader_next_ref(gtr_reader *r, gtr_event *buf, gtr_event **ev, g
         return reader_next(r, buf, err);
     }
     *ev = slot;
-    gtr_err_clear(err);
     return event_out(r, slot, validate_table_ids(r, slot, err), err);
 }
 

@@ -1255,6 +1255,8 @@ gtr_status gtr_validator_run(gtr_validator *v, gtr_reader *r, uint64_t max, uint
         gtr_err_init(&local);
         err = &local;
     }
+    /* Clear once: a step that succeeds (the reader's and the validator's) leaves it clear. */
+    gtr_err_clear(err);
     while (max == 0 || k < max) {
         if ((st = gtr__reader_next_ref(r, &buf, &ev, err)) != GTR_OK)
             break;
