@@ -53,6 +53,7 @@ static GTR__ALWAYS_INLINE gtr_stack gtr__event_stack_of(const gtr_event *ev, uin
     }
     return s;
 }
+
 /* gtr__set_transition starts *out as MakeGoStateTransition or MakeProcStateTransition would
  * (no reason, no stack), writing it field by field. A transition built in a local and copied
  * out whole made the copy's 16-byte loads wait on the narrower stores just made to the local

@@ -709,19 +709,9 @@ static GTR__NOINLINE gtr_status reader_next(gtr_reader *r, gtr_event *ev, gtr_er
 
 /* gtr_reader_next's common case is an event the ordering has queued, for a v2 reader in good
  * standing: read_event's first step, then the table ID check and the time fix-up. It is
- * small, so that a caller's loop (gtr_validator_run, under link-time optimisation) can take
- * it inline; everything else, first calls and errors included, goes to reader_next. */
-gtr_status gtr__reader_next_ref(gtr_reader *r, gtr_event *buf, gtr_event **ev, gtr_err *err)
-{
-    gtr_event *slot;
-    if (r->failed || r->done || r->v1 != NULL || (slot = gtr__ordering_pop(r->order)) == NULL) {
-        *ev = buf;
-        return reader_next(r, buf, err);
-    }
-    *ev = slot;
-    return event_out(r, slot, validate_table_ids(r, slot, err), err);
-}
-
+ * small, so that a caller's loop (bench_reader's, gtr__reader_next_ref's in gtr_validator_run,
+ * under link-time optimisation) can take it inline; everything else, first calls and errors
+ * included, goes to reader_next. */
 gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
 {
     if (r == NULL || ev == NULL || r->failed || r->done || r->v1 != NULL ||
@@ -731,4 +721,17 @@ gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
         err = &r->scratch_err;
     gtr_err_clear(err);
     return event_out(r, ev, validate_table_ids(r, ev, err), err);
+}
+
+/* gtr__reader_next_ref (reader_priv.h) is gtr_reader_next's common case without its copy out
+ * and its clearing of err, for gtr_validator_run's loop. */
+gtr_status gtr__reader_next_ref(gtr_reader *r, gtr_event *buf, gtr_event **ev, gtr_err *err)
+{
+    gtr_event *slot;
+    if (r->failed || r->done || r->v1 != NULL || (slot = gtr__ordering_pop(r->order)) == NULL) {
+        *ev = buf;
+        return reader_next(r, buf, err);
+    }
+    *ev = slot;
+    return event_out(r, slot, validate_table_ids(r, slot, err), err);
 }
