@@ -343,19 +343,7 @@ gtr_stack gtr_event_stack(const gtr_event *ev)
         s.id_ = ev->args_[0];
         return s;
     }
-    /* The main execution context's stack is the first of StackIDs (counting dt, hence -1;
-     * 0 when the type has none: the spec table leaves it zero). The Sync (gtr_spec's empty
-     * spec), types without stacks and an index past the arguments give NoStack. Masks, not
-     * branches: whether the next event's type has a stack is not predictable, and the
-     * mispredicted branch was a quarter of this function's time. */
-    _Static_assert(GTR_MAX_TIMED_EVENT_ARGS - 1 == 4, "args_ has 4 slots: (k - 1) & 3");
-    const gtr_event_spec *spec = gtr_spec(ev->type_);
-    unsigned k = spec->stack_ids[0];
-    uint64_t has = -(uint64_t)(k >= 1 && k <= GTR_MAX_TIMED_EVENT_ARGS - 1);
-    uint64_t id = ev->args_[(k - 1) & 3] & has;
-    s.table_ = (const gtr__ev_table *)((uintptr_t)ev->table_ & -(uintptr_t)(id != 0));
-    s.id_ = id;
-    return s;
+    return gtr__event_stack_of(ev, ev->type_);
 }
 
 /* ---- stacks -------------------------------------------------------------------------- */

@@ -724,7 +724,10 @@ gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
 }
 
 /* gtr__reader_next_ref (reader_priv.h) is gtr_reader_next's common case without its copy out
- * and its clearing of err, for gtr_validator_run's loop. */
+ * and its clearing of err, for gtr_validator_run's loop. Its test of the common case is
+ * gtr_reader_next's, written twice on purpose: gtr_reader_next as a wrapper of this function
+ * gave it two callers, link-time optimisation stopped inlining it into either loop, and
+ * testprog-stress took 8.8 % more instructions to parse (400.5 M -> 435.7 M). */
 gtr_status gtr__reader_next_ref(gtr_reader *r, gtr_event *buf, gtr_event **ev, gtr_err *err)
 {
     gtr_event *slot;
