@@ -56,10 +56,9 @@ if [ -z "$gotrace" ]; then
     build=$root/build-bench
     gotrace=$build/bin/gotrace
     # Built every time (a no-op when up to date): a binary left from an older tree would be
-    # measured in place of the working tree's.
-    { { [ -f "$build/CMakeCache.txt" ] ||
-        cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DGTR_BUILD_TESTS=OFF >/dev/null; } \
-        && cmake --build "$build" -j2 --target gotrace >/dev/null; } \
+    # measured in place of the working tree's. As ci/bench.sh builds it: Release,
+    # profile-guided (ci/pgo-build.sh; GTR_PGO=0 in the environment: without the profile).
+    bash "$root/ci/pgo-build.sh" "$build" gotrace -- -DGTR_BUILD_TESTS=OFF \
         || { echo "bench-v1: cannot build gotrace" >&2; exit 2; }
 fi
 bash "$root/ci/oracle-fetch.sh" "$cache" >/dev/null || { echo "bench-v1: ci/oracle-fetch.sh failed" >&2; exit 2; }

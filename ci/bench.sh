@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark gotrace against Go's own reader and validator (see bench/README.md).
 #
-#   ci/bench.sh [--runs N] [--cpu N|any] [TRACE...]   the table: C and Go side by side
-#   ci/bench.sh --plot [--cpu N|any]                  the scaling series (10 MB to 1 GB)
+#   ci/bench.sh [--runs N] [--cpu N|any] [--no-pgo] [TRACE...]  the table: C and Go
+#   ci/bench.sh --plot [--cpu N|any] [--no-pgo]      the scaling series (10 MB to 1 GB)
 #
 # The table, for each TRACE (default: one real trace per version, go1.22, go1.23, go1.25,
 # go1.26 and AllocFree, from corpus/real/, plus a 10 MB trace of bench/bigtrace): events/s,
@@ -25,9 +25,9 @@
 # --cpu N (default 0) runs every measured process, C and Go, on CPU N alone (taskset; Go then
 # runs with GOMAXPROCS 1, its CPU time the same work): the two vCPUs of the machine this was
 # written on differ by up to 1.7x for the C reader (bench/README.md), and a run would land on
-# either. --cpu any leaves the placement to the scheduler. The load (uptime) and the CPU are
-# printed first. The table is also written as Markdown to
-# $GTR_BENCH_BUILD/bench.md.
+# either. --cpu any leaves the placement to the scheduler. The load (uptime), the CPU and the
+# build (with or without the profile) are printed first. The table is also written as
+# Markdown to $GTR_BENCH_BUILD/bench.md.
 #
 # --plot: bench/bigtrace traces of 10, 30, 100, 300 and 1000 MB (a real trace of a busy Go
 # program as long as asked, see bench/README.md), `validate FILE` end to end on each, C and
@@ -36,7 +36,10 @@
 # $GTR_BENCH_BUILD/scaling.md. The traces stay in $GTR_BENCH_BUILD/traces/ (~1.5 GB; delete
 # it when done).
 #
-# Builds a Release gotrace and bench_reader in $GTR_BENCH_BUILD (default build-bench/), and
+# Builds gotrace and bench_reader in $GTR_BENCH_BUILD (default build-bench/) as the main job
+# builds gotrace: Release, link-time and profile-guided optimised (ci/pgo-build.sh; trained on
+# traces this table does not measure, bench/pgo-train.sh); --no-pgo builds them without the
+# profile (the tree is reconfigured: the next run with the profile builds again). It builds
 # gtrbench (bench/gtrbench.go) and bigtrace (bench/bigtrace/main.go) with the Go toolchain
 # ci/oracle-fetch.sh puts in the oracle cache ($GTR_ORACLE_CACHE, default
 # ~/.cache/gotrace-oracle). Without that toolchain, only C figures are printed and --plot
@@ -49,13 +52,15 @@ cache=${GTR_ORACLE_CACHE:-$HOME/.cache/gotrace-oracle}
 runs=3
 plot=0
 cpu=0
+pgo=1
 traces=()
 while [ $# -gt 0 ]; do
     case "$1" in
     --plot) plot=1 ;;
     --runs) runs=$2; shift ;;
     --cpu) cpu=$2; shift ;;
-    -h|--help) sed -n '2,43p' "$0"; exit 0 ;;
+    --no-pgo) pgo=0 ;;
+    -h|--help) sed -n '2,46p' "$0"; exit 0 ;;
     -*) echo "bench: unknown flag $1 (see --help)" >&2; exit 2 ;;
     *) traces+=("$1") ;;
     esac
@@ -73,8 +78,10 @@ any) ;;
     pin=(taskset -c "$cpu") ;;
 esac
 
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DGTR_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build" -j2 --target bench_reader cputime gotrace >/dev/null
+# Our side is built as the main job builds it: Release, profile-guided (ci/pgo-build.sh; the
+# profile is made again only when the sources changed). --no-pgo: without the profile.
+GTR_PGO=$pgo bash "$root/ci/pgo-build.sh" "$build" bench_reader cputime gotrace -- \
+    -DGTR_BUILD_TESTS=OFF || { echo "bench: building gotrace failed" >&2; exit 1; }
 gotrace=$build/bin/gotrace
 mkdir -p "$build/traces"
 
@@ -288,6 +295,11 @@ EOF
 
 echo "load: $(uptime)"
 echo "cpu: ${cpu} ($(grep -m1 '^model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs)"
+if [ "$pgo" -eq 1 ]; then
+    echo "build: Release, LTO, profile-guided (ci/pgo-build.sh)"
+else
+    echo "build: Release, LTO, no profile (--no-pgo)"
+fi
 if [ "$plot" -eq 1 ]; then
     bench_plot
     exit 0

@@ -13,8 +13,9 @@
 #               then `gotrace check corpus/upstream corpus/tests` (the golden runner).
 #  5. difftest  when the oracle (Go's own reader) can be built by ci/oracle-fetch.sh:
 #               ci/difftest.sh over every fixture and real trace, and --old (corpus/old and
-#               Go's old-header FuzzReader crashers), with a Release gotrace (LTO, as the
-#               main job builds it; build-ci-release); otherwise skipped, saying why.
+#               Go's old-header FuzzReader crashers), with a Release gotrace (LTO and
+#               profile-guided, as the main job builds it, ci/pgo-build.sh;
+#               build-ci-release); otherwise skipped, saying why.
 #  6. oldtraces tests/oldgo/reference.sh --check (corpus/old/REFERENCE.tsv is Go's), then
 #               ci/v1-truncation.sh (cuts of a small old trace end as in Go; ASan gotrace).
 #  7. sim       ci/sim-check.sh SIM_SEEDS (default 50) per version: every `gotrace sim` trace
@@ -173,23 +174,22 @@ else
         echo "differential test SKIPPED: the oracle could not be built: ${why:-unknown reason}"
         record difftest SKIPPED "oracle unavailable: ${why:-unknown reason}"
     else
-        # Against Go: the gotrace users get from the main job, a Release build (link-time
-        # optimised with GCC, GTR_LTO), besides the -O2 build of step 2 used elsewhere.
+        # Against Go: the gotrace users get from the main job, a Release build (link-time and
+        # profile-guided optimised with GCC: ci/pgo-build.sh), besides the -O2 build of step 2
+        # used elsewhere.
         gotrace_rel=$gotrace
         what="the gcc build's gotrace"
-        if cmake -S "$root" -B "$build_rel" -DCMAKE_BUILD_TYPE=Release -DGTR_WERROR=ON \
-                -DGTR_BUILD_TESTS=OFF >/dev/null &&
-           cmake --build "$build_rel" -j"$jobs" --target gotrace >"$build_rel/build.log" 2>&1; then
+        if JOBS=$jobs bash ci/pgo-build.sh "$build_rel" gotrace -- -DGTR_WERROR=ON \
+                -DGTR_BUILD_TESTS=OFF; then
             gotrace_rel=$build_rel/bin/gotrace
-            what="the Release (LTO) gotrace"
+            what="the Release (LTO, PGO) gotrace"
         else
-            tail -n 20 "$build_rel/build.log" 2>/dev/null
             echo "(the Release build failed: using the gcc build's gotrace)"
         fi
         if GOTRACE=$gotrace_rel GTR_ORACLE=$oracle bash ci/difftest.sh corpus/upstream/*.test \
                 corpus/tests/*.test corpus/real/*.trace.gz &&
            GOTRACE=$gotrace_rel GTR_ORACLE=$oracle bash ci/difftest.sh --old; then
-            if [ "$what" = "the Release (LTO) gotrace" ]; then
+            if [ "$what" = "the Release (LTO, PGO) gotrace" ]; then
                 record difftest ok "fixtures, real traces, old-format traces ($what)"
             else
                 record difftest FAILED "the Release build failed (the gcc build's gotrace agrees with Go)"
