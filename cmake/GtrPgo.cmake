@@ -11,8 +11,8 @@
 # Why: the reader and the validator are a loop over event types whose branches and calls a
 # compiler guesses from the source alone. With the counts of ci/pgo-build.sh's training run
 # (bench/pgo-train.sh: real traces and gsim traces that the benchmarks do not measure), the
-# Release gotrace parsed 4-7 % and validated 7-15 % faster per event (bench/README.md, "Built
-# with the profile").
+# Release gotrace takes 2-7 % less CPU to parse, 4-13 % to parse and validate, and 4-11 % for
+# `gotrace validate FILE` (bench/README.md, "Built with the profile").
 #
 # The counts name each object by its path: GENERATE and USE must build the same sources in
 # the same tree (ci/pgo-build.sh does). -fprofile-partial-training keeps what the training
