@@ -77,6 +77,8 @@ struct gtr_reader {
     bool has_spill_err;
     bool spill_err_sync;
     bool failed;             /* sticky error */
+    bool off_common;         /* failed, done or a v1 reader: set with each of them, so that
+                              * gtr_reader_next's common case tests one flag, not three */
     bool fail_pending;       /* sticky holds an error met reading ahead, due once the queue
                               * is empty (hold_error) */
     uint32_t ahead;          /* the most events advance_ahead queues now (AHEAD_MIN..MAX) */
@@ -171,6 +173,7 @@ static gtr_status new_v1_reader(gtr_input *in, const gtr_alloc *alc, gtr_go_vers
         gtr_reader_free(r);
         return st;
     }
+    r->off_common = true;
     /* The converter has copied the strings: a borrowed input is done with. */
     if (owned == NULL)
         gtr__input_release_before(in, gtr_input_offset(in));
@@ -193,6 +196,7 @@ static gtr_status read_v1_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
         /* Always emit a sync event at the end. */
         gtr_err_clear(err);
         r->done = true;
+        r->off_common = true;
         r->syncs++;
         sync_event(ev, NULL,
                    (gtr_time)((uint64_t)gtr__v1_converter_last_time(r->v1) + 1), r->syncs);
@@ -300,6 +304,7 @@ static gtr_status install_gen(gtr_reader *r, bool have, gtr_event *ev, gtr_err *
     if (!have) {
         r->have_gen = false;
         r->done = true;
+        r->off_common = true;
         return final_sync(r, ev);
     }
     gtr__generation *g = r->gen;
@@ -347,6 +352,7 @@ static gtr_status next_gen_with_spill(gtr_reader *r, gtr_event *ev, gtr_err *err
         /* A generation was read, the frontier is empty and nothing was spilled: no further
          * generation, we're done. Emit the final sync event. */
         r->done = true;
+        r->off_common = true;
         return final_sync(r, ev);
     }
 
@@ -655,6 +661,7 @@ static GTR__ALWAYS_INLINE gtr_status event_out(gtr_reader *r, gtr_event *ev, gtr
 {
     if (st != GTR_OK) {
         r->failed = true;
+        r->off_common = true;
         gtr_err_copy(&r->sticky, err);
         return st;
     }
@@ -690,6 +697,7 @@ static GTR__NOINLINE gtr_status reader_next(gtr_reader *r, gtr_event *ev, gtr_er
         gtr_status st = read_v1_event(r, ev, err);
         if (st != GTR_OK) {
             r->failed = true;
+            r->off_common = true;
             gtr_err_copy(&r->sticky, err);
         }
         return st;
@@ -701,6 +709,7 @@ static GTR__NOINLINE gtr_status reader_next(gtr_reader *r, gtr_event *ev, gtr_er
         /* A bare io.EOF from inside a table batch: Go's ReadEvent returns it as is, which
          * ends the trace for its callers. */
         r->done = true;
+        r->off_common = true;
         memset(ev, 0, sizeof *ev);
         return gtr_err_setf(err, GTR_EOF, "EOF");
     }
@@ -714,8 +723,7 @@ static GTR__NOINLINE gtr_status reader_next(gtr_reader *r, gtr_event *ev, gtr_er
  * included, goes to reader_next. */
 gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
 {
-    if (r == NULL || ev == NULL || r->failed || r->done || r->v1 != NULL ||
-        !gtr__ordering_next(r->order, ev))
+    if (r == NULL || ev == NULL || r->off_common || !gtr__ordering_next(r->order, ev))
         return reader_next(r, ev, err);
     if (err == NULL)
         err = &r->scratch_err;
@@ -731,7 +739,7 @@ gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
 gtr_status gtr__reader_next_ref(gtr_reader *r, gtr_event *buf, gtr_event **ev, gtr_err *err)
 {
     gtr_event *slot;
-    if (r->failed || r->done || r->v1 != NULL || (slot = gtr__ordering_pop(r->order)) == NULL) {
+    if (r->off_common || (slot = gtr__ordering_pop(r->order)) == NULL) {
         *ev = buf;
         return reader_next(r, buf, err);
     }
