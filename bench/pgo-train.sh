@@ -44,20 +44,19 @@ for v in 1.22 1.23 1.25 1.26; do
     traces+=("$work/gsim-$v.trace")
 done
 
+# train CMD...: runs CMD, output dropped. Exit status 1 is a trace Go rejects (corpus/old
+# holds such traces, and their verdict is part of the training); anything else, a crash
+# above all, fails the run.
+train() {
+    local rc=0
+    "$@" >/dev/null 2>&1 || rc=$?
+    [ "$rc" -le 1 ] || { echo "pgo-train: $*: exit $rc" >&2; exit 1; }
+}
+
 for t in "${traces[@]}"; do
-    # Old-format traces Go rejects are in corpus/old too (their verdict is part of the
-    # training); a crash is not.
-    rc=0
-    "$gotrace" validate "$t" >/dev/null 2>&1 || rc=$?
-    [ "$rc" -le 1 ] || { echo "pgo-train: gotrace validate $t: exit $rc" >&2; exit 1; }
-    rc=0
-    "$gotrace" validate --log-events "$t" >/dev/null 2>&1 || rc=$?
-    [ "$rc" -le 1 ] || { echo "pgo-train: gotrace validate --log-events $t: exit $rc" >&2; exit 1; }
-    if [ -x "$bench" ]; then
-        rc=0
-        "$bench" -n 1 "$t" >/dev/null 2>&1 || rc=$?   # 1: a trace Go rejects
-        [ "$rc" -le 1 ] || { echo "pgo-train: bench_reader $t: exit $rc" >&2; exit 1; }
-    fi
+    train "$gotrace" validate "$t"
+    train "$gotrace" validate --log-events "$t"
+    [ ! -x "$bench" ] || train "$bench" -n 1 "$t"
 done
 "$gotrace" check "$root"/corpus/upstream "$root"/corpus/tests >/dev/null
 echo "pgo-train: ${#traces[@]} traces and the fixtures"

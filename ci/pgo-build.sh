@@ -63,7 +63,7 @@ if [ "${GTR_PGO:-1}" = 0 ]; then
 fi
 
 # The stamp: every file the build compiles or the training reads (but the traces, which
-# change only with the tree too), and the compiler's version.
+# change only with the tree too), the compiler's version and the CMake arguments.
 stamp() {
     (
         cd "$root"
@@ -72,7 +72,7 @@ stamp() {
                         -o -name CMakeLists.txt -o -name pgo-train.sh \) -print0 |
             sort -z | xargs -0 sha256sum
         ls corpus/real corpus/old
-        gcc --version | head -n1
+        "${CC:-cc}" --version | head -n1   # the compiler CMake picks, as it picks it
         printf '%s\n' "${args[@]}"
     ) | sha256sum | cut -c1-32
 }

@@ -92,6 +92,23 @@ struct gtr_reader {
 
 enum { IDS_UNKNOWN = 0, IDS_NONE, IDS_SOME, IDS_NONE_ARG = 0xff };
 
+/* mark_done and mark_failed set done and failed, and with each off_common, which
+ * gtr_reader_next's common case tests in their place (new_v1_reader sets it for the v1
+ * path); neither flag is set anywhere else. mark_failed keeps err as the sticky error every
+ * later call returns. */
+static void mark_done(gtr_reader *r)
+{
+    r->done = true;
+    r->off_common = true;
+}
+
+static void mark_failed(gtr_reader *r, const gtr_err *err)
+{
+    r->failed = true;
+    r->off_common = true;
+    gtr_err_copy(&r->sticky, err);
+}
+
 /* How many events advance_ahead queues at most: AHEAD_MIN at first, doubled each time the
  * queue fills, up to AHEAD_MAX. Enough that the reader's per-call work is shared by many
  * events, small enough that the queue stays in L1; small at first, so that a short trace (a
@@ -195,8 +212,7 @@ static gtr_status read_v1_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
     if (st == GTR_EOF) {
         /* Always emit a sync event at the end. */
         gtr_err_clear(err);
-        r->done = true;
-        r->off_common = true;
+        mark_done(r);
         r->syncs++;
         sync_event(ev, NULL,
                    (gtr_time)((uint64_t)gtr__v1_converter_last_time(r->v1) + 1), r->syncs);
@@ -303,8 +319,7 @@ static gtr_status install_gen(gtr_reader *r, bool have, gtr_event *ev, gtr_err *
 {
     if (!have) {
         r->have_gen = false;
-        r->done = true;
-        r->off_common = true;
+        mark_done(r);
         return final_sync(r, ev);
     }
     gtr__generation *g = r->gen;
@@ -351,8 +366,7 @@ static gtr_status next_gen_with_spill(gtr_reader *r, gtr_event *ev, gtr_err *err
     if (r->have_gen && !r->gen->has_spill) {
         /* A generation was read, the frontier is empty and nothing was spilled: no further
          * generation, we're done. Emit the final sync event. */
-        r->done = true;
-        r->off_common = true;
+        mark_done(r);
         return final_sync(r, ev);
     }
 
@@ -660,9 +674,7 @@ static GTR__ALWAYS_INLINE gtr_status event_out(gtr_reader *r, gtr_event *ev, gtr
                                                gtr_err *err)
 {
     if (st != GTR_OK) {
-        r->failed = true;
-        r->off_common = true;
-        gtr_err_copy(&r->sticky, err);
+        mark_failed(r, err);
         return st;
     }
     /* Track the last timestamp and make times strictly increasing. */
@@ -696,9 +708,7 @@ static GTR__NOINLINE gtr_status reader_next(gtr_reader *r, gtr_event *ev, gtr_er
          * own), as in Go. */
         gtr_status st = read_v1_event(r, ev, err);
         if (st != GTR_OK) {
-            r->failed = true;
-            r->off_common = true;
-            gtr_err_copy(&r->sticky, err);
+            mark_failed(r, err);
         }
         return st;
     }
@@ -708,8 +718,7 @@ static GTR__NOINLINE gtr_status reader_next(gtr_reader *r, gtr_event *ev, gtr_er
     if (st == GTR_EOF) {
         /* A bare io.EOF from inside a table batch: Go's ReadEvent returns it as is, which
          * ends the trace for its callers. */
-        r->done = true;
-        r->off_common = true;
+        mark_done(r);
         memset(ev, 0, sizeof *ev);
         return gtr_err_setf(err, GTR_EOF, "EOF");
     }
