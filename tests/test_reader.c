@@ -689,6 +689,86 @@ static void test_reader_invalid_table_ids_fail(void **state)
     tb_free(&t);
 }
 
+/* The ordering checks the table IDs of what it queues (Go's ReadEvent checks each event it
+ * returns): the types it advances inline with their ID arguments written in, the others from
+ * the spec. The error comes in the event's place: after the events queued before it, and
+ * after an error reading the next event of its M (Go's ReadEvent returns that first). */
+static void test_reader_invalid_table_ids_of_queued_events_fail(void **state)
+{
+    (void)state;
+    tb t;
+    rd_result res;
+
+    tb_init(&t, 22);
+    gen_prelude(&t, 1);
+    TB_EV(&t, GTR_EV_GO_STOP, 1, 0, 7);
+    tb_batch(&t, 1, 0, 100);
+    rd_trace("invalid-go-stop-stack", &t, &res);
+    rd_expect_error(&res, 3, "found invalid stack ID 7 for event GoStop");
+    tb_free(&t);
+
+    tb_init(&t, 22);
+    gen_prelude(&t, 1);
+    TB_EV(&t, GTR_EV_GO_BLOCK, 1, 5, 0);
+    tb_batch(&t, 1, 0, 100);
+    rd_trace("invalid-go-block-reason", &t, &res);
+    rd_expect_error(&res, 3, "found invalid string ID 5 for event GoBlock");
+    tb_free(&t);
+
+    /* A stack ID is checked before a string ID. */
+    tb_init(&t, 22);
+    gen_prelude(&t, 1);
+    TB_EV(&t, GTR_EV_GO_BLOCK, 1, 5, 4);
+    tb_batch(&t, 1, 0, 100);
+    rd_trace("invalid-go-block-stack-and-reason", &t, &res);
+    rd_expect_error(&res, 3, "found invalid stack ID 4 for event GoBlock");
+    tb_free(&t);
+
+    /* (A region's name the ordering looks up itself: "invalid string ID %v for %v event".) */
+    tb_init(&t, 22);
+    gen_prelude(&t, 1);
+    TB_EV(&t, GTR_EV_USER_REGION_BEGIN, 1, 0, 0, 4);
+    tb_batch(&t, 1, 0, 100);
+    rd_trace("invalid-region-stack", &t, &res);
+    rd_expect_error(&res, 3, "found invalid stack ID 4 for event UserRegionBegin");
+    tb_free(&t);
+
+    /* In its place among the events the ordering queued ahead. */
+    tb_init(&t, 22);
+    gen_prelude(&t, 1);
+    for (uint64_t seq = 1; seq <= 6; seq++) {
+        TB_EV(&t, GTR_EV_GO_STOP, 1, 0, 0);
+        TB_EV(&t, GTR_EV_GO_START, 1, 1, seq);
+    }
+    TB_EV(&t, GTR_EV_GO_STOP, 1, 0, 9);
+    TB_EV(&t, GTR_EV_GO_START, 1, 1, 7);
+    tb_batch(&t, 1, 0, 100);
+    rd_trace("invalid-id-after-queued", &t, &res);
+    rd_expect_error(&res, 15, "found invalid stack ID 9 for event GoStop");
+    tb_free(&t);
+
+    /* The next event of the M cannot be read: that error is the one. */
+    tb_init(&t, 22);
+    gen_prelude(&t, 1);
+    TB_EV(&t, GTR_EV_GO_STOP, 1, 0, 7);
+    tb_raw(&t, "\x0d\x01", 2);
+    tb_batch(&t, 1, 0, 100);
+    rd_trace("invalid-id-then-bad-event", &t, &res);
+    rd_expect_error(&res, 3, "found invalid uvarint");
+    tb_free(&t);
+
+    /* Advanced past a head that cannot advance (the reader's advance of the rest). */
+    tb_init(&t, 22);
+    gen_prelude(&t, 1);
+    TB_EV(&t, GTR_EV_GO_STOP, 1, 0, 8);
+    tb_batch(&t, 1, 0, 100);
+    TB_EV(&t, GTR_EV_GO_START, 1, 5, 1);
+    tb_batch(&t, 1, 1, 50);
+    rd_trace("invalid-id-advancing-the-rest", &t, &res);
+    rd_expect_error(&res, 3, "found invalid stack ID 8 for event GoStop");
+    tb_free(&t);
+}
+
 static void test_reader_failed_to_advance_dumps_state(void **state)
 {
     (void)state;
@@ -947,6 +1027,7 @@ int main(void)
         cmocka_unit_test(test_reader_sync_batch_errors),
         cmocka_unit_test(test_reader_event_decode_errors),
         cmocka_unit_test(test_reader_invalid_table_ids_fail),
+        cmocka_unit_test(test_reader_invalid_table_ids_of_queued_events_fail),
         cmocka_unit_test(test_reader_failed_to_advance_dumps_state),
         cmocka_unit_test(test_reader_error_after_events_read_ahead),
         cmocka_unit_test(test_reader_cpu_samples_injected_by_time),

@@ -423,6 +423,19 @@ bool gtr__evt_has_string(const gtr__ev_table *t, uint64_t id)
     return id == 0 || dtable_has(&t->strings, id);
 }
 
+gtr_status gtr__event_validate_table_ids(const gtr_event *ev, gtr_err *err)
+{
+    bool stack;
+    uint64_t id;
+    if (ev->type_ == GTR_EV_SYNC_EVENT || !gtr__table_ids_bad(ev->table_, ev->type_, ev->args_,
+                                                             &stack, &id))
+        return GTR_OK;
+    /* Go: "found invalid stack ID %d for event %s", "found invalid string ID %d for event %s" */
+    return gtr_err_setf(err, GTR_E_FORMAT, "found invalid %s ID %llu for event %s",
+                        stack ? "stack" : "string", (unsigned long long)id,
+                        gtr_spec(ev->type_)->name);
+}
+
 bool gtr__evt_frame(const gtr__ev_table *t, uint64_t pc, gtr__frame *out)
 {
     uint32_t i;

@@ -52,6 +52,32 @@ bool gtr__evt_frame(const gtr__ev_table *t, uint64_t pc, gtr__frame *out);
  * lookups above without their results), for checks on every event. */
 bool gtr__evt_has_stack(const gtr__ev_table *t, uint64_t id);
 bool gtr__evt_has_string(const gtr__ev_table *t, uint64_t id);
+/* gtr__table_ids_bad is the test of Go's Event.validateTableIDs for an event of type t (not
+ * a Sync) with arguments args (after dt) and table tab: each stack ID, then each string ID
+ * the spec names, must be 0 or in the table (strings of stack frames were validated as the
+ * stacks were read). true, with *stack and *id, for the first one that is not. Inline, for
+ * callers that name t at compile time. */
+static inline bool gtr__table_ids_bad(const gtr__ev_table *tab, uint8_t t, const uint64_t *args,
+                                      bool *stack, uint64_t *id)
+{
+    const gtr_event_spec *spec = gtr_spec(t);
+    for (unsigned k = 0; k < spec->nstack_ids + spec->nstring_ids; k++) {
+        bool is_stack = k < spec->nstack_ids;
+        uint64_t v = args[(is_stack ? spec->stack_ids[k]
+                                    : spec->string_ids[k - spec->nstack_ids]) - 1];
+        if (v != 0 && (tab == NULL || !(is_stack ? gtr__evt_has_stack(tab, v)
+                                                 : gtr__evt_has_string(tab, v)))) {
+            *stack = is_stack;
+            *id = v;
+            return true;
+        }
+    }
+    return false;
+}
+/* gtr__event_validate_table_ids is Go's Event.validateTableIDs: GTR_OK, or GTR_E_FORMAT with
+ * "found invalid stack ID %d for event %s" or "found invalid string ID %d for event %s" for
+ * the first ID gtr__table_ids_bad finds. */
+gtr_status gtr__event_validate_table_ids(const gtr_event *ev, gtr_err *err);
 /* Extra strings (Go's addExtraString/getExtraString): "" is ID 0; others are interned. */
 gtr_status gtr__evt_add_extra_string(gtr__ev_table *t, const char *s, size_t len,
                                      uint64_t *id, gtr_err *err);

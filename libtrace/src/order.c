@@ -503,10 +503,13 @@ static void task_fini(const gtr_alloc *alc, void *p)
 
 enum gc_state { GC_UNDETERMINED = 0, GC_NOT_RUNNING = 1, GC_RUNNING = 2 };
 
-/* A growable ring buffer of events (Go's queue[Event]); cap is zero or a power of two. */
+/* A growable buffer of events (Go's queue[Event]): the queued events are buf[head, end).
+ * Events are queued only with none taken since the queue was last empty (Go's ReadEvent
+ * advances only when its queue is empty), and queue_reserve starts an empty queue over at
+ * buf[0]: so a push is a store at end and a pop a load at head, with no ring arithmetic. */
 typedef struct event_queue {
     gtr_event *buf;
-    size_t cap, start, len;
+    size_t cap, head, end;
 } event_queue;
 
 struct gtr__ordering {
@@ -529,11 +532,22 @@ struct gtr__ordering {
 /* The most events one advance queues (GoSwitch: the switch, a GoBlock/GoDestroy, a GoStart). */
 #define MAX_QUEUED_PER_ADVANCE 3
 
+/* queue_grow makes room for n more events after end: what is queued moves to the start of
+ * the buffer (no queue does in Go's order of calls, but one could), and the buffer grows
+ * when that is not room enough. */
 static GTR__NOINLINE bool queue_grow(gtr__ordering *o, size_t n)
 {
     event_queue *q = &o->queue;
+    size_t len = q->end - q->head;
+    if (q->head != 0) {
+        memmove(q->buf, q->buf + q->head, len * sizeof *q->buf);
+        q->head = 0;
+        q->end = len;
+        if (q->cap - len >= n)
+            return true;
+    }
     size_t ncap = q->cap == 0 ? 8 : q->cap;
-    while (ncap - q->len < n)
+    while (ncap - len < n)
         ncap *= 2;
     /* Not zeroed: a slot is written whole before it is read. */
     if (ncap > SIZE_MAX / sizeof(gtr_event))
@@ -541,19 +555,22 @@ static GTR__NOINLINE bool queue_grow(gtr__ordering *o, size_t n)
     gtr_event *nb = gtr__malloc(o->alc, ncap * sizeof *nb);
     if (nb == NULL)
         return false;
-    for (size_t i = 0; i < q->len; i++)
-        nb[i] = q->buf[(q->start + i) & (q->cap - 1)];
+    if (len != 0)
+        memcpy(nb, q->buf, len * sizeof *nb);
     gtr__free(o->alc, q->buf);
     q->buf = nb;
     q->cap = ncap;
-    q->start = 0;
     return true;
 }
 
-/* queue_reserve makes room for n more events. */
+/* queue_reserve makes room for n more events; an empty queue starts over at buf[0] (what
+ * the last pop returned is not needed past the call that queues again). */
 static GTR__ALWAYS_INLINE bool queue_reserve(gtr__ordering *o, size_t n)
 {
-    return o->queue.cap - o->queue.len >= n || queue_grow(o, n);
+    event_queue *q = &o->queue;
+    if (q->head == q->end)
+        q->head = q->end = 0;
+    return q->cap - q->end >= n || queue_grow(o, n);
 }
 
 /* queue_slot returns the next free slot of the queue, now counted in; it never fails:
@@ -561,10 +578,8 @@ static GTR__ALWAYS_INLINE bool queue_reserve(gtr__ordering *o, size_t n)
 static gtr_event *queue_slot(gtr__ordering *o)
 {
     event_queue *q = &o->queue;
-    assert(q->len < q->cap);
-    gtr_event *e = &q->buf[(q->start + q->len) & (q->cap - 1)];
-    q->len++;
-    return e;
+    assert(q->end < q->cap);
+    return &q->buf[q->end++];
 }
 
 static void queue_push(gtr__ordering *o, gtr_event e)
@@ -2019,51 +2034,75 @@ static const advance_fn dispatch[256] = {
     [GTR_EV_GOROUTINE_STACK_FREE] = advance_alloc_free,
 };
 
+/* The types advance_event calls inline, with their functions and the arguments (args
+ * indices) that name a stack and a string ID, NO_ARG for none: the spec's, which
+ * tests/test_order.c holds them to (gtr__ordering_inline_ids). */
+#define NO_ARG (-1)
+#define INLINE_CASES(X)                                                 \
+    X(GTR_EV_PROC_START, advance_proc_start, NO_ARG, NO_ARG)            \
+    X(GTR_EV_PROC_STOP, advance_proc_stop, NO_ARG, NO_ARG)              \
+    X(GTR_EV_GO_START, advance_go_start, NO_ARG, NO_ARG)                \
+    X(GTR_EV_GO_STOP, advance_go_stop_exec, 1, 0)                       \
+    X(GTR_EV_GO_BLOCK, advance_go_stop_exec, 1, 0)                      \
+    X(GTR_EV_GO_UNBLOCK, advance_go_unblock, 2, NO_ARG)                 \
+    X(GTR_EV_USER_TASK_BEGIN, advance_user_task_begin, 3, 2)            \
+    X(GTR_EV_USER_TASK_END, advance_user_task_end, 1, NO_ARG)           \
+    X(GTR_EV_USER_REGION_BEGIN, advance_user_region_begin, 2, 1)        \
+    X(GTR_EV_USER_REGION_END, advance_user_region_end, 2, 1)            \
+    X(GTR_EV_HEAP_ALLOC, advance_heap_metric, NO_ARG, NO_ARG)           \
+    X(GTR_EV_GC_SWEEP_BEGIN, advance_gc_sweep_begin, 0, NO_ARG)         \
+    X(GTR_EV_GC_SWEEP_END, advance_gc_sweep_end, NO_ARG, NO_ARG)
+
+bool gtr__ordering_inline_ids(uint8_t t, int *stack_arg, int *string_arg)
+{
+#define INLINE_IDS(type, fn, stack, string)                             \
+    case type:                                                          \
+        *stack_arg = stack;                                             \
+        *string_arg = string;                                           \
+        return true;
+    switch (t) {
+    INLINE_CASES(INLINE_IDS)
+    default: return false;
+    }
+#undef INLINE_IDS
+}
+
+/* inline_ids_bad is the test of Go's Event.validateTableIDs (which ReadEvent runs on each
+ * event it returns) for ev, of an inline type, its ID arguments given (NO_ARG: none): true
+ * when one is not in the table. */
+static GTR__ALWAYS_INLINE bool inline_ids_bad(const gtr__ev_table *evt, const gtr__base_event *ev,
+                                              int stack_arg, int string_arg)
+{
+    if (stack_arg != NO_ARG && ev->args[stack_arg] != 0 &&
+        (evt == NULL || !gtr__evt_has_stack(evt, ev->args[stack_arg])))
+        return true;
+    return string_arg != NO_ARG && ev->args[string_arg] != 0 &&
+           (evt == NULL || !gtr__evt_has_string(evt, ev->args[string_arg]));
+}
+
+/* ids_bad_of is the same test for an event of any type, from the spec. */
+static GTR__NOINLINE bool ids_bad_of(const gtr__ev_table *evt, const gtr__base_event *ev)
+{
+    bool stack;
+    uint64_t id;
+    return gtr__table_ids_bad(evt, ev->type, ev->args, &stack, &id);
+}
+
 /* advance_event is orderingDispatch's lookup and call, with the advance functions of the
  * common types inlined: gtr__ordering_run's. (gtr__ordering_advance_cached, the rare path,
  * calls through the table: a second inlined copy made the fuzzing build's reader target,
- * coverage counters and all, 7 % slower per input.) */
-static GTR__ALWAYS_INLINE gtr_status advance_event(ADV_PARAMS)
+ * coverage counters and all, 7 % slower per input.) *ids_bad says whether ev advanced naming
+ * an ID not in the table (the events an advance makes itself name none, or ID 0). */
+#define INLINE_CASE(t, fn, stack, string)                                         \
+    case t:                                                                       \
+        st = fn(o, ev, evt, m, gen, cur, cur_ms, ok, err);                        \
+        *ids_bad = st == GTR_OK && *ok && inline_ids_bad(evt, ev, stack, string); \
+        break;
+static GTR__ALWAYS_INLINE gtr_status advance_event(ADV_PARAMS, bool *ids_bad)
 {
     gtr_status st;
     switch (ev->type) {
-    case GTR_EV_PROC_START:
-        st = advance_proc_start(o, ev, evt, m, gen, cur, cur_ms, ok, err);
-        break;
-    case GTR_EV_PROC_STOP:
-        st = advance_proc_stop(o, ev, evt, m, gen, cur, cur_ms, ok, err);
-        break;
-    case GTR_EV_GO_START:
-        st = advance_go_start(o, ev, evt, m, gen, cur, cur_ms, ok, err);
-        break;
-    case GTR_EV_GO_STOP:
-    case GTR_EV_GO_BLOCK:
-        st = advance_go_stop_exec(o, ev, evt, m, gen, cur, cur_ms, ok, err);
-        break;
-    case GTR_EV_GO_UNBLOCK:
-        st = advance_go_unblock(o, ev, evt, m, gen, cur, cur_ms, ok, err);
-        break;
-    case GTR_EV_USER_TASK_BEGIN:
-        st = advance_user_task_begin(o, ev, evt, m, gen, cur, cur_ms, ok, err);
-        break;
-    case GTR_EV_USER_TASK_END:
-        st = advance_user_task_end(o, ev, evt, m, gen, cur, cur_ms, ok, err);
-        break;
-    case GTR_EV_USER_REGION_BEGIN:
-        st = advance_user_region_begin(o, ev, evt, m, gen, cur, cur_ms, ok, err);
-        break;
-    case GTR_EV_USER_REGION_END:
-        st = advance_user_region_end(o, ev, evt, m, gen, cur, cur_ms, ok, err);
-        break;
-    case GTR_EV_HEAP_ALLOC:
-        st = advance_heap_metric(o, ev, evt, m, gen, cur, cur_ms, ok, err);
-        break;
-    case GTR_EV_GC_SWEEP_BEGIN:
-        st = advance_gc_sweep_begin(o, ev, evt, m, gen, cur, cur_ms, ok, err);
-        break;
-    case GTR_EV_GC_SWEEP_END:
-        st = advance_gc_sweep_end(o, ev, evt, m, gen, cur, cur_ms, ok, err);
-        break;
+    INLINE_CASES(INLINE_CASE)
     default: {
         advance_fn f = dispatch[ev->type];
         if (f == NULL)
@@ -2072,10 +2111,30 @@ static GTR__ALWAYS_INLINE gtr_status advance_event(ADV_PARAMS)
                               (unsigned)ev->type);
         else
             st = f(o, ev, evt, m, gen, cur, cur_ms, ok, err);
+        *ids_bad = st == GTR_OK && *ok && ids_bad_of(evt, ev);
         break;
     }
     }
     return st;
+}
+#undef INLINE_CASE
+#undef INLINE_CASES
+#undef NO_ARG
+
+/* cut_bad_ids is Go's Event.validateTableIDs, which ReadEvent runs on each event it returns,
+ * over the queued events buf[from, end): the queue is cut before the first that fails, and
+ * its error returned (GTR_E_FORMAT); GTR_OK when none fails. */
+static GTR__NOINLINE gtr_status cut_bad_ids(gtr__ordering *o, size_t from, gtr_err *err)
+{
+    event_queue *q = &o->queue;
+    for (size_t i = from; i < q->end; i++) {
+        gtr_status st = gtr__event_validate_table_ids(&q->buf[i], err);
+        if (st != GTR_OK) {
+            q->end = i;
+            return st;
+        }
+    }
+    return GTR_OK;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -2196,11 +2255,13 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
 {
     event_queue *q = &o->queue;
     *stop = GTR__RUN_FULL;
-    if (q->len >= max_queued)
+    if (q->end - q->head >= max_queued)
         return GTR_OK;
     /* Room for every step: each starts with fewer than max_queued events queued. */
-    if (!queue_reserve(o, max_queued - q->len + MAX_QUEUED_PER_ADVANCE))
+    if (!queue_reserve(o, max_queued - (q->end - q->head) + MAX_QUEUED_PER_ADVANCE))
         return nomem(err);
+    /* The queue is full when end reaches full (nothing is taken from it meanwhile). */
+    const size_t full = q->head + max_queued;
     if (o->initial_gen == 0)
         o->initial_gen = gen;
     for (;;) {
@@ -2219,19 +2280,19 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
         /* The head's moves that keep it the head leave the heap as it is but for the head's
          * time, which every return below stores (after the loop, the root update does). */
         for (;;) {
-            size_t before = q->len;
+            size_t before = q->end;
             gtr__base_event *ev = &bc->ev;
             sched_ctx cur = {GTR_NO_GOROUTINE, GTR_NO_PROC, m};
             if (ms != NULL) {
                 cur.p = ms->p;
                 cur.g = ms->g;
             }
-            bool ok = false;
-            st = advance_event(o, ev, evt, m, gen, cur, ms, &ok, err);
+            bool ok = false, ids_bad = false;
+            st = advance_event(o, ev, evt, m, gen, cur, ms, &ok, err, &ids_bad);
             if (st != GTR_OK || !ok) {
                 f->heap[0].time = bc->ev.time;
                 if (st != GTR_OK)
-                    q->len = before;
+                    q->end = before;
                 else
                     *stop = GTR__RUN_FAILED;
                 return st;
@@ -2241,7 +2302,13 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
             st = gtr__batch_cursor_next(bc, cctx, &more, err);
             if (st != GTR_OK) {
                 f->heap[0].time = bc->ev.time;
-                q->len = before;
+                q->end = before;
+                return st;
+            }
+            /* The table ID check of what this step queued, after the cursor's error (Go's
+             * ReadEvent returns that error before it looks at the event). */
+            if (ids_bad && (st = cut_bad_ids(o, before, err)) != GTR_OK) {
+                f->heap[0].time = bc->ev.time;
                 return st;
             }
             if (!more) {
@@ -2250,7 +2317,7 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
             }
             if (bc->ev.time > limit)
                 break;
-            if (q->len >= max_queued) {
+            if (q->end >= full) {
                 f->heap[0].time = bc->ev.time;
                 return GTR_OK;   /* GTR__RUN_FULL */
             }
@@ -2262,31 +2329,34 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
             *stop = GTR__RUN_SAMPLE;
             return GTR_OK;
         }
-        if (q->len >= max_queued)
+        if (q->end >= full)
             return GTR_OK;   /* GTR__RUN_FULL */
     }
 }
 
+gtr_status gtr__ordering_check_ids(gtr__ordering *o, size_t from, gtr_err *err)
+{
+    return cut_bad_ids(o, o->queue.head + from, err);
+}
+
 size_t gtr__ordering_queued(const gtr__ordering *o)
 {
-    return o->queue.len;
+    return o->queue.end - o->queue.head;
 }
 
 void gtr__ordering_unqueue(gtr__ordering *o, size_t len)
 {
-    if (len < o->queue.len)
-        o->queue.len = len;
+    event_queue *q = &o->queue;
+    if (len < q->end - q->head)
+        q->end = q->head + len;
 }
 
 gtr_event *gtr__ordering_pop(gtr__ordering *o)
 {
     event_queue *q = &o->queue;
-    if (q->len == 0)
+    if (q->head == q->end)
         return NULL;
-    gtr_event *ev = &q->buf[q->start];
-    q->start = (q->start + 1) & (q->cap - 1);
-    q->len--;
-    return ev;
+    return &q->buf[q->head++];
 }
 
 bool gtr__ordering_next(gtr__ordering *o, gtr_event *out)

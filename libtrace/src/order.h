@@ -67,10 +67,24 @@ typedef struct gtr__run_frontier {
  * CPU sample is due before the head, and after one when the head's event cannot advance or
  * its M has no more: the reader then does what Go's next ReadEvent would. An error (the
  * ordering's, or the cursor's "found invalid ..." ones) is returned with the queue as it was
- * before the failing step: what the steps before it queued stays queued. */
+ * before the failing step: what the steps before it queued stays queued. So does Go's
+ * validateTableIDs (ReadEvent's, on every event it returns), on what each step queues: an
+ * event naming a stack or string ID not in evt ends the run with its error (GTR_E_FORMAT),
+ * the queue cut before it (after a cursor's error of the same step, which comes first). */
 gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
                              gtr__cursor_ctx *cctx, gtr__ev_table *evt, uint64_t gen,
                              size_t max_queued, gtr__run_stop *stop, gtr_err *err);
+
+/* gtr__ordering_check_ids is the table ID check of gtr__ordering_run for the events queued
+ * after the first from (what gtr__ordering_advance_cached queued since): GTR_OK, or the
+ * first failing event's error with the queue cut before it. gtr__ordering_advance and
+ * gtr__ordering_advance_cached do not check. */
+gtr_status gtr__ordering_check_ids(gtr__ordering *o, size_t from, gtr_err *err);
+
+/* gtr__ordering_inline_ids: whether gtr__ordering_run advances events of type t inline, and
+ * then the arguments (args indices) whose stack and string IDs it checks (-1: none), which
+ * it takes to be the spec's (tests hold it to that); other types' IDs it reads in the spec. */
+bool gtr__ordering_inline_ids(uint8_t t, int *stack_arg, int *string_arg);
 
 /* gtr__ordering_queued is the number of queued events; gtr__ordering_unqueue drops the
  * events queued after the first len (those of a step that failed). */

@@ -18,7 +18,8 @@
  * (7) Read the next event for the selected M and update the min-heap.
  * (8) Return the selected event, goto (5) on the next call.
  *
- * Every event gets its table IDs validated and its time forced to increase strictly. A Sync
+ * Every event gets its table IDs validated (a queued event by the ordering, as it is queued,
+ * with its error held for its place in the queue) and its time forced to increase strictly. A Sync
  * event starts every generation and ends the trace. Traces before Go 1.26 have no
  * end-of-generation marker: the first batch of the next generation is "spilled" while
  * reading a generation, and an error reading it is reported only after the generation's
@@ -61,11 +62,6 @@ struct gtr_reader {
     gtr__heap_root_memo frontier_memo;   /* cleared on every change but the root's update */
     size_t cpu_next;         /* Go's r.cpuSamples is gen->cpu[cpu_next, ncpu) */
 
-    /* ids[t]: where events of type t name stacks and strings: [0..1] the args_ indices of
-     * the stack IDs, [2..3] of the string IDs (IDS_NONE_ARG: none), [4] IDS_NONE when there
-     * are none at all, IDS_SOME, or IDS_UNKNOWN before the first event of the type (filled
-     * on demand, like cctx.argc). */
-    uint8_t ids[256][5];
     gtr__ordering *order;
     gtr__v1_converter *v1;   /* the v1 path (go 1.11, 1.19, 1.21): Go's r.v1Events */
     uint64_t syncs;
@@ -89,8 +85,6 @@ struct gtr_reader {
     gtr_err sticky;
     gtr_err scratch_err;     /* for callers passing a NULL err */
 };
-
-enum { IDS_UNKNOWN = 0, IDS_NONE, IDS_SOME, IDS_NONE_ARG = 0xff };
 
 /* mark_done and mark_failed set done and failed, and with each off_common, which
  * gtr_reader_next's common case tests in their place (new_v1_reader sets it for the v1
@@ -509,7 +503,8 @@ static gtr_status read_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
         *ev = gtr__make_event(r->gen->evt, s->g, s->p, s->m, GTR_EV_CPU_SAMPLE, s->time);
         ev->args_[0] = s->stack;
         r->cpu_next++;
-        return GTR_OK;
+        /* Go's validateTableIDs of ReadEvent (a queued event's is the ordering's). */
+        return gtr__event_validate_table_ids(ev, err);
     }
 
     /* Try to advance the head of the frontier, which should have the minimum timestamp.
@@ -604,6 +599,9 @@ static gtr_status advance_ahead(gtr_reader *r, gtr_err *err)
                 gtr__ordering_unqueue(r->order, before);
                 return hold_error(r, st, err);
             }
+            /* gtr__ordering_run's table ID check, for the step advance_rest took. */
+            if ((st = gtr__ordering_check_ids(r->order, before, err)) != GTR_OK)
+                return hold_error(r, st, err);
             break;
         }
         }
@@ -614,70 +612,11 @@ static gtr_status advance_ahead(gtr_reader *r, gtr_err *err)
     }
 }
 
-/* table_id_error formats Go's validateTableIDs message. */
-static gtr_status table_id_error(const gtr_event *ev, bool stack, uint64_t id, gtr_err *err)
+/* event_out ends gtr_reader_next for a good v2 event: Go's deferred fix-up in ReadEvent after
+ * the table ID check (the ordering's, for a queued event; read_event's, for a CPU sample):
+ * its time is made strictly later than the last one's. */
+static GTR__ALWAYS_INLINE gtr_status event_out(gtr_reader *r, gtr_event *ev)
 {
-    const char *name = gtr_spec(ev->type_)->name;
-    if (stack)
-        /* Go: "found invalid stack ID %d for event %s" */
-        return gtr_err_setf(err, GTR_E_FORMAT, "found invalid stack ID %llu for event %s",
-                            (unsigned long long)id, name);
-    /* Go: "found invalid string ID %d for event %s" */
-    return gtr_err_setf(err, GTR_E_FORMAT, "found invalid string ID %llu for event %s",
-                        (unsigned long long)id, name);
-}
-
-/* ids_of fills in r->ids[t] from the spec: the args_ indices of type t's stack and string
- * IDs (the spec's indices count dt; args_ does not), IDS_NONE_ARG where there is none. */
-static const uint8_t *ids_of(gtr_reader *r, uint8_t t)
-{
-    const gtr_event_spec *spec = gtr_spec(t);
-    uint8_t *d = r->ids[t];
-    for (unsigned k = 0; k < 2; k++) {
-        d[k] = k < spec->nstack_ids ? (uint8_t)(spec->stack_ids[k] - 1) : IDS_NONE_ARG;
-        d[2 + k] = k < spec->nstring_ids ? (uint8_t)(spec->string_ids[k] - 1) : IDS_NONE_ARG;
-    }
-    d[4] = d[0] != IDS_NONE_ARG || d[2] != IDS_NONE_ARG ? IDS_SOME : IDS_NONE;
-    return d;
-}
-
-/* validate_table_ids is Go's Event.validateTableIDs: each stack ID, then each string ID the
- * event names must be in its table (0 always is). Strings referenced by stack frames were
- * validated when the stacks were read. r->ids[type] says where they are, after the first
- * event of a type; most types name none. */
-static GTR__ALWAYS_INLINE gtr_status validate_table_ids(gtr_reader *r, const gtr_event *ev,
-                                                      gtr_err *err)
-{
-    const uint8_t *d = r->ids[ev->type_];
-    if (d[4] == IDS_NONE || ev->type_ == GTR_EV_SYNC_EVENT)
-        return GTR_OK;
-    if (d[4] == IDS_UNKNOWN && (d = ids_of(r, ev->type_))[4] == IDS_NONE)
-        return GTR_OK;
-    const gtr__ev_table *t = ev->table_;
-    for (unsigned k = 0; k < 2 && d[k] != IDS_NONE_ARG; k++) {
-        uint64_t id = ev->args_[d[k]];
-        if (id != 0 && (t == NULL || !gtr__evt_has_stack(t, id)))
-            return table_id_error(ev, true, id, err);
-    }
-    for (unsigned k = 2; k < 4 && d[k] != IDS_NONE_ARG; k++) {
-        uint64_t id = ev->args_[d[k]];
-        if (id != 0 && (t == NULL || !gtr__evt_has_string(t, id)))
-            return table_id_error(ev, false, id, err);
-    }
-    return GTR_OK;
-}
-
-/* event_out ends gtr_reader_next for a v2 event read and checked with status st: an error
- * sticks (every later call returns it), and a good event's time is made strictly later than
- * the last one's. */
-static GTR__ALWAYS_INLINE gtr_status event_out(gtr_reader *r, gtr_event *ev, gtr_status st,
-                                               gtr_err *err)
-{
-    if (st != GTR_OK) {
-        mark_failed(r, err);
-        return st;
-    }
-    /* Track the last timestamp and make times strictly increasing. */
     if (ev->time_ <= r->last_ts)
         ev->time_ = (gtr_time)((uint64_t)r->last_ts + 1);
     r->last_ts = ev->time_;
@@ -713,8 +652,6 @@ static GTR__NOINLINE gtr_status reader_next(gtr_reader *r, gtr_event *ev, gtr_er
         return st;
     }
     gtr_status st = read_event(r, ev, err);
-    if (st == GTR_OK)
-        st = validate_table_ids(r, ev, err);
     if (st == GTR_EOF) {
         /* A bare io.EOF from inside a table batch: Go's ReadEvent returns it as is, which
          * ends the trace for its callers. */
@@ -722,11 +659,16 @@ static GTR__NOINLINE gtr_status reader_next(gtr_reader *r, gtr_event *ev, gtr_er
         memset(ev, 0, sizeof *ev);
         return gtr_err_setf(err, GTR_EOF, "EOF");
     }
-    return event_out(r, ev, st, err);
+    if (st != GTR_OK) {
+        mark_failed(r, err);   /* an error sticks: every later call returns it */
+        return st;
+    }
+    return event_out(r, ev);
 }
 
 /* gtr_reader_next's common case is an event the ordering has queued, for a v2 reader in good
- * standing: read_event's first step, then the table ID check and the time fix-up. It is
+ * standing: read_event's first step, then the time fix-up (the ordering checked its table
+ * IDs as it queued it). It is
  * small, so that a caller's loop (bench_reader's, gtr__reader_next_ref's in gtr_validator_run,
  * under link-time optimisation) can take it inline; everything else, first calls and errors
  * included, goes to reader_next. */
@@ -734,10 +676,9 @@ gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
 {
     if (r == NULL || ev == NULL || r->off_common || !gtr__ordering_next(r->order, ev))
         return reader_next(r, ev, err);
-    if (err == NULL)
-        err = &r->scratch_err;
-    gtr_err_clear(err);
-    return event_out(r, ev, validate_table_ids(r, ev, err), err);
+    if (err != NULL)
+        gtr_err_clear(err);
+    return event_out(r, ev);
 }
 
 /* gtr__reader_next_ref (reader_priv.h) is gtr_reader_next's common case without its copy out
@@ -753,5 +694,5 @@ gtr_status gtr__reader_next_ref(gtr_reader *r, gtr_event *buf, gtr_event **ev, g
         return reader_next(r, buf, err);
     }
     *ev = slot;
-    return event_out(r, slot, validate_table_ids(r, slot, err), err);
+    return event_out(r, slot);
 }
