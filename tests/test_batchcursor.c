@@ -177,10 +177,11 @@ static void test_cursor_ns_matches_float_conversion(void **state)
     gtr__cursor_ctx_init(&ctx);
     gtr__cursor_ctx_set_freq(&ctx, 64.0);
     assert_int_equal(ctx.freq_shift, 6);
+    assert_true(ctx.shift_below == UINT64_C(1) << 53);
     gtr__cursor_ctx_set_freq(&ctx, 2048.0);
-    assert_int_equal(ctx.freq_shift, -1);
+    assert_true(ctx.shift_below == 0);
     gtr__cursor_ctx_set_freq(&ctx, 0.5);
-    assert_int_equal(ctx.freq_shift, -1);
+    assert_true(ctx.shift_below == 0);
 }
 
 int main(void)

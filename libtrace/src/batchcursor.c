@@ -21,9 +21,12 @@ void gtr__cursor_ctx_set_freq(gtr__cursor_ctx *ctx, double freq)
 {
     int e;
     ctx->freq = freq;
-    ctx->freq_shift = -1;
-    if (isfinite(freq) && frexp(freq, &e) == 0.5 && e >= 1 && e <= 11)
+    ctx->freq_shift = 0;
+    ctx->shift_below = 0;
+    if (isfinite(freq) && frexp(freq, &e) == 0.5 && e >= 1 && e <= 11) {
         ctx->freq_shift = e - 1;   /* freq == 2^(e-1) */
+        ctx->shift_below = UINT64_C(1) << 53;
+    }
 }
 
 /* argc_of looks type t up in the event table and remembers the answer in ctx->argc[t]. */

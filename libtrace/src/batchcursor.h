@@ -11,7 +11,8 @@
 typedef struct gtr__cursor_ctx {
     const gtr__batch *batches;   /* the generation's batches; cursors follow their links */
     double freq;                 /* ns per timestamp unit (gtr__cursor_ctx_set_freq) */
-    int freq_shift;              /* k when freq is 2^k, 0 <= k <= 10; else -1 */
+    unsigned freq_shift;         /* k when freq is 2^k, 0 <= k <= 10 */
+    uint64_t shift_below;        /* then 2^53 (dt below it shifts exactly), else 0 */
     /* argc[t]: how many arguments after dt a timed event of type t has, or
      * GTR__ARGC_INVALID_TYPE / GTR__ARGC_UNTIMED; GTR__ARGC_UNKNOWN until a batch has an
      * event of type t (the table is filled on demand: most readers see a few types). */
@@ -35,7 +36,7 @@ void gtr__cursor_ctx_set_freq(gtr__cursor_ctx *ctx, double freq);
  * 2^63 so the conversion to int64 is exact), which takes no floating-point latency. */
 static inline uint64_t gtr__cursor_ns(const gtr__cursor_ctx *ctx, uint64_t dt)
 {
-    if (ctx->freq_shift >= 0 && dt < (UINT64_C(1) << 53))
+    if (dt < ctx->shift_below)
         return dt << ctx->freq_shift;
     return (uint64_t)gtr__freq_mul_inline(ctx->freq, dt);
 }
