@@ -423,6 +423,13 @@ bool gtr__evt_has_string(const gtr__ev_table *t, uint64_t id)
     return id == 0 || dtable_has(&t->strings, id);
 }
 
+gtr__evt_id_index gtr__evt_id_index_of(const gtr__ev_table *t)
+{
+    gtr__evt_id_index x = {t->stacks.dense, t->strings.dense, t->stacks.ndense,
+                           t->strings.ndense};
+    return x;
+}
+
 gtr_status gtr__event_validate_table_ids(const gtr_event *ev, gtr_err *err)
 {
     bool stack;

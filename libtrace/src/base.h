@@ -52,6 +52,17 @@ bool gtr__evt_frame(const gtr__ev_table *t, uint64_t pc, gtr__frame *out);
  * lookups above without their results), for checks on every event. */
 bool gtr__evt_has_stack(const gtr__ev_table *t, uint64_t id);
 bool gtr__evt_has_string(const gtr__ev_table *t, uint64_t id);
+/* gtr__evt_id_index is the dense part of a table's stack and string ID lookups, for checks
+ * made on every event: an ID below nstacks with stacks[id] != 0 is a stack of the table
+ * (likewise strings); one it does not show may still be (gtr__evt_has_stack and
+ * gtr__evt_has_string tell). gtr__evt_id_index_of's answer is good until the table's
+ * strings or stacks change. */
+typedef struct gtr__evt_id_index {
+    const uint32_t *stacks, *strings;
+    size_t nstacks, nstrings;
+} gtr__evt_id_index;
+gtr__evt_id_index gtr__evt_id_index_of(const gtr__ev_table *t);
+
 /* gtr__table_ids_bad is the test of Go's Event.validateTableIDs for an event of type t (not
  * a Sync) with arguments args (after dt) and table tab: each stack ID, then each string ID
  * the spec names, must be 0 or in the table (strings of stack frames were validated as the

@@ -2069,15 +2069,25 @@ bool gtr__ordering_inline_ids(uint8_t t, int *stack_arg, int *string_arg)
 
 /* inline_ids_bad is the test of Go's Event.validateTableIDs (which ReadEvent runs on each
  * event it returns) for ev, of an inline type, its ID arguments given (NO_ARG: none): true
- * when one is not in the table. */
-static GTR__ALWAYS_INLINE bool inline_ids_bad(const gtr__ev_table *evt, const gtr__base_event *ev,
-                                              int stack_arg, int string_arg)
+ * when one is not in the table evt, whose dense index is idx (the common answer, inline). */
+static GTR__ALWAYS_INLINE bool inline_ids_bad(const gtr__ev_table *evt,
+                                              const gtr__evt_id_index *idx,
+                                              const gtr__base_event *ev, int stack_arg,
+                                              int string_arg)
 {
-    if (stack_arg != NO_ARG && ev->args[stack_arg] != 0 &&
-        (evt == NULL || !gtr__evt_has_stack(evt, ev->args[stack_arg])))
-        return true;
-    return string_arg != NO_ARG && ev->args[string_arg] != 0 &&
-           (evt == NULL || !gtr__evt_has_string(evt, ev->args[string_arg]));
+    if (stack_arg != NO_ARG) {
+        uint64_t id = ev->args[stack_arg];
+        if (id != 0 && !(id < idx->nstacks && idx->stacks[id] != 0) &&
+            (evt == NULL || !gtr__evt_has_stack(evt, id)))
+            return true;
+    }
+    if (string_arg != NO_ARG) {
+        uint64_t id = ev->args[string_arg];
+        if (id != 0 && !(id < idx->nstrings && idx->strings[id] != 0) &&
+            (evt == NULL || !gtr__evt_has_string(evt, id)))
+            return true;
+    }
+    return false;
 }
 
 /* ids_bad_of is the same test for an event of any type, from the spec. */
@@ -2096,9 +2106,10 @@ static GTR__NOINLINE bool ids_bad_of(const gtr__ev_table *evt, const gtr__base_e
 #define INLINE_CASE(t, fn, stack, string)                                         \
     case t:                                                                       \
         st = fn(o, ev, evt, m, gen, cur, cur_ms, ok, err);                        \
-        *ids_bad = st == GTR_OK && *ok && inline_ids_bad(evt, ev, stack, string); \
+        *ids_bad = st == GTR_OK && *ok && inline_ids_bad(evt, idx, ev, stack, string); \
         break;
-static GTR__ALWAYS_INLINE gtr_status advance_event(ADV_PARAMS, bool *ids_bad)
+static GTR__ALWAYS_INLINE gtr_status advance_event(ADV_PARAMS, const gtr__evt_id_index *idx,
+                                                   bool *ids_bad)
 {
     gtr_status st;
     switch (ev->type) {
@@ -2262,6 +2273,9 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
         return nomem(err);
     /* The queue is full when end reaches full (nothing is taken from it meanwhile). */
     const size_t full = q->head + max_queued;
+    /* The table's strings and stacks do not change while the generation is ordered. */
+    const gtr__evt_id_index idx = evt != NULL ? gtr__evt_id_index_of(evt)
+                                              : (gtr__evt_id_index){NULL, NULL, 0, 0};
     if (o->initial_gen == 0)
         o->initial_gen = gen;
     for (;;) {
@@ -2288,7 +2302,7 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
                 cur.g = ms->g;
             }
             bool ok = false, ids_bad = false;
-            st = advance_event(o, ev, evt, m, gen, cur, ms, &ok, err, &ids_bad);
+            st = advance_event(o, ev, evt, m, gen, cur, ms, &ok, err, &idx, &ids_bad);
             if (st != GTR_OK || !ok) {
                 f->heap[0].time = bc->ev.time;
                 if (st != GTR_OK)
