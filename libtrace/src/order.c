@@ -50,9 +50,12 @@ typedef struct idmap {
     uint32_t nslots;      /* slots ever handed out */
     uint32_t *free_slots; /* recycled slots; capacity kept >= nslots so deleting never allocates */
     size_t nfree, free_cap;
-    /* Keys in [base, base + ndense): dense[key - base] is slot+1, or 0 when absent. */
+    /* Keys in [base, base + ndense): dense[key - base] is slot+1, or 0 when absent, and
+     * dense_ptr[key - base] that slot's value (NULL when absent), so that a lookup is one
+     * load; both arrays hold ndense entries. */
     uint64_t base;
     uint32_t *dense;
+    void **dense_ptr;
     size_t ndense;
     /* Other keys: linear probing, hvals[i] is slot+1, 0 for an empty cell. */
     uint64_t *hkeys;
@@ -83,6 +86,7 @@ static void idmap_destroy(idmap *mp, void (*fini)(const gtr_alloc *, void *))
     gtr__free(mp->alc, mp->chunks);
     gtr__free(mp->alc, mp->free_slots);
     gtr__free(mp->alc, mp->dense);
+    gtr__free(mp->alc, mp->dense_ptr);
     gtr__free(mp->alc, mp->hkeys);
     gtr__free(mp->alc, mp->hvals);
     memset(mp, 0, sizeof *mp);
@@ -187,10 +191,8 @@ static void *hash_get(const idmap *mp, uint64_t key)
 static inline void *idmap_get(const idmap *mp, uint64_t key)
 {
     uint64_t d = key - mp->base; /* wraps for a key below the window */
-    if (d < mp->ndense) {
-        uint32_t v = mp->dense[d];
-        return v != 0 ? slot_ptr(mp, v - 1) : NULL;
-    }
+    if (d < mp->ndense)
+        return mp->dense_ptr[d];
     return hash_get(mp, key);
 }
 
@@ -219,6 +221,13 @@ static bool alloc_slot(idmap *mp, uint32_t *out)
     return true;
 }
 
+/* dense_set makes dense entry d slot+1 v (0: absent), and its value pointer with it. */
+static void dense_set(idmap *mp, size_t d, uint32_t v)
+{
+    mp->dense[d] = v;
+    mp->dense_ptr[d] = v != 0 ? slot_ptr(mp, v - 1) : NULL;
+}
+
 /* grow_dense tries to extend the dense array up to cover key. false leaves the map unchanged
  * (the key then goes to the hash table, or the window slides). */
 static bool grow_dense(idmap *mp, uint64_t key)
@@ -232,11 +241,19 @@ static bool grow_dense(idmap *mp, uint64_t key)
         ncap = (size_t)limit;
     if (ncap < d + 1)
         ncap = (size_t)d + 1;
+    /* Both arrays grow before either is used past ndense: a failure leaves the map as it
+     * was (an array longer than ndense is not read past it). */
     uint32_t *nd = gtr__realloc_array(mp->alc, mp->dense, ncap, sizeof *nd);
     if (nd == NULL)
         return false;
     mp->dense = nd;
+    void **np = gtr__realloc_array(mp->alc, mp->dense_ptr, ncap, sizeof *np);
+    if (np == NULL)
+        return false;
+    mp->dense_ptr = np;
     memset(nd + mp->ndense, 0, (ncap - mp->ndense) * sizeof *nd);
+    for (size_t i = mp->ndense; i < ncap; i++)
+        np[i] = NULL;
     /* Hash entries now inside the window move to it. */
     bool moves = false;
     for (size_t i = 0; i < mp->hcap && !moves; i++)
@@ -244,10 +261,12 @@ static bool grow_dense(idmap *mp, uint64_t key)
     if (moves) {
         for (size_t i = 0; i < mp->hcap; i++) {
             if (mp->hvals[i] != 0 && mp->hkeys[i] - mp->base < ncap)
-                nd[mp->hkeys[i] - mp->base] = mp->hvals[i];
+                dense_set(mp, (size_t)(mp->hkeys[i] - mp->base), mp->hvals[i]);
         }
         if (!hash_rebuild(mp, mp->hcap, mp->base, ncap)) {
             memset(nd + mp->ndense, 0, (ncap - mp->ndense) * sizeof *nd);
+            for (size_t i = mp->ndense; i < ncap; i++)
+                np[i] = NULL;
             return false;
         }
     }
@@ -305,13 +324,16 @@ static bool slide_dense(idmap *mp, uint64_t key)
     }
     memmove(mp->dense, mp->dense + nout, keep * sizeof *mp->dense);
     memset(mp->dense + keep, 0, nout * sizeof *mp->dense);
+    memmove(mp->dense_ptr, mp->dense_ptr + nout, keep * sizeof *mp->dense_ptr);
+    for (size_t j = keep; j < w; j++)
+        mp->dense_ptr[j] = NULL;
     mp->base = nb;
     /* Only keys of the newly covered part, nb + [keep, w), can be in the hash table and now
      * inside the window (the evicted keys are all below nb). */
     for (size_t j = keep; j < w && mp->hlen > 0; j++) {
         size_t i = hash_find(mp, nb + j);
         if (i < mp->hcap) {
-            mp->dense[j] = mp->hvals[i];
+            dense_set(mp, j, mp->hvals[i]);
             hash_remove_at(mp, i);
         }
     }
@@ -331,7 +353,7 @@ static bool idmap_insert(idmap *mp, uint64_t key, void **out)
     if (!alloc_slot(mp, &s))
         return false;
     if (key - mp->base < mp->ndense) {
-        mp->dense[key - mp->base] = s + 1;
+        dense_set(mp, (size_t)(key - mp->base), s + 1);
     } else {
         hash_place(mp->hkeys, mp->hvals, mp->hcap, key, s + 1);
         mp->hlen++;
@@ -346,7 +368,7 @@ static void idmap_delete(idmap *mp, uint64_t key)
     uint32_t v = 0;
     if (key - mp->base < mp->ndense) {
         v = mp->dense[key - mp->base];
-        mp->dense[key - mp->base] = 0;
+        dense_set(mp, (size_t)(key - mp->base), 0);
     } else {
         size_t i = hash_find(mp, key);
         if (i < mp->hcap) {
