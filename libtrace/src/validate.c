@@ -30,18 +30,20 @@
 typedef struct idmap {
     size_t vsize;
     uint8_t *dvals;      /* dcap values */
-    uint8_t *dpresent;   /* dcap flags */
+    void **dptr;         /* dcap: &dvals[id] for a present id, NULL for an absent one (a
+                          * lookup is one load) */
     size_t dcap;
     int64_t *hkeys;      /* hcap keys */
     uint8_t *hvals;      /* hcap values */
     uint8_t *hused;      /* hcap flags */
     size_t hcap, hlen;
     size_t len;          /* entries in total */
-    /* The hash slots of IDs found lately, by the ID's low bits: thread IDs (the OS's, too
-     * sparse for the dense array) are few and mostly consecutive, and one event after
-     * another names another. A slot is only a hint, checked against its key: entries move
-     * (deletion, growth) without updating it, and a slot index stays below hcap. */
-    uint32_t cache_slot[IDMAP_CACHE];
+    /* The values of IDs found lately in the hash table, by the ID's low bits: thread IDs
+     * (the OS's, too sparse for the dense array) are few and mostly consecutive, and one
+     * event after another names another. cache_ptr[j] is NULL or the value of cache_key[j];
+     * what moves hash entries (growth, deletion) empties the cache. */
+    int64_t cache_key[IDMAP_CACHE];
+    void *cache_ptr[IDMAP_CACHE];
 } idmap;
 
 static uint64_t mix64(uint64_t x)
@@ -56,7 +58,7 @@ static uint64_t mix64(uint64_t x)
 static void idmap_free(idmap *m, const gtr_alloc *a)
 {
     gtr__free(a, m->dvals);
-    gtr__free(a, m->dpresent);
+    gtr__free(a, m->dptr);
     gtr__free(a, m->hkeys);
     gtr__free(a, m->hvals);
     gtr__free(a, m->hused);
@@ -89,8 +91,10 @@ static void *hash_get(idmap *m, int64_t id)
     i = hash_find(m, id, &found);
     if (!found)
         return NULL;
-    m->cache_slot[(size_t)id & (IDMAP_CACHE - 1)] = (uint32_t)i;
-    return m->hvals + i * m->vsize;
+    void *v = m->hvals + i * m->vsize;
+    m->cache_key[(size_t)id & (IDMAP_CACHE - 1)] = id;
+    m->cache_ptr[(size_t)id & (IDMAP_CACHE - 1)] = v;
+    return v;
 }
 
 /* idmap_get returns the value slot of id, or NULL. The dense case and the IDs cached from
@@ -98,13 +102,11 @@ static void *hash_get(idmap *m, int64_t id)
  * per event). */
 static GTR__ALWAYS_INLINE void *idmap_get(idmap *m, int64_t id)
 {
-    if (id >= 0 && (uint64_t)id < m->dcap)
-        return m->dpresent[id] ? m->dvals + (size_t)id * m->vsize : NULL;
-    if (m->hlen != 0) {
-        size_t i = m->cache_slot[(size_t)id & (IDMAP_CACHE - 1)];
-        if (m->hused[i] && m->hkeys[i] == id)
-            return m->hvals + i * m->vsize;
-    }
+    if ((uint64_t)id < m->dcap)   /* a negative id is not */
+        return m->dptr[id];
+    size_t j = (size_t)id & (IDMAP_CACHE - 1);
+    if (m->cache_key[j] == id && m->cache_ptr[j] != NULL)
+        return m->cache_ptr[j];
     return hash_get(m, id);
 }
 
@@ -139,6 +141,7 @@ static bool hash_grow(idmap *m, const gtr_alloc *a)
     gtr__free(a, old.hkeys);
     gtr__free(a, old.hvals);
     gtr__free(a, old.hused);
+    memset(m->cache_ptr, 0, sizeof m->cache_ptr);   /* every entry moved */
     return true;
 }
 
@@ -161,13 +164,15 @@ static void hash_delete(idmap *m, size_t i)
     }
     m->hused[i] = 0;
     m->hlen--;
+    memset(m->cache_ptr, 0, sizeof m->cache_ptr);   /* entries moved back */
 }
 
 /* dense_grow extends the dense array to cover id and moves hash entries it now covers. */
 static bool dense_grow(idmap *m, const gtr_alloc *a, int64_t id)
 {
     size_t ncap = m->dcap ? m->dcap : 64;
-    uint8_t *vals, *present;
+    uint8_t *vals;
+    void **ptrs;
 
     while (ncap <= (uint64_t)id)
         ncap *= 2;
@@ -175,18 +180,23 @@ static bool dense_grow(idmap *m, const gtr_alloc *a, int64_t id)
     if (vals == NULL)
         return false;
     m->dvals = vals;
-    present = gtr__realloc_array(a, m->dpresent, ncap, 1);
-    if (present == NULL)
+    /* The values may have moved: their pointers follow before anything can fail. */
+    for (size_t i = 0; i < m->dcap; i++)
+        if (m->dptr[i] != NULL)
+            m->dptr[i] = vals + i * m->vsize;
+    ptrs = gtr__realloc_array(a, m->dptr, ncap, sizeof *ptrs);
+    if (ptrs == NULL)
         return false;
-    m->dpresent = present;
+    m->dptr = ptrs;
     memset(m->dvals + m->dcap * m->vsize, 0, (ncap - m->dcap) * m->vsize);
-    memset(m->dpresent + m->dcap, 0, ncap - m->dcap);
+    for (size_t i = m->dcap; i < ncap; i++)
+        ptrs[i] = NULL;
     m->dcap = ncap;
     for (size_t i = 0; i < m->hcap && m->hlen > 0;) {
         int64_t k = m->hkeys[i];
         if (m->hused[i] && k >= 0 && (uint64_t)k < m->dcap) {
             memcpy(m->dvals + (size_t)k * m->vsize, m->hvals + i * m->vsize, m->vsize);
-            m->dpresent[k] = 1;
+            m->dptr[k] = m->dvals + (size_t)k * m->vsize;
             hash_delete(m, i); /* slot i may now hold a shifted entry: look again */
             continue;
         }
@@ -210,9 +220,9 @@ static GTR__NOINLINE void *idmap_put_new(idmap *m, const gtr_alloc *a, int64_t i
             return NULL;
     }
     if (id >= 0 && (uint64_t)id < m->dcap) {
-        m->dpresent[id] = 1;
-        m->len++;
         v = m->dvals + (size_t)id * m->vsize;
+        m->dptr[id] = v;
+        m->len++;
         memset(v, 0, m->vsize);
         return v;
     }
@@ -246,8 +256,8 @@ static void idmap_delete(idmap *m, int64_t id)
     size_t i;
 
     if (id >= 0 && (uint64_t)id < m->dcap) {
-        if (m->dpresent[id]) {
-            m->dpresent[id] = 0;
+        if (m->dptr[id] != NULL) {
+            m->dptr[id] = NULL;
             m->len--;
         }
         return;
@@ -265,8 +275,8 @@ static void idmap_delete(idmap *m, int64_t id)
 static void idmap_each(idmap *m, void (*fn)(void *v, const gtr_alloc *a), const gtr_alloc *a)
 {
     for (size_t i = 0; i < m->dcap; i++)
-        if (m->dpresent[i])
-            fn(m->dvals + i * m->vsize, a);
+        if (m->dptr[i] != NULL)
+            fn(m->dptr[i], a);
     for (size_t i = 0; i < m->hcap; i++)
         if (m->hused[i])
             fn(m->hvals + i * m->vsize, a);
