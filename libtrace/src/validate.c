@@ -1209,6 +1209,24 @@ static GTR__ALWAYS_INLINE gtr_status validate(gtr_validator *v, const gtr_event 
     return validate_other(v, ev, err);
 }
 
+/* accumulated_error returns the messages the event just validated left (v->nerrs != 0). */
+static GTR__NOINLINE gtr_status accumulated_error(gtr_validator *v, gtr_err *err)
+{
+    if (gtr_buf_status(&v->errs) < 0)
+        return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
+    return gtr_err_setn(err, GTR_E_INVALID, v->errs.data, v->errs.len);
+}
+
+/* reset_accumulator empties the messages of the event before (acc_begin counts each, so an
+ * event that added none left the accumulator as its reset left it). */
+static GTR__ALWAYS_INLINE void reset_accumulator(gtr_validator *v)
+{
+    if (v->nerrs != 0) {
+        gtr_buf_reset(&v->errs);
+        v->nerrs = 0;
+    }
+}
+
 /* validator_event is gtr_validator_event's work, inlined there with validate and the checks
  * shared by the other types: a caller of the library (the CLI, a program linked to the shared
  * library) makes one call per event, as a caller inlining it all under LTO does none. */
@@ -1219,19 +1237,12 @@ static GTR__ALWAYS_INLINE gtr_status validator_event(gtr_validator *v, const gtr
 
     if (v == NULL || ev == NULL)
         return gtr_err_setf(err, GTR_E_USAGE, "gtr_validator_event: NULL argument");
-    /* Every message starts with acc_begin, which counts it: an event that added none left
-     * the accumulator as its reset left it, and the next event need not reset it again. */
-    if (v->nerrs != 0) {
-        gtr_buf_reset(&v->errs);
-        v->nerrs = 0;
-    }
+    reset_accumulator(v);
     if ((st = validate(v, ev, err)) < 0)
         return st;
     if (v->nerrs == 0)
         return GTR_OK;
-    if (gtr_buf_status(&v->errs) < 0)
-        return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
-    return gtr_err_setn(err, GTR_E_INVALID, v->errs.data, v->errs.len);
+    return accumulated_error(v, err);
 }
 
 gtr_status gtr_validator_event(gtr_validator *v, const gtr_event *ev, gtr_err *err)
@@ -1247,8 +1258,9 @@ gtr_status gtr_validator_event(gtr_validator *v, const gtr_event *ev, gtr_err *e
     return st;
 }
 
-/* gtr_validator_run: validator_event is inlined here, and gtr_reader_next's common case is
- * small enough for link-time optimisation to inline it too (reader.c). */
+/* gtr_validator_run: validator_event's work is inlined here, and gtr_reader_next's common case
+ * is small enough for link-time optimisation to inline it too (reader.c). The accumulator is
+ * reset once: the loop ends at the first event that leaves a message. */
 gtr_status gtr_validator_run(gtr_validator *v, gtr_reader *r, uint64_t max, uint64_t *n,
                              gtr_err *err)
 {
@@ -1267,12 +1279,17 @@ gtr_status gtr_validator_run(gtr_validator *v, gtr_reader *r, uint64_t max, uint
     }
     /* Clear once: a step that succeeds (the reader's and the validator's) leaves it clear. */
     gtr_err_clear(err);
+    reset_accumulator(v);
     while (max == 0 || k < max) {
         if ((st = gtr__reader_next_ref(r, &buf, &ev, err)) != GTR_OK)
             break;
         k++;
-        if ((st = validator_event(v, ev, err)) < 0)
+        if ((st = validate(v, ev, err)) < 0)
             break;
+        if (v->nerrs != 0) {
+            st = accumulated_error(v, err);
+            break;
+        }
     }
     if (err == &local)
         gtr_err_clear(&local);
