@@ -352,14 +352,16 @@ static bool idmap_insert(idmap *mp, uint64_t key, void **out)
     uint32_t s;
     if (!alloc_slot(mp, &s))
         return false;
+    void *v = slot_ptr(mp, s);
     if (key - mp->base < mp->ndense) {
-        dense_set(mp, (size_t)(key - mp->base), s + 1);
+        mp->dense[key - mp->base] = s + 1;
+        mp->dense_ptr[key - mp->base] = v;
     } else {
         hash_place(mp->hkeys, mp->hvals, mp->hcap, key, s + 1);
         mp->hlen++;
     }
     mp->len++;
-    *out = slot_ptr(mp, s);
+    *out = v;
     return true;
 }
 
@@ -368,7 +370,8 @@ static void idmap_delete(idmap *mp, uint64_t key)
     uint32_t v = 0;
     if (key - mp->base < mp->ndense) {
         v = mp->dense[key - mp->base];
-        dense_set(mp, (size_t)(key - mp->base), 0);
+        mp->dense[key - mp->base] = 0;
+        mp->dense_ptr[key - mp->base] = NULL;
     } else {
         size_t i = hash_find(mp, key);
         if (i < mp->hcap) {
