@@ -648,45 +648,46 @@ static void test_reader_event_decode_errors(void **state)
     }
 }
 
+/* prelude_then_fails reads a go1.22 trace of gen_prelude and one event of type with args on
+ * M 0, and expects reading to end with msg after the prelude's three events (Sync and two
+ * statuses). PRELUDE_THEN_FAILS passes the arguments as a list. */
+static void prelude_then_fails(const char *name, const char *msg, uint8_t type,
+                               const uint64_t *args, size_t n)
+{
+    tb t;
+    rd_result res;
+    tb_init(&t, 22);
+    gen_prelude(&t, 1);
+    tb_evv(&t, type, args, n);
+    tb_batch(&t, 1, 0, 100);
+    rd_trace(name, &t, &res);
+    rd_expect_error(&res, 3, msg);
+    tb_free(&t);
+}
+#define PRELUDE_THEN_FAILS(name, msg, type, ...)                                               \
+    prelude_then_fails((name), (msg), (type), (const uint64_t[]){__VA_ARGS__},                \
+                       sizeof((const uint64_t[]){__VA_ARGS__}) / sizeof(uint64_t))
+
 static void test_reader_invalid_table_ids_fail(void **state)
 {
     (void)state;
-    tb t;
-    rd_result res;
+    PRELUDE_THEN_FAILS("invalid-string-id",
+                       "found invalid string ID 99 for event GoLabel",
+                       GTR_EV_GO_LABEL, 1, 99);
 
-    tb_init(&t, 22);
-    gen_prelude(&t, 1);
-    TB_EV(&t, GTR_EV_GO_LABEL, 1, 99);
-    tb_batch(&t, 1, 0, 100);
-    rd_trace("invalid-string-id", &t, &res);
-    rd_expect_error(&res, 3, "found invalid string ID 99 for event GoLabel");
-    tb_free(&t);
-
-    tb_init(&t, 22);
-    gen_prelude(&t, 1);
-    TB_EV(&t, GTR_EV_STW_BEGIN, 1, 0, 7);
-    tb_batch(&t, 1, 0, 100);
-    rd_trace("invalid-stack-id", &t, &res);
-    rd_expect_error(&res, 3, "found invalid stack ID 7 for event STWBegin");
-    tb_free(&t);
+    PRELUDE_THEN_FAILS("invalid-stack-id",
+                       "found invalid stack ID 7 for event STWBegin",
+                       GTR_EV_STW_BEGIN, 1, 0, 7);
 
     /* GoCreate names two stacks: its own (checked first, as Go's spec lists it) and the new
      * goroutine's. */
-    tb_init(&t, 22);
-    gen_prelude(&t, 1);
-    TB_EV(&t, GTR_EV_GO_CREATE, 1, 5, 8, 0);
-    tb_batch(&t, 1, 0, 100);
-    rd_trace("invalid-new-stack-id", &t, &res);
-    rd_expect_error(&res, 3, "found invalid stack ID 8 for event GoCreate");
-    tb_free(&t);
+    PRELUDE_THEN_FAILS("invalid-new-stack-id",
+                       "found invalid stack ID 8 for event GoCreate",
+                       GTR_EV_GO_CREATE, 1, 5, 8, 0);
 
-    tb_init(&t, 22);
-    gen_prelude(&t, 1);
-    TB_EV(&t, GTR_EV_GO_CREATE, 1, 5, 8, 9);
-    tb_batch(&t, 1, 0, 100);
-    rd_trace("invalid-both-stack-ids", &t, &res);
-    rd_expect_error(&res, 3, "found invalid stack ID 9 for event GoCreate");
-    tb_free(&t);
+    PRELUDE_THEN_FAILS("invalid-both-stack-ids",
+                       "found invalid stack ID 9 for event GoCreate",
+                       GTR_EV_GO_CREATE, 1, 5, 8, 9);
 }
 
 /* The ordering checks the table IDs of what it queues (Go's ReadEvent checks each event it
@@ -699,39 +700,23 @@ static void test_reader_invalid_table_ids_of_queued_events_fail(void **state)
     tb t;
     rd_result res;
 
-    tb_init(&t, 22);
-    gen_prelude(&t, 1);
-    TB_EV(&t, GTR_EV_GO_STOP, 1, 0, 7);
-    tb_batch(&t, 1, 0, 100);
-    rd_trace("invalid-go-stop-stack", &t, &res);
-    rd_expect_error(&res, 3, "found invalid stack ID 7 for event GoStop");
-    tb_free(&t);
+    PRELUDE_THEN_FAILS("invalid-go-stop-stack",
+                       "found invalid stack ID 7 for event GoStop",
+                       GTR_EV_GO_STOP, 1, 0, 7);
 
-    tb_init(&t, 22);
-    gen_prelude(&t, 1);
-    TB_EV(&t, GTR_EV_GO_BLOCK, 1, 5, 0);
-    tb_batch(&t, 1, 0, 100);
-    rd_trace("invalid-go-block-reason", &t, &res);
-    rd_expect_error(&res, 3, "found invalid string ID 5 for event GoBlock");
-    tb_free(&t);
+    PRELUDE_THEN_FAILS("invalid-go-block-reason",
+                       "found invalid string ID 5 for event GoBlock",
+                       GTR_EV_GO_BLOCK, 1, 5, 0);
 
     /* A stack ID is checked before a string ID. */
-    tb_init(&t, 22);
-    gen_prelude(&t, 1);
-    TB_EV(&t, GTR_EV_GO_BLOCK, 1, 5, 4);
-    tb_batch(&t, 1, 0, 100);
-    rd_trace("invalid-go-block-stack-and-reason", &t, &res);
-    rd_expect_error(&res, 3, "found invalid stack ID 4 for event GoBlock");
-    tb_free(&t);
+    PRELUDE_THEN_FAILS("invalid-go-block-stack-and-reason",
+                       "found invalid stack ID 4 for event GoBlock",
+                       GTR_EV_GO_BLOCK, 1, 5, 4);
 
     /* (A region's name the ordering looks up itself: "invalid string ID %v for %v event".) */
-    tb_init(&t, 22);
-    gen_prelude(&t, 1);
-    TB_EV(&t, GTR_EV_USER_REGION_BEGIN, 1, 0, 0, 4);
-    tb_batch(&t, 1, 0, 100);
-    rd_trace("invalid-region-stack", &t, &res);
-    rd_expect_error(&res, 3, "found invalid stack ID 4 for event UserRegionBegin");
-    tb_free(&t);
+    PRELUDE_THEN_FAILS("invalid-region-stack",
+                       "found invalid stack ID 4 for event UserRegionBegin",
+                       GTR_EV_USER_REGION_BEGIN, 1, 0, 0, 4);
 
     /* In its place among the events the ordering queued ahead. */
     tb_init(&t, 22);
