@@ -228,6 +228,14 @@ static void dense_set(idmap *mp, size_t d, uint32_t v)
     mp->dense_ptr[d] = v != 0 ? slot_ptr(mp, v - 1) : NULL;
 }
 
+/* dense_clear marks dense entries [from, to) absent, in both arrays. */
+static void dense_clear(idmap *mp, size_t from, size_t to)
+{
+    memset(mp->dense + from, 0, (to - from) * sizeof *mp->dense);
+    for (size_t i = from; i < to; i++)
+        mp->dense_ptr[i] = NULL;
+}
+
 /* grow_dense tries to extend the dense array up to cover key. false leaves the map unchanged
  * (the key then goes to the hash table, or the window slides). */
 static bool grow_dense(idmap *mp, uint64_t key)
@@ -251,9 +259,7 @@ static bool grow_dense(idmap *mp, uint64_t key)
     if (np == NULL)
         return false;
     mp->dense_ptr = np;
-    memset(nd + mp->ndense, 0, (ncap - mp->ndense) * sizeof *nd);
-    for (size_t i = mp->ndense; i < ncap; i++)
-        np[i] = NULL;
+    dense_clear(mp, mp->ndense, ncap);
     /* Hash entries now inside the window move to it. */
     bool moves = false;
     for (size_t i = 0; i < mp->hcap && !moves; i++)
@@ -264,9 +270,7 @@ static bool grow_dense(idmap *mp, uint64_t key)
                 dense_set(mp, (size_t)(mp->hkeys[i] - mp->base), mp->hvals[i]);
         }
         if (!hash_rebuild(mp, mp->hcap, mp->base, ncap)) {
-            memset(nd + mp->ndense, 0, (ncap - mp->ndense) * sizeof *nd);
-            for (size_t i = mp->ndense; i < ncap; i++)
-                np[i] = NULL;
+            dense_clear(mp, mp->ndense, ncap);
             return false;
         }
     }
@@ -323,10 +327,8 @@ static bool slide_dense(idmap *mp, uint64_t key)
         }
     }
     memmove(mp->dense, mp->dense + nout, keep * sizeof *mp->dense);
-    memset(mp->dense + keep, 0, nout * sizeof *mp->dense);
     memmove(mp->dense_ptr, mp->dense_ptr + nout, keep * sizeof *mp->dense_ptr);
-    for (size_t j = keep; j < w; j++)
-        mp->dense_ptr[j] = NULL;
+    dense_clear(mp, keep, w);
     mp->base = nb;
     /* Only keys of the newly covered part, nb + [keep, w), can be in the hash table and now
      * inside the window (the evicted keys are all below nb). */
@@ -370,8 +372,7 @@ static void idmap_delete(idmap *mp, uint64_t key)
     uint32_t v = 0;
     if (key - mp->base < mp->ndense) {
         v = mp->dense[key - mp->base];
-        mp->dense[key - mp->base] = 0;
-        mp->dense_ptr[key - mp->base] = NULL;
+        dense_set(mp, (size_t)(key - mp->base), 0);
     } else {
         size_t i = hash_find(mp, key);
         if (i < mp->hcap) {
