@@ -11,6 +11,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* populate_ahead fills in the page table of m's pages up to `to` (at most the file's end)
+ * past those already filled in or let go: one call (MADV_POPULATE_READ, Linux 5.14), where
+ * reading them would fault once every 16 pages. Advisory: a kernel without it says EINVAL,
+ * and the pages are then faulted in as they are read. */
+static void populate_ahead(cli_mapped_file *m, size_t to)
+{
+    size_t from = m->populated > m->released ? m->populated : m->released;
+    if (to > m->len)
+        to = m->len;
+    if (to <= from)
+        return;
+    (void)madvise((char *)m->data + from, to - from, MADV_POPULATE_READ);
+    m->populated = to;
+}
+
 /* The message the SIGBUS handler writes, made before the handler can run. */
 static char bus_message[512];
 static size_t bus_message_len;
@@ -60,6 +75,7 @@ bool cli_map_file(const char *path, cli_mapped_file *out)
 
     out->data = p;
     out->len = len;
+    populate_ahead(out, CLI_MAPPED_FILE_AHEAD);
     return true;
 }
 
@@ -77,6 +93,7 @@ void cli_mapped_file_release_before(cli_mapped_file *m, uint64_t offset)
     /* A private read-only file mapping: MADV_DONTNEED drops the pages, the bytes stay. */
     if (madvise((char *)m->data + m->released, (size_t)end - m->released, MADV_DONTNEED) == 0)
         m->released = (size_t)end;
+    populate_ahead(m, m->released + CLI_MAPPED_FILE_AHEAD);
 }
 
 void cli_unmap_file(cli_mapped_file *m)

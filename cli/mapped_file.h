@@ -9,24 +9,31 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* CLI_MAPPED_FILE_AHEAD: how many bytes past those let go the mapping is made resident in
+ * advance (the whole of a file of at most this size as it is mapped). */
+#define CLI_MAPPED_FILE_AHEAD ((size_t)2 << 20)
+
 typedef struct cli_mapped_file {
     void *data;       /* NULL: nothing mapped */
     size_t len;
     size_t released;  /* bytes at the start let go by cli_mapped_file_release_before */
+    size_t populated; /* the end of the bytes made resident in advance */
 } cli_mapped_file;
 
-/* cli_map_file maps the regular file path whole. Returns false, with nothing mapped, when
- * path is not a regular file, is empty (as /proc files say they are), cannot be opened or
- * mapped: the caller then reads it as a stream, which reports any error in Go's words. A
- * file cut short by another process while it is mapped would raise SIGBUS on the next read
- * of a lost page: once a file is mapped, SIGBUS ends gotrace with
- * "gotrace: read PATH: the file was truncated while being read" (PATH the last file mapped)
- * and exit status 1. */
+/* cli_map_file maps the regular file path whole, and makes its first CLI_MAPPED_FILE_AHEAD
+ * bytes resident (their pages entered in one call, not a fault every few pages). Returns
+ * false, with nothing mapped, when path is not a regular file, is empty (as /proc files say
+ * they are), cannot be opened or mapped: the caller then reads it as a stream, which reports
+ * any error in Go's words. A file cut short by another process while it is mapped would
+ * raise SIGBUS on the next read of a lost page: once a file is mapped, SIGBUS ends gotrace
+ * with "gotrace: read PATH: the file was truncated while being read" (PATH the last file
+ * mapped) and exit status 1. */
 bool cli_map_file(const char *path, cli_mapped_file *out);
 
 /* cli_mapped_file_release_before lets go of the whole pages of m before offset, so that a
  * long file read front to back keeps the memory of a short one: they leave the process (its
- * resident set), not the file; touched again, they are read back from the page cache. */
+ * resident set), not the file; touched again, they are read back from the page cache. The
+ * CLI_MAPPED_FILE_AHEAD bytes after them are then made resident. */
 void cli_mapped_file_release_before(cli_mapped_file *m, uint64_t offset);
 
 /* cli_unmap_file releases what cli_map_file mapped (and zeroes m). */

@@ -3,12 +3,14 @@
  * and the clean exit when a mapped file is cut short under it (SIGBUS). */
 #define _GNU_SOURCE
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -77,6 +79,75 @@ static void test_mapped_file_release_keeps_the_bytes(void **state)
     free(path);
 }
 
+/* resident_pages is the number of m's pages in this process's resident set (the mapping's
+ * Rss in /proc/self/smaps). */
+static size_t resident_pages(const cli_mapped_file *m)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    assert_non_null(f);
+    char line[512];
+    bool in_map = false;
+    size_t kb = SIZE_MAX;
+    while (fgets(line, sizeof line, f) != NULL) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, ':') != NULL &&
+            line[strspn(line, "0123456789abcdef")] == '-')
+            in_map = lo == (unsigned long)(uintptr_t)m->data;
+        else if (in_map && sscanf(line, "Rss: %zu kB", &kb) == 1)
+            break;
+    }
+    fclose(f);
+    assert_int_not_equal(kb, SIZE_MAX);
+    return kb * 1024 / (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/* The kernel can make a range resident in one call (MADV_POPULATE_READ, Linux 5.14). */
+static bool kernel_populates(void)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    void *p = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(p != MAP_FAILED);
+    bool ok = madvise(p, page, MADV_POPULATE_READ) == 0;
+    munmap(p, page);
+    return ok;
+}
+
+/* A file is made resident as it is mapped, up to CLI_MAPPED_FILE_AHEAD bytes, and that far
+ * past what is let go after. */
+static void test_mapped_file_is_made_resident_ahead(void **state)
+{
+    (void)state;
+    if (!kernel_populates())
+        skip();
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), ahead = CLI_MAPPED_FILE_AHEAD / page;
+    cli_mapped_file m;
+
+    char *small = temp_file(page * 5 + 100);   /* 6 pages: all of it */
+    assert_true(cli_map_file(small, &m));
+    assert_int_equal(resident_pages(&m), 6);
+    cli_mapped_file_release_before(&m, page * 2 + 10);
+    assert_int_equal(resident_pages(&m), 4);
+    cli_unmap_file(&m);
+    unlink(small);
+    free(small);
+
+    /* A page read brings its neighbours in the page cache along (fault-around, up to 16
+     * pages here): at least the pages asked for are resident, some may be with them. */
+    char *big = temp_file(CLI_MAPPED_FILE_AHEAD + page * 5);
+    assert_true(cli_map_file(big, &m));
+    assert_int_equal(resident_pages(&m), ahead);   /* the first CLI_MAPPED_FILE_AHEAD */
+    cli_mapped_file_release_before(&m, page * 3);
+    assert_in_range(resident_pages(&m), ahead, ahead + 2);   /* 3 went, 3 to 5 came */
+    cli_mapped_file_release_before(&m, page * 5);
+    assert_int_equal(resident_pages(&m), ahead);   /* the file's last pages */
+    const unsigned char *p = m.data;
+    for (size_t i = 0; i < m.len; i++)
+        assert_int_equal(p[i], (unsigned char)(i * 7 + 1));
+    cli_unmap_file(&m);
+    unlink(big);
+    free(big);
+}
+
 static void test_mapped_file_declines_what_it_cannot_map(void **state)
 {
     (void)state;
@@ -142,6 +213,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mapped_file_maps_regular_files_whole),
         cmocka_unit_test(test_mapped_file_release_keeps_the_bytes),
+        cmocka_unit_test(test_mapped_file_is_made_resident_ahead),
         cmocka_unit_test(test_mapped_file_declines_what_it_cannot_map),
         cmocka_unit_test(test_mapped_file_truncated_under_it_exits_cleanly),
     };
