@@ -185,26 +185,26 @@ static size_t sift_up(gtr__heap_entry *heap, size_t i)
 }
 
 /* sift_down is Go's siftDown with its min3 (the earliest of the entry and its children,
- * preferring the entry, then the left child, on ties). n may be 0 (the last entry removed):
- * i is then outside the heap, and nothing moves. */
+ * preferring the entry, then the left child, on ties): the earlier child (the left one on a
+ * tie) is picked without a branch, then taken only when it is strictly earlier than the
+ * entry, which is min3's answer. (Which child is earlier changes from one sift to the next
+ * when Ms take turns: a branch on it, at every level, is one a predictor cannot follow.) n
+ * may be 0 (the last entry removed): i is then outside the heap, and nothing moves. */
 static size_t sift_down(gtr__heap_entry *heap, size_t n, size_t i)
 {
     if (i >= n)
         return i;
     gtr__heap_entry x = heap[i];
     for (;;) {
-        size_t l = 2 * i + 1, m = i;
-        gtr_time min_t = x.time;
-        if (l < n && heap[l].time < min_t) {
-            min_t = heap[l].time;
-            m = l;
-        }
-        if (l + 1 < n && heap[l + 1].time < min_t)
-            m = l + 1;
-        if (m == i)
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;   /* a leaf */
+        if (c + 1 < n)
+            c += (size_t)(heap[c + 1].time < heap[c].time);
+        if (heap[c].time >= x.time)
             break;   /* the heap invariant already applies */
-        heap[i] = heap[m];
-        i = m;
+        heap[i] = heap[c];
+        i = c;
     }
     heap[i] = x;
     return i;
