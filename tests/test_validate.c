@@ -457,10 +457,54 @@ static void test_validate_stack_checks_per_generation(void **state)
     gtr__evt_free(t2);
 }
 
+/* count_of is the number of times needle occurs in hay. */
+static size_t count_of(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(hay, needle); p != NULL; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* GoStop, GoBlock and GoSyscallBegin give their own stack as the transition's: Go checks it
+ * twice, so an incomplete frame is reported twice (the validator skips the second check
+ * only when the first found nothing), and a complete stack not at all. */
+static void test_validate_transition_stack_checked_as_go_does(void **state)
+{
+    static const uint8_t types[] = {GTR_EV_GO_STOP, GTR_EV_GO_BLOCK, GTR_EV_GO_SYSCALL_BEGIN};
+    (void)state;
+    for (size_t k = 0; k < sizeof types; k++) {
+        for (int complete = 0; complete <= 1; complete++) {
+            for (int synced = 0; synced <= 1; synced++) {
+                gtr__ev_table *t = mini_table(NULL, complete != 0);
+                gtr_validator *v;
+                gtr_err err = GTR_ERR_INIT;
+                assert_int_equal(gtr_validator_new(NULL, &v, &err), GTR_OK);
+                gtr_validator_set_go_version(v, GTR_GO122);
+                if (synced)
+                    feed(v, t, 1, 1, "");   /* the table is the Sync's: clean stacks kept */
+                gtr_event e = gtr__make_event(t, 1, 2, 3, types[k], 2);
+                unsigned si = gtr_spec(types[k])->stack_ids[0];
+                assert_in_range(si, 1, 4);
+                e.args_[0] = 1;          /* GoStop's and GoBlock's reason: "f" */
+                e.args_[si - 1] = 1;     /* stack 1 */
+                gtr_err_clear(&err);
+                gtr_status st = gtr_validator_event(v, &e, &err);
+                size_t reported = st == GTR_OK ? 0 : count_of(err.msg, "invalid stack frame");
+                assert_int_equal(reported, complete ? 0 : 2);
+                gtr_err_clear(&err);
+                gtr_validator_free(v);
+                gtr__evt_free(t);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_validate_timestamp_out_of_order_fails),
+        cmocka_unit_test(test_validate_transition_stack_checked_as_go_does),
         cmocka_unit_test(test_validate_sync_not_sequential_fails),
         cmocka_unit_test(test_validate_sync_without_clock_snapshot_fails),
         cmocka_unit_test(test_validate_sync_without_clock_snapshot_before_go125_passes),
