@@ -704,6 +704,12 @@ static void test_reader_invalid_table_ids_of_queued_events_fail(void **state)
                        "found invalid stack ID 7 for event GoStop",
                        GTR_EV_GO_STOP, 1, 0, 7);
 
+    /* The validator takes a GoStop's and a GoBlock's reason as checked here: it does not
+     * look it up again (validate.c, validate_transition). */
+    PRELUDE_THEN_FAILS("invalid-go-stop-reason",
+                       "found invalid string ID 6 for event GoStop",
+                       GTR_EV_GO_STOP, 1, 6, 0);
+
     PRELUDE_THEN_FAILS("invalid-go-block-reason",
                        "found invalid string ID 5 for event GoBlock",
                        GTR_EV_GO_BLOCK, 1, 5, 0);

@@ -78,8 +78,13 @@ static GTR__ALWAYS_INLINE void gtr__set_transition(gtr_state_transition *out,
 
 /* gtr__state_transition_of is Event.StateTransition of ev, an event of a state-transition
  * type, whose type is `type` (ev->type_): a caller that knows the type at compile time
- * passes it as a constant and gets only that type's case (the validator's per-type paths). */
+ * passes it as a constant and gets only that type's case (the validator's per-type paths).
+ * with_reason false leaves a GoStop's or GoBlock's reason "" without looking it up: for a
+ * caller that does not read it, of an event the reader has passed (its string ID was
+ * checked to be in the table, Go's validateTableIDs, or is one of the old-format
+ * conversion's own strings), where Go's mustGet cannot panic. */
 static GTR__ALWAYS_INLINE gtr_status gtr__state_transition_of(const gtr_event *ev, uint8_t type,
+                                                              bool with_reason,
                                                               gtr_state_transition *out,
                                                               gtr_err *err)
 {
@@ -134,7 +139,7 @@ static GTR__ALWAYS_INLINE gtr_status gtr__state_transition_of(const gtr_event *e
         gtr_status st;
         gtr__set_transition(out, GTR_RESOURCE_GOROUTINE, ev->g_, GTR_GO_RUNNING,
                        type == GTR_EV_GO_STOP ? GTR_GO_RUNNABLE : GTR_GO_WAITING);
-        if ((st = gtr__must_string(ev->table_, a[0], &out->reason, err)) < 0)
+        if (with_reason && (st = gtr__must_string(ev->table_, a[0], &out->reason, err)) < 0)
             return st;
         out->stack = gtr__event_stack_of(ev, type); /* The resource the event happened on. */
         break;
@@ -179,7 +184,7 @@ static GTR__ALWAYS_INLINE gtr_status gtr__event_state_transition(const gtr_event
         return GTR__ERR_LIT(err, GTR_E_USAGE,
                             "StateTransition called on non-StateTransition event");
     }
-    return gtr__state_transition_of(ev, ev->type_, out, err);
+    return gtr__state_transition_of(ev, ev->type_, true, out, err);
 }
 
 #endif /* GTR_SRC_EVENT_TRANSITION_H */

@@ -1072,7 +1072,8 @@ static GTR__ALWAYS_INLINE gtr_status validate_transition(gtr_validator *v, const
     size_t nerrs = v->nerrs;
     if ((st = check_stack(v, gtr__event_stack_of(ev, type), err)) < 0)
         return st;
-    if ((st = gtr__state_transition_of(ev, type, &tr, err)) < 0)
+    /* The reason is not read here, and the reader has checked its string ID. */
+    if ((st = gtr__state_transition_of(ev, type, false, &tr, err)) < 0)
         return st;
     /* The transition's stack is the event's own for these types (gtr__state_transition_of):
      * when the check just made found nothing, a second one would find nothing either (a
