@@ -5,6 +5,7 @@
 #ifndef GTR_SRC_EVENT_TRANSITION_H
 #define GTR_SRC_EVENT_TRANSITION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
