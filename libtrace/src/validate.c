@@ -658,7 +658,7 @@ static void delete_range(gtr_validator *v, gtr_resource_id r, const char *name)
 /* get_or_create_thread_slow is get_or_create_thread for a thread not seen yet, or none. */
 static GTR__NOINLINE gtr_status get_or_create_thread_slow(gtr_validator *v, const gtr_event *ev,
                                                           gtr_threadid m,
-                                                          const gtr_state_transition *tr,
+                                                          bool undetermined_to_syscall,
                                                           sched_ctx **ctx, gtr_err *err)
 {
     bool created;
@@ -670,8 +670,7 @@ static GTR__NOINLINE gtr_status get_or_create_thread_slow(gtr_validator *v, cons
          * Go 1.22, which lack thread information for them. */
         bool lenient = v->go_version < GTR_GO122 &&
                        gtr_event_get_kind(ev) == GTR_EVENT_STATE_TRANSITION &&
-                       tr->resource.kind == GTR_RESOURCE_GOROUTINE &&
-                       tr->old_state_ == GTR_GO_UNDETERMINED && tr->new_state_ == GTR_GO_SYSCALL;
+                       undetermined_to_syscall;
         if (!lenient) {
             acc_errorf(v, "must have thread, but thread ID is none");
             return GTR_OK;
@@ -696,6 +695,11 @@ static GTR__ALWAYS_INLINE gtr_status get_or_create_thread(gtr_validator *v, cons
                                                           const gtr_state_transition *tr,
                                                           sched_ctx **ctx, gtr_err *err)
 {
+    /* The slow path is given what it reads of tr, not tr: the transition's address does not
+     * escape the per-type copies, so it lives in registers and constants. */
+    bool undetermined_to_syscall = tr->resource.kind == GTR_RESOURCE_GOROUTINE &&
+                                   tr->old_state_ == GTR_GO_UNDETERMINED &&
+                                   tr->new_state_ == GTR_GO_SYSCALL;
     if (m != GTR_NO_THREAD) {
         sched_ctx *s = idmap_get(&v->ms, m);
         if (s != NULL) {
@@ -703,7 +707,7 @@ static GTR__ALWAYS_INLINE gtr_status get_or_create_thread(gtr_validator *v, cons
             return GTR_OK;
         }
     }
-    return get_or_create_thread_slow(v, ev, m, tr, ctx, err);
+    return get_or_create_thread_slow(v, ev, m, undetermined_to_syscall, ctx, err);
 }
 
 static gtr_status check_sync(gtr_validator *v, const gtr_event *ev, gtr_err *err)
