@@ -695,11 +695,6 @@ static GTR__ALWAYS_INLINE gtr_status get_or_create_thread(gtr_validator *v, cons
                                                           const gtr_state_transition *tr,
                                                           sched_ctx **ctx, gtr_err *err)
 {
-    /* The slow path is given what it reads of tr, not tr: the transition's address does not
-     * escape the per-type copies, so it lives in registers and constants. */
-    bool undetermined_to_syscall = tr->resource.kind == GTR_RESOURCE_GOROUTINE &&
-                                   tr->old_state_ == GTR_GO_UNDETERMINED &&
-                                   tr->new_state_ == GTR_GO_SYSCALL;
     if (m != GTR_NO_THREAD) {
         sched_ctx *s = idmap_get(&v->ms, m);
         if (s != NULL) {
@@ -707,6 +702,11 @@ static GTR__ALWAYS_INLINE gtr_status get_or_create_thread(gtr_validator *v, cons
             return GTR_OK;
         }
     }
+    /* The slow path is given what it reads of tr, not tr: the transition's address does not
+     * escape the per-type copies, so it lives in registers and constants. */
+    bool undetermined_to_syscall = tr->resource.kind == GTR_RESOURCE_GOROUTINE &&
+                                   tr->old_state_ == GTR_GO_UNDETERMINED &&
+                                   tr->new_state_ == GTR_GO_SYSCALL;
     return get_or_create_thread_slow(v, ev, m, undetermined_to_syscall, ctx, err);
 }
 
