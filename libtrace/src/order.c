@@ -342,11 +342,10 @@ static bool slide_dense(idmap *mp, uint64_t key)
     return true;
 }
 
-/* idmap_insert adds key (which must be absent) and returns its value slot in *out. A fresh
- * slot is zeroed; a recycled one keeps the buffers its previous owner allocated. */
-static bool idmap_insert(idmap *mp, uint64_t key, void **out)
+/* idmap_insert_slow is idmap_insert's whole work: it may grow or slide the dense window, grow
+ * the hash table and hand out a fresh slot. */
+static GTR__NOINLINE bool idmap_insert_slow(idmap *mp, uint64_t key, void **out)
 {
-    assert(idmap_get(mp, key) == NULL);
     if (key - mp->base >= mp->ndense && !grow_dense(mp, key))
         (void)slide_dense(mp, key);
     if (key - mp->base >= mp->ndense && !hash_reserve(mp, 1))
@@ -367,12 +366,34 @@ static bool idmap_insert(idmap *mp, uint64_t key, void **out)
     return true;
 }
 
-static void idmap_delete(idmap *mp, uint64_t key)
+/* idmap_insert adds key (which must be absent) and returns its value slot in *out. A fresh
+ * slot is zeroed; a recycled one keeps the buffers its previous owner allocated. The common
+ * case, a key inside the dense window and a recycled slot (task IDs: each task's slot is the
+ * last ended one's), is inlined. */
+static inline bool idmap_insert(idmap *mp, uint64_t key, void **out)
+{
+    assert(idmap_get(mp, key) == NULL);
+    uint64_t d = key - mp->base;
+    if (d < mp->ndense && mp->nfree > 0) {
+        uint32_t s = mp->free_slots[--mp->nfree];
+        void *v = slot_ptr(mp, s);
+        mp->dense[d] = s + 1;
+        mp->dense_ptr[d] = v;
+        mp->len++;
+        *out = v;
+        return true;
+    }
+    return idmap_insert_slow(mp, key, out);
+}
+
+static inline void idmap_delete(idmap *mp, uint64_t key)
 {
     uint32_t v = 0;
-    if (key - mp->base < mp->ndense) {
-        v = mp->dense[key - mp->base];
-        dense_set(mp, (size_t)(key - mp->base), 0);
+    uint64_t d = key - mp->base;
+    if (d < mp->ndense) {
+        v = mp->dense[d];
+        mp->dense[d] = 0;
+        mp->dense_ptr[d] = NULL;
     } else {
         size_t i = hash_find(mp, key);
         if (i < mp->hcap) {
