@@ -102,19 +102,42 @@ static void test_generation_table_duplicate_ids_fail(void **state)
     gtr__evt_free(t);
 }
 
-/* Lookups before and after compactify, for dense and for sparse IDs. */
+static void check_string_in_agrees(const gtr__ev_table *t, const gtr__evt_id_index *x,
+                                   uint64_t id)
+{
+    gtr_str s, s_in;
+    bool found = gtr__evt_string(t, id, &s);
+    assert_int_equal(gtr__evt_string_in(t, x, id, &s_in), found);
+    if (found)
+        assert_ptr_equal(s_in.data, s.data);
+}
+
+/* Lookups before and after compactify, for dense and for sparse IDs: gtr__evt_string, and
+ * gtr__evt_string_in with the table's index as it stands (a dense ID answered inline, any
+ * other by the table). */
 static void check_strings(const gtr__ev_table *t, const uint64_t *ids, size_t n)
 {
     char want[32];
-    gtr_str s;
+    gtr_str s, s_in;
+    const gtr__evt_id_index x = gtr__evt_id_index_of(t);
+    assert_int_equal(x.serial, gtr__evt_serial(t));
     for (size_t i = 0; i < n; i++) {
         snprintf(want, sizeof want, "s%llu", (unsigned long long)ids[i]);
         assert_true(gtr__evt_string(t, ids[i], &s));
         assert_int_equal(s.len, strlen(want));
         assert_memory_equal(s.data, want, s.len + 1);   /* NUL-terminated */
+        assert_true(gtr__evt_string_in(t, &x, ids[i], &s_in));
+        assert_ptr_equal(s_in.data, s.data);
+        assert_int_equal(s_in.len, s.len);
     }
     assert_true(gtr__evt_string(t, 0, &s));
     assert_int_equal(s.len, 0);
+    assert_true(gtr__evt_string_in(t, &x, 0, &s_in));
+    assert_int_equal(s_in.len, 0);
+    /* Every ID up to past the dense part, and one far above: the two agree. */
+    for (uint64_t id = 0; id <= x.nstrings + 2; id++)
+        check_string_in_agrees(t, &x, id);
+    check_string_in_agrees(t, &x, UINT64_MAX - 2);
 }
 
 static void fill_strings(gtr__ev_table *t, const uint64_t *ids, size_t n)

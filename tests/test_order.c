@@ -1006,6 +1006,39 @@ static void test_order_task_across_generations_keeps_name(void **state)
     ADV_OK(f, 0, 2, mk(GTR_EV_USER_TASK_BEGIN, 2, 0, 1, 0));
 }
 
+/* A task's End in its own generation names the task by the extra string of its name, which
+ * order.c remembers for the last name (by table serial and string ID): each End gets its
+ * own task's name, and the same name the same extra ID. */
+static void test_order_task_end_names_within_generation(void **state)
+{
+    fx *f = *state;
+    running(f, 0, 1, 0, 1);
+    ADV_OK(f, 0, 1, mk(GTR_EV_USER_TASK_BEGIN, 2, 0, 1, 0)); /* "foo" */
+    ADV_OK(f, 0, 1, mk(GTR_EV_USER_TASK_BEGIN, 3, 0, 2, 0)); /* "bar" */
+    ADV_OK(f, 0, 1, mk(GTR_EV_USER_TASK_BEGIN, 4, 0, 1, 0)); /* "foo" */
+    drain(f);
+    const char *want[] = {"foo", "bar", "foo"};
+    uint64_t ids[3];
+    for (int i = 0; i < 3; i++) {
+        ADV_OK(f, 0, 1, E2(GTR_EV_USER_TASK_END, (uint64_t)(2 + i), 0));
+        gtr_event e = pop(f);
+        ids[i] = e.args_[3];
+        gtr_str name = gtr__evt_extra_string(f->evt, ids[i]);
+        assert_int_equal(name.len, 3);
+        assert_memory_equal(name.data, want[i], 3);
+    }
+    assert_int_equal(ids[0], ids[2]);
+    assert_int_not_equal(ids[0], ids[1]);
+    /* The table changed after the Begin: the name still comes out whole. */
+    gtr_err err = GTR_ERR_INIT;
+    ADV_OK(f, 0, 1, mk(GTR_EV_USER_TASK_BEGIN, 5, 0, 2, 0)); /* "bar" */
+    drain(f);
+    assert_int_equal(gtr__evt_add_string(f->evt, 40, "later", 5, &err), GTR_OK);
+    ADV_OK(f, 0, 1, E2(GTR_EV_USER_TASK_END, 5, 0));
+    gtr_event e = pop(f);
+    assert_int_equal(e.args_[3], ids[1]);
+}
+
 static void test_order_task_begin_errors(void **state)
 {
     fx *f = *state;
@@ -1053,6 +1086,42 @@ static void test_order_region_nesting(void **state)
     ADV_OK(f, 0, 2, E3(GTR_EV_USER_REGION_END, 9, 2, 0));
     drain(f);
     gtr__evt_free(t3);
+}
+
+/* An end matches its region by the name's text. The same string of the same table state
+ * matches without a look at the bytes (order.c's user_region): the same ID in another table
+ * must still be compared, and two IDs of one table with the same text still match. */
+static void test_order_region_names_compared_by_text(void **state)
+{
+    fx *f = *state;
+    gtr_err err = GTR_ERR_INIT;
+    gtr__ev_table *t3 = new_table(false), *t4 = new_table(false);
+    assert_int_equal(gtr__evt_add_string(t3, 8, "bar", 3, &err), GTR_OK);
+    assert_int_equal(gtr__evt_add_string(t3, 9, "bar", 3, &err), GTR_OK);
+    assert_int_equal(gtr__evt_add_string(t4, 1, "baz", 3, &err), GTR_OK);
+    running(f, 0, 1, 0, 1);
+    ADV_OK(f, 0, 1, E3(GTR_EV_USER_REGION_BEGIN, 3, 1, 0)); /* {3 foo}, string 1 of f->evt */
+    /* String 1 of another table is "baz". */
+    adv_err_(f, t4, 0, 2, E3(GTR_EV_USER_REGION_END, 3, 1, 0),
+             "misuse of region in goroutine 1: region end {3 baz} when the inner-most active "
+             "region start event is {3 foo}",
+             WHERE);
+    /* The same string ID, the same table: matched. */
+    ADV_OK(f, 0, 1, E3(GTR_EV_USER_REGION_END, 3, 1, 0));
+    /* The same text under two IDs of one table: matched. */
+    adv_ok_(f, t3, 0, 1, E3(GTR_EV_USER_REGION_BEGIN, 3, 8, 0), WHERE);
+    adv_ok_(f, t3, 0, 1, E3(GTR_EV_USER_REGION_END, 3, 9, 0), WHERE);
+    /* A table changed since the region began: string 8 is still "bar". */
+    adv_ok_(f, t3, 0, 1, E3(GTR_EV_USER_REGION_BEGIN, 3, 8, 0), WHERE);
+    assert_int_equal(gtr__evt_add_string(t3, 10, "qux", 3, &err), GTR_OK);
+    adv_err_(f, t3, 0, 1, E3(GTR_EV_USER_REGION_END, 3, 10, 0),
+             "misuse of region in goroutine 1: region end {3 qux} when the inner-most active "
+             "region start event is {3 bar}",
+             WHERE);
+    adv_ok_(f, t3, 0, 1, E3(GTR_EV_USER_REGION_END, 3, 8, 0), WHERE);
+    drain(f);
+    gtr__evt_free(t3);
+    gtr__evt_free(t4);
 }
 
 static void test_order_region_errors(void **state)
@@ -1686,9 +1755,11 @@ int main(void)
         T(test_order_seq_resets_across_generations),
         T(test_order_seq_of_earlier_generation_does_not_advance),
         T(test_order_task_across_generations_keeps_name),
+        T(test_order_task_end_names_within_generation),
         T(test_order_task_begin_errors),
         T(test_order_region_end_without_begin_first_gen),
         T(test_order_region_nesting),
+        T(test_order_region_names_compared_by_text),
         T(test_order_region_errors),
         T(test_order_region_unknown_goroutine_fails),
         T(test_order_gc_active_first_gen),

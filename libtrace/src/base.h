@@ -60,8 +60,21 @@ bool gtr__evt_has_string(const gtr__ev_table *t, uint64_t id);
 typedef struct gtr__evt_id_index {
     const uint32_t *stacks, *strings;
     size_t nstacks, nstrings;
+    const gtr_str *str_vals; /* str_vals[strings[id] - 1]: string id's text */
+    uint64_t serial;         /* the table's gtr__evt_serial (0: no table) */
 } gtr__evt_id_index;
 gtr__evt_id_index gtr__evt_id_index_of(const gtr__ev_table *t);
+/* gtr__evt_string_in is gtr__evt_string(t, id, out) with the common case, an ID in x (t's
+ * index), answered inline. */
+static inline bool gtr__evt_string_in(const gtr__ev_table *t, const gtr__evt_id_index *x,
+                                      uint64_t id, gtr_str *out)
+{
+    if (id < x->nstrings && x->strings[id] != 0) {
+        *out = x->str_vals[x->strings[id] - 1];
+        return true;
+    }
+    return gtr__evt_string(t, id, out);
+}
 
 /* gtr__table_ids_bad is the test of Go's Event.validateTableIDs for an event of type t (not
  * a Sync) with arguments args (after dt) and table tab: each stack ID, then each string ID

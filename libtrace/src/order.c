@@ -490,10 +490,13 @@ typedef struct range_state {
 } range_state;
 
 /* userRegion: the task and (copied) name of an active region. The name is names[off, off+len)
- * of the owning gstate. */
+ * of the owning gstate. It was string name_id of the table whose serial was serial: an end
+ * naming the same string of the same table has the same name (the bytes are compared
+ * otherwise). */
 typedef struct user_region {
     gtr_taskid task;
     size_t off, len;
+    uint64_t serial, name_id;
 } user_region;
 
 typedef struct gstate {
@@ -570,6 +573,16 @@ struct gtr__ordering {
     gtr_threadid last_m;
     mstate *last_ms;
     idmap active_tasks; /* TaskID -> task_state */
+    /* The dense index of the table being ordered, for the handlers' string lookups and
+     * serial: set by gtr__ordering_run and gtr__ordering_advance_cached before they advance
+     * an event, and read by nothing else (it goes stale with the table). */
+    gtr__evt_id_index idx;
+    /* The last task name an End smuggled from its own generation's table: string string_id of
+     * the table whose serial is serial is extra string extra_id there (gtr__evt_extra_of_string
+     * gives that ID for as long as the serial stands; serials are never 0). */
+    struct {
+        uint64_t serial, string_id, extra_id;
+    } task_name;
     uint64_t gc_seq;
     uint8_t gc_state;
     uint64_t initial_gen;
@@ -1632,7 +1645,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_begin(ADV_PARAMS)
     /* Validate the name and record it for EvUserTaskEnd. */
     uint64_t name_id = ev->args[2];
     gtr_str name;
-    if (!gtr__evt_string(evt, name_id, &name))
+    if (!gtr__evt_string_in(evt, &o->idx, name_id, &name))
         /* "invalid string ID %v for %v event" */
         return gtr_err_setf(err, GTR_E_ORDER, "invalid string ID %" PRIu64 " for %u event",
                             name_id, (unsigned)ev->type);
@@ -1650,7 +1663,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_begin(ADV_PARAMS)
         memcpy(ts->name, name.data, name.len);
     ts->name[name.len] = '\0';
     ts->name_len = name.len;
-    ts->name_serial = gtr__evt_serial(evt);
+    ts->name_serial = o->idx.serial;
     ts->name_id = name_id;
     VALIDATE(cur, user_go_reqs);
     push_event(o, evt, cur, ev);
@@ -1670,12 +1683,21 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_end(ADV_PARAMS)
         /* Smuggle the task info. This may be a later generation, whose string table may lack
          * the name: put it in the extra strings. */
         extra[0] = ts->parent_id;
-        if (ts->name_serial == gtr__evt_serial(evt))
-            st = gtr__evt_extra_of_string(evt, ts->name_id, &sid, err);
-        else
-            st = gtr__evt_add_extra_string(evt, ts->name, ts->name_len, &sid, err);
-        if (st != GTR_OK)
-            return st;
+        if (ts->name_serial != o->idx.serial) {
+            /* Begun in another generation (or the table changed since): the copied name. */
+            if ((st = gtr__evt_add_extra_string(evt, ts->name, ts->name_len, &sid, err)) !=
+                GTR_OK)
+                return st;
+        } else if (o->task_name.serial == ts->name_serial &&
+                   o->task_name.string_id == ts->name_id) {
+            sid = o->task_name.extra_id;
+        } else {
+            if ((st = gtr__evt_extra_of_string(evt, ts->name_id, &sid, err)) != GTR_OK)
+                return st;
+            o->task_name.serial = ts->name_serial;
+            o->task_name.string_id = ts->name_id;
+            o->task_name.extra_id = sid;
+        }
         extra[1] = sid;
         idmap_delete(&o->active_tasks, id);
     } else {
@@ -1699,7 +1721,7 @@ static GTR__ALWAYS_INLINE gtr_status region_event_state(gtr__ordering *o,
                                                         gstate **gs, gtr_err *err)
 {
     uint64_t name_id = ev->args[1];
-    if (!gtr__evt_string(evt, name_id, name))
+    if (!gtr__evt_string_in(evt, &o->idx, name_id, name))
         /* "invalid string ID %v for %v event" */
         return gtr_err_setf(err, GTR_E_ORDER, "invalid string ID %" PRIu64 " for %u event",
                             name_id, (unsigned)ev->type);
@@ -1734,7 +1756,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_region_begin(ADV_PARAMS)
     if (name.len > 0)
         memcpy(gs->names + gs->names_len, name.data, name.len);
     gs->names[gs->names_len + name.len] = '\0';
-    user_region r = {tid, gs->names_len, name.len};
+    user_region r = {tid, gs->names_len, name.len, o->idx.serial, ev->args[1]};
     gs->regions[gs->nregions++] = r;
     gs->names_len += name.len + 1;
     push_event(o, evt, cur, ev);
@@ -1757,8 +1779,10 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_region_end(ADV_PARAMS)
     if (gs->nregions > 0) {
         const user_region *next = &gs->regions[gs->nregions - 1];
         const char *next_name = gs->names + next->off;
-        if (next->task != tid || next->len != name.len ||
-            (name.len > 0 && memcmp(next_name, name.data, name.len) != 0)) {
+        bool same_string = next->serial == o->idx.serial && next->name_id == ev->args[1];
+        if (next->task != tid ||
+            (!same_string && (next->len != name.len ||
+                              (name.len > 0 && memcmp(next_name, name.data, name.len) != 0)))) {
             /* "misuse of region in goroutine %v: region end %v when the inner-most active
              * region start event is %v" (userRegion: {taskID name}); the names are echoed
              * whole, NUL bytes included. */
@@ -2083,26 +2107,28 @@ static const advance_fn dispatch[256] = {
 
 /* The types advance_event calls inline, with their functions and the arguments (args
  * indices) that name a stack and a string ID, NO_ARG for none: the spec's, which
- * tests/test_order.c holds them to (gtr__ordering_inline_ids). */
+ * tests/test_order.c holds them to (gtr__ordering_inline_ids). The last column says whether
+ * the function itself looks the string up, failing ("invalid string ID %v for %v event")
+ * when it is not in the table: the table ID check after it then has no string to check. */
 #define NO_ARG (-1)
-#define INLINE_CASES(X)                                                 \
-    X(GTR_EV_PROC_START, advance_proc_start, NO_ARG, NO_ARG)            \
-    X(GTR_EV_PROC_STOP, advance_proc_stop, NO_ARG, NO_ARG)              \
-    X(GTR_EV_GO_START, advance_go_start, NO_ARG, NO_ARG)                \
-    X(GTR_EV_GO_STOP, advance_go_stop_exec, 1, 0)                       \
-    X(GTR_EV_GO_BLOCK, advance_go_stop_exec, 1, 0)                      \
-    X(GTR_EV_GO_UNBLOCK, advance_go_unblock, 2, NO_ARG)                 \
-    X(GTR_EV_USER_TASK_BEGIN, advance_user_task_begin, 3, 2)            \
-    X(GTR_EV_USER_TASK_END, advance_user_task_end, 1, NO_ARG)           \
-    X(GTR_EV_USER_REGION_BEGIN, advance_user_region_begin, 2, 1)        \
-    X(GTR_EV_USER_REGION_END, advance_user_region_end, 2, 1)            \
-    X(GTR_EV_HEAP_ALLOC, advance_heap_metric, NO_ARG, NO_ARG)           \
-    X(GTR_EV_GC_SWEEP_BEGIN, advance_gc_sweep_begin, 0, NO_ARG)         \
-    X(GTR_EV_GC_SWEEP_END, advance_gc_sweep_end, NO_ARG, NO_ARG)
+#define INLINE_CASES(X)                                                     \
+    X(GTR_EV_PROC_START, advance_proc_start, NO_ARG, NO_ARG, false)         \
+    X(GTR_EV_PROC_STOP, advance_proc_stop, NO_ARG, NO_ARG, false)           \
+    X(GTR_EV_GO_START, advance_go_start, NO_ARG, NO_ARG, false)             \
+    X(GTR_EV_GO_STOP, advance_go_stop_exec, 1, 0, false)                    \
+    X(GTR_EV_GO_BLOCK, advance_go_stop_exec, 1, 0, false)                   \
+    X(GTR_EV_GO_UNBLOCK, advance_go_unblock, 2, NO_ARG, false)              \
+    X(GTR_EV_USER_TASK_BEGIN, advance_user_task_begin, 3, 2, true)          \
+    X(GTR_EV_USER_TASK_END, advance_user_task_end, 1, NO_ARG, false)        \
+    X(GTR_EV_USER_REGION_BEGIN, advance_user_region_begin, 2, 1, true)      \
+    X(GTR_EV_USER_REGION_END, advance_user_region_end, 2, 1, true)          \
+    X(GTR_EV_HEAP_ALLOC, advance_heap_metric, NO_ARG, NO_ARG, false)        \
+    X(GTR_EV_GC_SWEEP_BEGIN, advance_gc_sweep_begin, 0, NO_ARG, false)      \
+    X(GTR_EV_GC_SWEEP_END, advance_gc_sweep_end, NO_ARG, NO_ARG, false)
 
 bool gtr__ordering_inline_ids(uint8_t t, int *stack_arg, int *string_arg)
 {
-#define INLINE_IDS(type, fn, stack, string)                             \
+#define INLINE_IDS(type, fn, stack, string, looked_up)                  \
     case type:                                                          \
         *stack_arg = stack;                                             \
         *string_arg = string;                                           \
@@ -2150,10 +2176,11 @@ static GTR__NOINLINE bool ids_bad_of(const gtr__ev_table *evt, const gtr__base_e
  * calls through the table: a second inlined copy made the fuzzing build's reader target,
  * coverage counters and all, 7 % slower per input.) *ids_bad says whether ev advanced naming
  * an ID not in the table (the events an advance makes itself name none, or ID 0). */
-#define INLINE_CASE(t, fn, stack, string)                                         \
-    case t:                                                                       \
-        st = fn(o, ev, evt, m, gen, cur, cur_ms, ok, err);                        \
-        *ids_bad = st == GTR_OK && *ok && inline_ids_bad(evt, idx, ev, stack, string); \
+#define INLINE_CASE(t, fn, stack, string, looked_up)                               \
+    case t:                                                                        \
+        st = fn(o, ev, evt, m, gen, cur, cur_ms, ok, err);                         \
+        *ids_bad = st == GTR_OK && *ok &&                                          \
+                   inline_ids_bad(evt, idx, ev, stack, (looked_up) ? NO_ARG : (string)); \
         break;
 static GTR__ALWAYS_INLINE gtr_status advance_event(ADV_PARAMS, const gtr__evt_id_index *idx,
                                                    bool *ids_bad)
@@ -2272,6 +2299,12 @@ static GTR__ALWAYS_INLINE gtr_status mstate_of(gtr__ordering *o, gtr_threadid m,
     return GTR_OK;
 }
 
+/* table_index is evt's dense index (empty for no table). */
+static gtr__evt_id_index table_index(const gtr__ev_table *evt)
+{
+    return evt != NULL ? gtr__evt_id_index_of(evt) : (gtr__evt_id_index){NULL, NULL, 0, 0, NULL, 0};
+}
+
 gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
                                         gtr__ev_table *evt, gtr_threadid m, void **mcache,
                                         uint64_t gen, bool *ok, gtr_err *err)
@@ -2298,6 +2331,7 @@ gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
     /* Make room for everything one advance can queue, so queueing cannot fail halfway. */
     if (!queue_reserve(o, MAX_QUEUED_PER_ADVANCE))
         return nomem(err);
+    o->idx = table_index(evt);
     /* The advance function updates the mState for this event when it advances. */
     st = f(o, ev, evt, m, gen, cur, ms, ok, err);
     if (st != GTR_OK) {
@@ -2321,8 +2355,8 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
     /* The queue is full when end reaches full (nothing is taken from it meanwhile). */
     const size_t full = q->head + max_queued;
     /* The table's strings and stacks do not change while the generation is ordered. */
-    const gtr__evt_id_index idx = evt != NULL ? gtr__evt_id_index_of(evt)
-                                              : (gtr__evt_id_index){NULL, NULL, 0, 0};
+    const gtr__evt_id_index idx = table_index(evt);
+    o->idx = idx;
     if (o->initial_gen == 0)
         o->initial_gen = gen;
     for (;;) {
