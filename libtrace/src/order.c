@@ -768,28 +768,32 @@ typedef struct sched_reqs {
 /* userGoReqs: events that are running or close to running user code. */
 static const sched_reqs user_go_reqs = {MUST_HAVE, MUST_HAVE, MUST_HAVE};
 
-/* validate_ctx_fail is validateCtx's failure: the message of the first requirement ctx
- * does not meet. */
-static GTR__NOINLINE gtr_status validate_ctx_fail(sched_ctx ctx, sched_reqs reqs, gtr_err *err)
+/* validate_ctx_fail is validateCtx's failure: the message of the first requirement not met.
+ * It is given the requirements and what the context has as three bytes and three bits (not
+ * the structs: a 24-byte sched_ctx goes by value through memory, and GCC built it on the
+ * stack in the checks' common path, ahead of the branch to this call). */
+static GTR__NOINLINE gtr_status validate_ctx_fail(uint8_t req_m, uint8_t req_p, uint8_t req_g,
+                                                  unsigned have, gtr_err *err)
 {
-    if (reqs.m == MUST_HAVE && ctx.m == GTR_NO_THREAD)
+    bool has_m = have & 1, has_p = have & 2, has_g = have & 4;
+    if (req_m == MUST_HAVE && !has_m)
         /* "expected a thread but didn't have one" */
         return gtr_err_setf(err, GTR_E_ORDER, "expected a thread but didn't have one");
-    else if (reqs.m == MUST_NOT_HAVE && ctx.m != GTR_NO_THREAD)
+    else if (req_m == MUST_NOT_HAVE && has_m)
         /* "expected no thread but had one" */
         return gtr_err_setf(err, GTR_E_ORDER, "expected no thread but had one");
 
-    if (reqs.p == MUST_HAVE && ctx.p == GTR_NO_PROC)
+    if (req_p == MUST_HAVE && !has_p)
         /* "expected a proc but didn't have one" */
         return gtr_err_setf(err, GTR_E_ORDER, "expected a proc but didn't have one");
-    else if (reqs.p == MUST_NOT_HAVE && ctx.p != GTR_NO_PROC)
+    else if (req_p == MUST_NOT_HAVE && has_p)
         /* "expected no proc but had one" */
         return gtr_err_setf(err, GTR_E_ORDER, "expected no proc but had one");
 
-    if (reqs.g == MUST_HAVE && ctx.g == GTR_NO_GOROUTINE)
+    if (req_g == MUST_HAVE && !has_g)
         /* "expected a goroutine but didn't have one" */
         return gtr_err_setf(err, GTR_E_ORDER, "expected a goroutine but didn't have one");
-    else if (reqs.g == MUST_NOT_HAVE && ctx.g != GTR_NO_GOROUTINE)
+    else if (req_g == MUST_NOT_HAVE && has_g)
         /* "expected no goroutine but had one" */
         return gtr_err_setf(err, GTR_E_ORDER, "expected no goroutine but had one");
     return GTR_OK;
@@ -805,10 +809,12 @@ static GTR__ALWAYS_INLINE bool has_ok(uint8_t req, bool present)
  * constants, so the check folds to a few compares). */
 static GTR__ALWAYS_INLINE gtr_status validate_ctx(sched_ctx ctx, sched_reqs reqs, gtr_err *err)
 {
-    if (has_ok(reqs.m, ctx.m != GTR_NO_THREAD) && has_ok(reqs.p, ctx.p != GTR_NO_PROC) &&
-        has_ok(reqs.g, ctx.g != GTR_NO_GOROUTINE))
+    bool has_m = ctx.m != GTR_NO_THREAD, has_p = ctx.p != GTR_NO_PROC,
+         has_g = ctx.g != GTR_NO_GOROUTINE;
+    if (has_ok(reqs.m, has_m) && has_ok(reqs.p, has_p) && has_ok(reqs.g, has_g))
         return GTR_OK;
-    return validate_ctx_fail(ctx, reqs, err);
+    return validate_ctx_fail(reqs.m, reqs.p, reqs.g,
+                             (unsigned)has_m | (unsigned)has_p << 1 | (unsigned)has_g << 2, err);
 }
 
 gtr_status gtr__ordering_validate_ctx(gtr_goid g, gtr_procid p, gtr_threadid m, int req_m,
