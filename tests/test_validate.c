@@ -12,6 +12,7 @@
 
 #include "event_testutil.h"
 #include "gtr/validate.h"
+#include "validate_priv.h"
 
 static const vec_scenario *find_scenario(const char *name)
 {
@@ -351,6 +352,135 @@ static void test_validate_random_events_never_crash(void **state)
     gtr__evt_free(t);
 }
 
+static gtr__ev_table *mini_table(gtr__ev_table *t, bool complete);
+
+/* The fast paths of ProcStart and ProcStop (validate.c's proc_fast) and of GoStart, GoStop and
+ * GoBlock (go_fast) against the full checks: two validators, one with the fast paths off, are
+ * given the same events, and must answer each alike (status and messages). The events are
+ * mostly what a trace has (a thread with a P stops it, one without starts an idle one; a
+ * thread running a goroutine stops or blocks it, one without starts a runnable one), with
+ * wrong ones among them: a P or goroutine started twice or on a busy thread, stopped by the
+ * wrong thread or never started, unknown ones, no thread, times out of order, statuses in
+ * between, stacks complete, incomplete or unknown. Thread IDs are small (the ID maps' dense
+ * arrays; 0 is also the binding of a P or goroutine never bound) or large (their hash tables
+ * and caches). */
+static void test_validate_fast_paths_match_full_checks(void **state)
+{
+    enum { NT = 6, NP = 6, NG = 8 };
+    const gtr_threadid threads[NT] = {0, 1, 2, (gtr_threadid)1 << 40, ((gtr_threadid)1 << 40) + 16,
+                                      ((gtr_threadid)1 << 40) + 33};
+    gtr_procid holds[NT];   /* the P each thread was last given, GTR_NO_PROC for none */
+    gtr_goid runs[NT];      /* the goroutine each thread was last given, GTR_NO_GOROUTINE */
+    gtr__ev_table *t = mini_table(NULL, true), *bad = mini_table(NULL, false);
+    gtr_validator *a, *b;
+    gtr_err ea = GTR_ERR_INIT, eb = GTR_ERR_INIT;
+    uint64_t x = UINT64_C(0x2545f4914f6cdd1d);
+    gtr_time ts = 1;
+    size_t clean[2] = {0, 0}, failed[2] = {0, 0};
+    (void)state;
+
+    for (int k = 0; k < NT; k++) {
+        holds[k] = GTR_NO_PROC;
+        runs[k] = GTR_NO_GOROUTINE;
+    }
+    assert_int_equal(gtr_validator_new(NULL, &a, &ea), GTR_OK);
+    assert_int_equal(gtr_validator_new(NULL, &b, &eb), GTR_OK);
+    gtr__validator_set_fast_paths(b, false);
+    for (int i = 0; i < 300000; i++) {
+        unsigned k = (unsigned)(xorshift(&x) % NT), r = (unsigned)(xorshift(&x) % 100);
+        bool go = xorshift(&x) % 2 == 0;
+        gtr_procid p = (gtr_procid)(xorshift(&x) % NP);
+        gtr_goid g = 1 + (gtr_goid)(xorshift(&x) % NG);
+        ts += r < 2 ? -(gtr_time)(xorshift(&x) % 3) : (gtr_time)(1 + xorshift(&x) % 5);
+        gtr_threadid m = r == 2 ? GTR_NO_THREAD : threads[k];
+        gtr_event e;
+        if (i % 50000 == 0) {
+            /* A generation: its table is the one whose stacks found complete are kept. */
+            e = gtr__make_event(xorshift(&x) % 2 ? t : bad, GTR_NO_GOROUTINE, GTR_NO_PROC,
+                                GTR_NO_THREAD, GTR_EV_SYNC_EVENT, ts);
+            e.args_[0] = 1 + (uint64_t)i / 50000;
+        } else if (r < 8 && !go) {
+            /* A P's status: any state, with any state before it (extra()[0]). */
+            e = gtr__make_event(t, GTR_NO_GOROUTINE, GTR_NO_PROC, m, GTR_EV_PROC_STATUS, ts);
+            e.args_[0] = (uint64_t)p;
+            e.args_[1] = 1 + xorshift(&x) % 4;
+            e.args_[2] = xorshift(&x) % 4;
+        } else if (r < 8) {
+            /* A goroutine's status: gstatus is the state before << 32 | the status. */
+            e = gtr__make_event(t, GTR_NO_GOROUTINE, GTR_NO_PROC, m, GTR_EV_GO_STATUS, ts);
+            e.args_[0] = (uint64_t)g;
+            e.args_[1] = (uint64_t)m;
+            e.args_[2] = (xorshift(&x) % 7) << 32 | (1 + xorshift(&x) % 4);
+        } else if (!go && holds[k] != GTR_NO_PROC && r < 60) {
+            /* The thread stops its P (now and then another one). */
+            gtr_procid q = r < 55 ? holds[k] : p;
+            e = gtr__make_event(t, GTR_NO_GOROUTINE, q, m, GTR_EV_PROC_STOP, ts);
+            if (q == holds[k])
+                holds[k] = GTR_NO_PROC;
+        } else if (!go && r < 90) {
+            /* A start of P p (which may be running elsewhere, or be the thread's own). */
+            e = gtr__make_event(t, GTR_NO_GOROUTINE, GTR_NO_PROC, m, GTR_EV_PROC_START, ts);
+            e.args_[0] = r < 88 ? (uint64_t)p : (uint64_t)1 << 33;
+            e.args_[1] = 1;
+            holds[k] = p;
+        } else if (!go) {
+            /* A stop naming any P, or an unknown one. */
+            gtr_procid q = r < 96 ? p : (gtr_procid)1 << 35;
+            e = gtr__make_event(t, GTR_NO_GOROUTINE, q, m, GTR_EV_PROC_STOP, ts);
+        } else if (runs[k] != GTR_NO_GOROUTINE && r < 60) {
+            /* The thread stops or blocks its goroutine (now and then another one), with the
+             * empty stack, a complete one, an incomplete one (in the table bad) or an ID no
+             * table has. */
+            gtr_goid h = r < 55 ? runs[k] : g;
+            unsigned sr = (unsigned)(xorshift(&x) % 10);
+            e = gtr__make_event(sr == 9 ? bad : t, h, GTR_NO_PROC, m,
+                                r % 2 ? GTR_EV_GO_STOP : GTR_EV_GO_BLOCK, ts);
+            e.args_[0] = 1;
+            e.args_[1] = sr < 4 ? 0 : sr < 8 ? 1 : sr == 8 ? 7 : 1;
+            if (h == runs[k])
+                runs[k] = GTR_NO_GOROUTINE;
+        } else if (r < 90) {
+            /* A start of goroutine g (which may be running elsewhere, or be the thread's). */
+            e = gtr__make_event(t, GTR_NO_GOROUTINE, GTR_NO_PROC, m, GTR_EV_GO_START, ts);
+            e.args_[0] = r < 88 ? (uint64_t)g : (uint64_t)1 << 34;
+            e.args_[1] = 1;
+            runs[k] = g;
+        } else {
+            /* A stop naming any goroutine, or an unknown one. */
+            gtr_goid h = r < 96 ? g : (gtr_goid)1 << 36;
+            e = gtr__make_event(t, h, GTR_NO_PROC, m, GTR_EV_GO_STOP, ts);
+            e.args_[0] = 1;
+            e.args_[1] = 0;
+        }
+        gtr_err_clear(&ea);
+        gtr_err_clear(&eb);
+        gtr_status sa = gtr_validator_event(a, &e, &ea), sb = gtr_validator_event(b, &e, &eb);
+        if (sa != sb || strcmp(ea.msg, eb.msg) != 0) {
+            print_error("event %d (type %u, G %lld, P %lld, thread %lld, time %lld):\n"
+                        " fast: %d %s\n full: %d %s\n", i, e.type_, (long long)e.g_,
+                        (long long)e.p_, (long long)e.m_, (long long)e.time_, sa, ea.msg, sb,
+                        eb.msg);
+            fail();
+        }
+        bool is_go = e.type_ == GTR_EV_GO_START || e.type_ == GTR_EV_GO_STOP ||
+                     e.type_ == GTR_EV_GO_BLOCK;
+        if (is_go || e.type_ == GTR_EV_PROC_START || e.type_ == GTR_EV_PROC_STOP) {
+            clean[is_go] += sa == GTR_OK;
+            failed[is_go] += sa != GTR_OK;
+        }
+    }
+    /* Both kinds of answer, many times over, for both families: the fast paths taken and
+     * declined. */
+    for (int f = 0; f < 2; f++) {
+        assert_true(clean[f] > 30000);
+        assert_true(failed[f] > 10000);
+    }
+    gtr_validator_free(a);
+    gtr_validator_free(b);
+    gtr__evt_free(t);
+    gtr__evt_free(bad);
+}
+
 /* mini_table: strings 1 "f" and 2 "x.go"; stack 1 = {0x10, 0x20}; frame 0x10 complete, frame
  * 0x20 complete or without a line. */
 static gtr__ev_table *mini_table(gtr__ev_table *t, bool complete)
@@ -530,6 +660,7 @@ int main(void)
         cmocka_unit_test(test_validate_stack_checks_per_generation),
         cmocka_unit_test(test_validate_metric_names_and_values_always_pass),
         cmocka_unit_test(test_validate_random_events_never_crash),
+        cmocka_unit_test(test_validate_fast_paths_match_full_checks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
