@@ -1222,8 +1222,8 @@ OWN_COPY_TYPES(TRANSITION_FN)
  * changes as the full checks would and returns true; otherwise it changes nothing and returns
  * false, for the full checks to run. Neither type has a stack. Its lookups are the ID maps'
  * dense arrays and caches only, with no call: a function with a call on its common path saves
- * six registers at every entry (ProcStart and ProcStop are 31-62 % of the events of the
- * benchmark's traces). */
+ * six registers at every entry. (On the benchmark's go1.25, go1.26 and AllocFree traces,
+ * ProcStart and ProcStop are 58-62 % of the events, GoStart, GoStop and GoBlock 38-39 %.) */
 static GTR__ALWAYS_INLINE bool proc_fast(gtr_validator *v, const gtr_event *ev, uint8_t type)
 {
     const bool start = type == GTR_EV_PROC_START;
