@@ -354,8 +354,8 @@ static void test_validate_random_events_never_crash(void **state)
 
 static gtr__ev_table *mini_table(gtr__ev_table *t, bool complete);
 
-/* The fast paths of ProcStart and ProcStop (validate.c's proc_fast) and of GoStart, GoStop and
- * GoBlock (go_fast) against the full checks: two validators, one with the fast paths off, are
+/* The fast paths of ProcStart, ProcStop, GoStart, GoStop and GoBlock (validate.c's
+ * transition_fast) against the full checks: two validators, one with the fast paths off, are
  * given the same events, and must answer each alike (status and messages). The events are
  * mostly what a trace has (a thread with a P stops it, one without starts an idle one; a
  * thread running a goroutine stops or blocks it, one without starts a runnable one), with
@@ -379,6 +379,12 @@ static void test_validate_fast_paths_match_full_checks(void **state)
     size_t clean[2] = {0, 0}, failed[2] = {0, 0};
     (void)state;
 
+    /* transition_fast checks the stacks of GoStop and GoBlock only: the other three have none. */
+    assert_int_equal(gtr_spec(GTR_EV_PROC_START)->nstack_ids, 0);
+    assert_int_equal(gtr_spec(GTR_EV_PROC_STOP)->nstack_ids, 0);
+    assert_int_equal(gtr_spec(GTR_EV_GO_START)->nstack_ids, 0);
+    assert_int_equal(gtr_spec(GTR_EV_GO_STOP)->nstack_ids, 1);
+    assert_int_equal(gtr_spec(GTR_EV_GO_BLOCK)->nstack_ids, 1);
     for (int k = 0; k < NT; k++) {
         holds[k] = GTR_NO_PROC;
         runs[k] = GTR_NO_GOROUTINE;

@@ -1117,13 +1117,14 @@ static GTR__ALWAYS_INLINE gtr_status validate_transition(gtr_validator *v, const
 }
 
 /* The types with their own copy of validate_transition: the common goroutine and proc
- * transitions. The FAST ones also have a fast path in front of it (proc_fast, go_fast). */
-#define PROC_FAST_TYPES(X) X(GTR_EV_PROC_START) X(GTR_EV_PROC_STOP)
-#define GO_FAST_TYPES(X) X(GTR_EV_GO_START) X(GTR_EV_GO_STOP) X(GTR_EV_GO_BLOCK)
+ * transitions. The FAST ones also have a fast path in front of it (transition_fast). */
+#define FAST_TYPES(X)                                                                \
+    X(GTR_EV_PROC_START) X(GTR_EV_PROC_STOP) X(GTR_EV_GO_START) X(GTR_EV_GO_STOP)     \
+    X(GTR_EV_GO_BLOCK)
 #define GO_COPY_TYPES(X)                                                                  \
     X(GTR_EV_GO_CREATE) X(GTR_EV_GO_DESTROY) X(GTR_EV_GO_UNBLOCK) X(GTR_EV_GO_SYSCALL_BEGIN) \
     X(GTR_EV_GO_SYSCALL_END) X(GTR_EV_GO_SYSCALL_END_BLOCKED)
-#define OWN_COPY_TYPES(X) PROC_FAST_TYPES(X) GO_FAST_TYPES(X) GO_COPY_TYPES(X)
+#define OWN_COPY_TYPES(X) FAST_TYPES(X) GO_COPY_TYPES(X)
 
 /* The other transitions (statuses, steals) call the checks out of line: validate_other stays
  * the size it was before the per-type copies. */
@@ -1215,98 +1216,77 @@ typedef gtr_status (*transition_fn)(gtr_validator *v, const gtr_event *ev, gtr_e
     }
 OWN_COPY_TYPES(TRANSITION_FN)
 
-/* proc_fast is validate_transition for a ProcStart or ProcStop (type, a constant) in the
- * common case, where every check passes: the time is later than the last, the P is known in
- * the state the transition leaves, and (ProcStart) the event's thread is known and runs no
- * other P, or (ProcStop) the P is bound to a thread that runs it. It then makes the same
- * changes as the full checks would and returns true; otherwise it changes nothing and returns
- * false, for the full checks to run. Neither type has a stack. Its lookups are the ID maps'
- * dense arrays and caches only, with no call: a function with a call on its common path saves
- * six registers at every entry. (On the benchmark's go1.25, go1.26 and AllocFree traces,
- * ProcStart and ProcStop are 58-62 % of the events, GoStart, GoStop and GoBlock 38-39 %.) */
-static GTR__ALWAYS_INLINE bool proc_fast(gtr_validator *v, const gtr_event *ev, uint8_t type)
+/* transition_fast is validate_transition for a ProcStart, ProcStop, GoStart, GoStop or GoBlock
+ * (type, a constant) in the common case, where every check passes: the time is later than the
+ * last; a GoStop's or GoBlock's stack is known clean (its transition's stack is the same, so
+ * Go's check that they match passes); the P or goroutine is known in the state the transition
+ * leaves; and a start's thread is known and runs no other P (goroutine), or a stop's P
+ * (goroutine) is bound to a thread that runs it. It then makes the same changes as the full
+ * checks would and returns true; otherwise it changes nothing and returns false, for the full
+ * checks to run. Its lookups are the ID maps' dense arrays and caches only, with no call: a
+ * function with a call on its common path saves six registers at every entry. (On the
+ * benchmark's go1.25, go1.26 and AllocFree traces, ProcStart and ProcStop are 58-62 % of the
+ * events, GoStart, GoStop and GoBlock 38-39 %.) */
+static GTR__ALWAYS_INLINE bool transition_fast(gtr_validator *v, const gtr_event *ev,
+                                               uint8_t type)
 {
-    const bool start = type == GTR_EV_PROC_START;
+    const bool proc = type == GTR_EV_PROC_START || type == GTR_EV_PROC_STOP;
+    const bool start = type == GTR_EV_PROC_START || type == GTR_EV_GO_START;
+    /* The transition's states (gtr__state_transition_of's), and "none" of the resource. */
+    const uint8_t from = proc ? (start ? GTR_PROC_IDLE : GTR_PROC_RUNNING)
+                              : (start ? GTR_GO_RUNNABLE : GTR_GO_RUNNING);
+    const uint8_t to = proc ? (start ? GTR_PROC_RUNNING : GTR_PROC_IDLE)
+                            : start ? GTR_GO_RUNNING
+                            : type == GTR_EV_GO_STOP ? GTR_GO_RUNNABLE : GTR_GO_WAITING;
+    const int64_t none = proc ? GTR_NO_PROC : GTR_NO_GOROUTINE;
     gtr_time ts = ev->time_;
     if (v->fast_paths_off || (v->last_ts != 0 && ts <= v->last_ts))
         return false;
-    gtr_procid id = start ? (gtr_procid)ev->args_[0] : ev->p_;
-    res_state *state = idmap_peek(&v->ps, id);
-    if (state == NULL || state->state != (start ? GTR_PROC_IDLE : GTR_PROC_RUNNING))
+    /* Of the five, only GoStop and GoBlock have a stack (the spec's). */
+    if ((type == GTR_EV_GO_STOP || type == GTR_EV_GO_BLOCK) &&
+        !stack_known_clean(v, gtr__event_stack_of(ev, type)))
+        return false;
+    int64_t id = start ? (int64_t)ev->args_[0] : proc ? ev->p_ : ev->g_;
+    res_state *state = idmap_peek(proc ? &v->ps : &v->gs, id);
+    if (state == NULL || state->state != from)
         return false;
     sched_ctx *ctx;
     if (start) {
-        if (ev->m_ == GTR_NO_THREAD || (ctx = idmap_peek(&v->ms, ev->m_)) == NULL ||
-            (ctx->p != GTR_NO_PROC && ctx->p != id))
+        if (ev->m_ == GTR_NO_THREAD || (ctx = idmap_peek(&v->ms, ev->m_)) == NULL)
             return false;
-        ctx->p = id;
+        int64_t *runs = proc ? &ctx->p : &ctx->g;
+        if (*runs != none && *runs != id)
+            return false;
+        *runs = id;
         state->bound = true;
         state->binding = ctx->m;
-        state->state = GTR_PROC_RUNNING;
     } else {
-        if (!state->bound || (ctx = idmap_peek(&v->ms, state->binding)) == NULL ||
-            ctx->p != id)
+        /* (The full checks never leave a P or goroutine unbound while its binding thread runs
+         * it, so the test of bound is for the reader's sake as much as the path's.) */
+        if (!state->bound || (ctx = idmap_peek(&v->ms, state->binding)) == NULL)
             return false;
-        ctx->p = GTR_NO_PROC;
+        int64_t *runs = proc ? &ctx->p : &ctx->g;
+        if (*runs != id)
+            return false;
+        *runs = none;
         state->bound = false;
-        state->state = GTR_PROC_IDLE;
     }
-    v->last_ts = ts;
-    return true;
-}
-
-/* go_fast is proc_fast for a GoStart, GoStop or GoBlock (type, a constant): the time is later
- * than the last; a GoStop's or GoBlock's stack is known clean (its transition's stack is the
- * same, so Go's check that they match passes); the goroutine is known in the state the
- * transition leaves; and (GoStart) the event's thread is known and runs no other goroutine,
- * or (GoStop, GoBlock) the goroutine is bound to a thread that runs it. */
-static GTR__ALWAYS_INLINE bool go_fast(gtr_validator *v, const gtr_event *ev, uint8_t type)
-{
-    const bool start = type == GTR_EV_GO_START;
-    gtr_time ts = ev->time_;
-    if (v->fast_paths_off || (v->last_ts != 0 && ts <= v->last_ts))
-        return false;
-    if (!start && !stack_known_clean(v, gtr__event_stack_of(ev, type)))
-        return false;
-    gtr_goid id = start ? (gtr_goid)ev->args_[0] : ev->g_;
-    res_state *state = idmap_peek(&v->gs, id);
-    if (state == NULL || state->state != (start ? GTR_GO_RUNNABLE : GTR_GO_RUNNING))
-        return false;
-    sched_ctx *ctx;
-    if (start) {
-        if (ev->m_ == GTR_NO_THREAD || (ctx = idmap_peek(&v->ms, ev->m_)) == NULL ||
-            (ctx->g != GTR_NO_GOROUTINE && ctx->g != id))
-            return false;
-        ctx->g = id;
-        state->bound = true;
-        state->binding = ctx->m;
-        state->state = GTR_GO_RUNNING;
-    } else {
-        if (!state->bound || (ctx = idmap_peek(&v->ms, state->binding)) == NULL ||
-            ctx->g != id)
-            return false;
-        ctx->g = GTR_NO_GOROUTINE;
-        state->bound = false;
-        state->state = type == GTR_EV_GO_STOP ? GTR_GO_RUNNABLE : GTR_GO_WAITING;
-    }
+    state->state = to;
     v->last_ts = ts;
     return true;
 }
 
 /* validate_fast_<type>: the type's fast path, and its full copy (a tail call) when the fast
  * path declines. */
-#define FAST_FN(t, fast)                                                                  \
+#define FAST_FN(t)                                                                        \
     static GTR__NOINLINE gtr_status validate_fast_##t(gtr_validator *v, const gtr_event *ev, \
                                                       gtr_err *err)                         \
     {                                                                                     \
-        if (fast(v, ev, t))                                                               \
+        if (transition_fast(v, ev, t))                                                    \
             return GTR_OK;                                                                \
         return validate_##t(v, ev, err);                                                  \
     }
-#define PROC_FAST_FN(t) FAST_FN(t, proc_fast)
-#define GO_FAST_FN(t) FAST_FN(t, go_fast)
-PROC_FAST_TYPES(PROC_FAST_FN)
-GO_FAST_TYPES(GO_FAST_FN)
+FAST_TYPES(FAST_FN)
 
 /* validate_metric is validate for the Metric types (HeapAlloc, HeapGoal, ProcsChange): every
  * one's name has its ":" and its value is a Uint64 (gtr_event_metric; test_validate checks
@@ -1326,8 +1306,7 @@ static GTR__NOINLINE gtr_status validate_metric(gtr_validator *v, const gtr_even
 #define FAST_ENTRY(t) [t] = validate_fast_##t,
 static const transition_fn own_copy[256] = {
     GO_COPY_TYPES(OWN_COPY_ENTRY)
-    PROC_FAST_TYPES(FAST_ENTRY)
-    GO_FAST_TYPES(FAST_ENTRY)
+    FAST_TYPES(FAST_ENTRY)
     [GTR_EV_HEAP_ALLOC] = validate_metric,
     [GTR_EV_HEAP_GOAL] = validate_metric,
     [GTR_EV_PROCS_CHANGE] = validate_metric,
