@@ -392,8 +392,7 @@ static inline void idmap_delete(idmap *mp, uint64_t key)
     uint64_t d = key - mp->base;
     if (d < mp->ndense) {
         v = mp->dense[d];
-        mp->dense[d] = 0;
-        mp->dense_ptr[d] = NULL;
+        dense_set(mp, (size_t)d, 0);
     } else {
         size_t i = hash_find(mp, key);
         if (i < mp->hcap) {

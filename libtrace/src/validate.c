@@ -1230,25 +1230,24 @@ OWN_COPY_TYPES(TRANSITION_FN)
 static GTR__ALWAYS_INLINE bool transition_fast(gtr_validator *v, const gtr_event *ev,
                                                uint8_t type)
 {
-    const bool proc = type == GTR_EV_PROC_START || type == GTR_EV_PROC_STOP;
-    const bool start = type == GTR_EV_PROC_START || type == GTR_EV_GO_START;
-    /* The transition's states (gtr__state_transition_of's), and "none" of the resource. */
-    const uint8_t from = proc ? (start ? GTR_PROC_IDLE : GTR_PROC_RUNNING)
-                              : (start ? GTR_GO_RUNNABLE : GTR_GO_RUNNING);
-    const uint8_t to = proc ? (start ? GTR_PROC_RUNNING : GTR_PROC_IDLE)
-                            : start ? GTR_GO_RUNNING
-                            : type == GTR_EV_GO_STOP ? GTR_GO_RUNNABLE : GTR_GO_WAITING;
-    const int64_t none = proc ? GTR_NO_PROC : GTR_NO_GOROUTINE;
     gtr_time ts = ev->time_;
-    if (v->fast_paths_off || (v->last_ts != 0 && ts <= v->last_ts))
+    if (v->fast_paths_off || (v->last_ts != 0 && ts <= v->last_ts))   /* check_time's */
         return false;
-    /* Of the five, only GoStop and GoBlock have a stack (the spec's). */
-    if ((type == GTR_EV_GO_STOP || type == GTR_EV_GO_BLOCK) &&
-        !stack_known_clean(v, gtr__event_stack_of(ev, type)))
+    /* The transition as the full checks make it (its resource, states and stack fold to
+     * constants and loads for a constant type; none of the five can fail). */
+    gtr_state_transition tr;
+    if (gtr__state_transition_of(ev, type, false, &tr, NULL) != GTR_OK)
         return false;
-    int64_t id = start ? (int64_t)ev->args_[0] : proc ? ev->p_ : ev->g_;
+    /* The event's own stack is the transition's (GoStop, GoBlock) or none (the other three:
+     * test_validate holds the spec to it), so one check stands for the full checks' two. */
+    if (!stack_known_clean(v, tr.stack))
+        return false;
+    const bool proc = tr.resource.kind == GTR_RESOURCE_PROC;
+    const bool start = tr.new_state_ == (proc ? GTR_PROC_RUNNING : GTR_GO_RUNNING);
+    const int64_t none = proc ? GTR_NO_PROC : GTR_NO_GOROUTINE;
+    int64_t id = tr.resource.id;
     res_state *state = idmap_peek(proc ? &v->ps : &v->gs, id);
-    if (state == NULL || state->state != from)
+    if (state == NULL || state->state != tr.old_state_)
         return false;
     sched_ctx *ctx;
     if (start) {
@@ -1271,7 +1270,7 @@ static GTR__ALWAYS_INLINE bool transition_fast(gtr_validator *v, const gtr_event
         *runs = none;
         state->bound = false;
     }
-    state->state = to;
+    state->state = tr.new_state_;
     v->last_ts = ts;
     return true;
 }
