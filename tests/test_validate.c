@@ -379,7 +379,8 @@ static void test_validate_fast_paths_match_full_checks(void **state)
     size_t clean[2] = {0, 0}, failed[2] = {0, 0};
     (void)state;
 
-    /* transition_fast checks the stacks of GoStop and GoBlock only: the other three have none. */
+    /* transition_fast checks the transition's stack only: it is the event's own for GoStop and
+     * GoBlock, and the other three have none. */
     assert_int_equal(gtr_spec(GTR_EV_PROC_START)->nstack_ids, 0);
     assert_int_equal(gtr_spec(GTR_EV_PROC_STOP)->nstack_ids, 0);
     assert_int_equal(gtr_spec(GTR_EV_GO_START)->nstack_ids, 0);
