@@ -1124,6 +1124,54 @@ static void test_order_region_names_compared_by_text(void **state)
     gtr__evt_free(t4);
 }
 
+/* Region and task names keep their table's bytes until gtr__ordering_own_names copies them
+ * (the reader calls it before it resets the table for the next generation): after it, the
+ * table may go and the names still match, print and smuggle whole. A region begun after a
+ * first call is copied by the next, beside those already copied. (Under ASan a name left in a
+ * freed table is a use after free.) */
+static void test_order_own_names_outlive_their_table(void **state)
+{
+    fx *f = *state;
+    gtr_err err = GTR_ERR_INIT;
+    gtr__ev_table *t3 = new_table(false), *t4 = new_table(false), *t5 = new_table(false);
+    assert_int_equal(gtr__evt_add_string(t3, 8, "outer", 5, &err), GTR_OK);
+    assert_int_equal(gtr__evt_add_string(t3, 9, "my job", 6, &err), GTR_OK);
+    assert_int_equal(gtr__evt_add_string(t4, 8, "inner", 5, &err), GTR_OK);
+    assert_int_equal(gtr__evt_add_string(t5, 1, "inner", 5, &err), GTR_OK);
+    assert_int_equal(gtr__evt_add_string(t5, 2, "outer", 5, &err), GTR_OK);
+    running(f, 0, 1, 0, 1);
+    adv_ok_(f, t3, 0, 1, E3(GTR_EV_USER_REGION_BEGIN, 3, 8, 0), WHERE);
+    adv_ok_(f, t3, 0, 1, mk(GTR_EV_USER_TASK_BEGIN, 7, 0, 9, 0), WHERE);
+    drain(f);
+    assert_int_equal(gtr__ordering_own_names(f->o, &err), GTR_OK);
+    gtr__evt_free(t3);
+    adv_ok_(f, t4, 0, 2, E3(GTR_EV_USER_REGION_BEGIN, 4, 8, 0), WHERE);
+    assert_int_equal(gtr__ordering_own_names(f->o, &err), GTR_OK);
+    assert_int_equal(gtr__ordering_own_names(f->o, &err), GTR_OK); /* nothing new to copy */
+    gtr__evt_free(t4);
+    drain(f);
+    adv_err_(f, t5, 0, 3, E3(GTR_EV_USER_REGION_END, 4, 2, 0),
+             "misuse of region in goroutine 1: region end {4 outer} when the inner-most active "
+             "region start event is {4 inner}",
+             WHERE);
+    adv_ok_(f, t5, 0, 3, E3(GTR_EV_USER_REGION_END, 4, 1, 0), WHERE);
+    adv_err_(f, t5, 0, 3, E3(GTR_EV_USER_REGION_END, 3, 1, 0),
+             "misuse of region in goroutine 1: region end {3 inner} when the inner-most active "
+             "region start event is {3 outer}",
+             WHERE);
+    adv_ok_(f, t5, 0, 3, E3(GTR_EV_USER_REGION_END, 3, 2, 0), WHERE);
+    adv_ok_(f, t5, 0, 3, E2(GTR_EV_USER_TASK_END, 7, 0), WHERE);
+    pop(f);
+    pop(f);
+    gtr_event e = pop(f);
+    assert_int_equal(e.type_, GTR_EV_USER_TASK_END);
+    gtr_str name = gtr__evt_extra_string(t5, e.args_[3]);
+    assert_int_equal(name.len, 6);
+    assert_memory_equal(name.data, "my job", 6);
+    drain(f);
+    gtr__evt_free(t5);
+}
+
 static void test_order_region_errors(void **state)
 {
     fx *f = *state;
@@ -1574,11 +1622,13 @@ typedef struct count_alloc {
     size_t calls;
     size_t fail_at; /* the call number that fails (SIZE_MAX: never) */
     size_t live;
+    size_t asked;   /* the bytes of all the calls */
 } count_alloc;
 
 static void *ca_malloc(void *ctx, size_t n)
 {
     count_alloc *c = ctx;
+    c->asked += n;
     if (c->calls++ == c->fail_at)
         return NULL;
     void *p = malloc(n);
@@ -1590,6 +1640,7 @@ static void *ca_malloc(void *ctx, size_t n)
 static void *ca_realloc(void *ctx, void *p, size_t n)
 {
     count_alloc *c = ctx;
+    c->asked += n;
     if (c->calls++ == c->fail_at)
         return NULL;
     void *np = realloc(p, n);
@@ -1650,7 +1701,7 @@ static gtr_status scenario(gtr__ordering *o, gtr__ev_table *evt, gtr_err *err, i
 static void test_order_steady_state_does_not_allocate(void **state)
 {
     fx *f = *state;
-    count_alloc c = {0, SIZE_MAX, 0};
+    count_alloc c = {.fail_at = SIZE_MAX};
     gtr_alloc a = {ca_malloc, ca_realloc, ca_free, &c};
     gtr__ordering *o = NULL;
     gtr_err err = GTR_ERR_INIT;
@@ -1664,10 +1715,89 @@ static void test_order_steady_state_does_not_allocate(void **state)
     assert_int_equal(c.live, 0);
 }
 
+/* gtr__ordering_own_names copies each text once however many regions and tasks name it (a
+ * Go string shares its bytes; a copy per name would let a short trace of many regions naming
+ * one long string take memory without bound), and a failed allocation changes nothing: the
+ * names still match, and a later call copies them. */
+static void test_order_own_names_copy_each_text_once(void **state)
+{
+    (void)state;
+    count_alloc c = {.fail_at = SIZE_MAX};
+    gtr_alloc a = {ca_malloc, ca_realloc, ca_free, &c};
+    gtr__ordering *o = NULL;
+    gtr_err err = GTR_ERR_INIT;
+    enum { LONG = 60000, REGIONS = 300 };
+    char *text = malloc(LONG);
+    assert_non_null(text);
+    memset(text, 'x', LONG);
+    gtr__ev_table *t = new_table(false);
+    assert_int_equal(gtr__evt_add_string(t, 8, text, LONG, &err), GTR_OK);
+    assert_int_equal(gtr__evt_add_string(t, 9, "short", 5, &err), GTR_OK);
+    assert_int_equal(gtr__ordering_new(&a, &o, &err), GTR_OK);
+    gtr__base_event evs[3 + 2 * REGIONS];
+    size_t n = 0;
+    evs[n++] = E2(GTR_EV_PROC_STATUS, 0, GTR_PSTATUS_RUNNING);
+    evs[n++] = E3(GTR_EV_GO_STATUS, 1, 0, GTR_GSTATUS_RUNNING);
+    for (int i = 0; i < REGIONS; i++) {
+        evs[n++] = E3(GTR_EV_USER_REGION_BEGIN, (uint64_t)i, 8, 0);
+        evs[n++] = mk(GTR_EV_USER_TASK_BEGIN, (uint64_t)(1000 + i), 0, i % 2 ? 8 : 9, 0);
+    }
+    evs[n++] = E3(GTR_EV_USER_REGION_BEGIN, 7, 0, 0); /* the empty name */
+    for (size_t i = 0; i < n; i++) {
+        bool ok = false;
+        assert_int_equal(gtr__ordering_advance(o, &evs[i], t, 0, 1, &ok, &err), GTR_OK);
+        assert_true(ok);
+        gtr_event e;
+        while (gtr__ordering_next(o, &e)) {
+        }
+    }
+    /* Every allocation of the copy fails in turn: nothing changes. */
+    size_t failed = 0;
+    for (size_t j = 0;; j++) {
+        c.fail_at = c.calls + j;   /* the j-th allocation of this try */
+        gtr_err_clear(&err);
+        gtr_status st = gtr__ordering_own_names(o, &err);
+        if (st == GTR_OK)
+            break;
+        assert_int_equal(st, GTR_E_NOMEM);
+        failed++;
+    }
+    assert_true(failed >= 3);
+    /* Made again, every allocation counted: the long text once, the short one once (not
+     * 450 times 60,000 bytes). */
+    c.fail_at = SIZE_MAX;
+    size_t before = c.asked;
+    assert_int_equal(gtr__ordering_own_names(o, &err), GTR_OK);
+    assert_true(c.asked - before < 4 * LONG);
+    gtr__evt_free(t);
+    gtr__ev_table *t2 = new_table(false);
+    assert_int_equal(gtr__evt_add_string(t2, 3, text, LONG, &err), GTR_OK);
+    bool ok = false;
+    gtr__base_event end = E3(GTR_EV_USER_REGION_END, 7, 0, 0);
+    assert_int_equal(gtr__ordering_advance(o, &end, t2, 0, 2, &ok, &err), GTR_OK);
+    for (int i = REGIONS - 1; i >= 0; i--) {
+        gtr__base_event task_end = E2(GTR_EV_USER_TASK_END, (uint64_t)(1000 + i), 0);
+        assert_int_equal(gtr__ordering_advance(o, &task_end, t2, 0, 2, &ok, &err), GTR_OK);
+        gtr_event e;
+        assert_true(gtr__ordering_next(o, &e));
+        assert_true(gtr__ordering_next(o, &e));
+        gtr_str name = gtr__evt_extra_string(t2, e.args_[3]);
+        assert_int_equal(name.len, i % 2 ? LONG : 5);
+        assert_memory_equal(name.data, i % 2 ? text : "short", name.len);
+        end = E3(GTR_EV_USER_REGION_END, (uint64_t)i, 3, 0);
+        assert_int_equal(gtr__ordering_advance(o, &end, t2, 0, 2, &ok, &err), GTR_OK);
+        assert_true(ok);
+    }
+    gtr__ordering_free(o);
+    gtr__evt_free(t2);
+    free(text);
+    assert_int_equal(c.live, 0);
+}
+
 static void test_order_allocation_failures_report_nomem(void **state)
 {
     fx *f = *state;
-    count_alloc probe = {0, SIZE_MAX, 0};
+    count_alloc probe = {.fail_at = SIZE_MAX};
     gtr_alloc a = {ca_malloc, ca_realloc, ca_free, &probe};
     gtr__ordering *o = NULL;
     gtr_err err = GTR_ERR_INIT;
@@ -1680,7 +1810,7 @@ static void test_order_allocation_failures_report_nomem(void **state)
      * grow falls back to the hash table); nothing leaks. */
     size_t nomems = 0;
     for (size_t k = 0; k < total; k++) {
-        count_alloc c = {0, k, 0};
+        count_alloc c = {.fail_at = k};
         a.ctx = &c;
         o = NULL;
         gtr_err_clear(&err);
@@ -1760,6 +1890,8 @@ int main(void)
         T(test_order_region_end_without_begin_first_gen),
         T(test_order_region_nesting),
         T(test_order_region_names_compared_by_text),
+        T(test_order_own_names_outlive_their_table),
+        T(test_order_own_names_copy_each_text_once),
         T(test_order_region_errors),
         T(test_order_region_unknown_goroutine_fails),
         T(test_order_gc_active_first_gen),

@@ -16,8 +16,10 @@
  * open-addressing hash table. IDs that only grow (goroutines, tasks: a fresh ID each time, the
  * old ones ending) slide the window up, so that the recent IDs stay dense. The values
  * live in fixed-size chunks whose addresses never move (so a state pointer stays valid while
- * other entries are added) and whose slots are recycled with their buffers (regions, ranges,
- * task names), so that the steady state allocates nothing.
+ * other entries are added) and whose slots are recycled with their buffers (regions,
+ * ranges), so that the steady state allocates nothing. Region and task names keep the bytes
+ * of their table, as Go's strings do, until the reader moves to the next generation:
+ * gtr__ordering_own_names then copies the names still active, each text once.
  *
  * Where Go iterates a map (dumpOrdering, the search for a proc's thread), the order is random
  * in Go; here it is ascending ID order. */
@@ -488,13 +490,15 @@ typedef struct range_state {
     size_t n, cap;
 } range_state;
 
-/* userRegion: the task and (copied) name of an active region. The name is names[off, off+len)
- * of the owning gstate. It was string name_id of the table whose serial was serial: an end
- * naming the same string of the same table has the same name (the bytes are compared
- * otherwise). */
+/* userRegion: the task and name of an active region. The name is text[0, len): the bytes of
+ * the table it came from while that table stands (a Go string shares its bytes too), then
+ * the ordering's copy (gtr__ordering_own_names). It was string name_id of the table whose
+ * serial was serial: an end naming the same string of the same table has the same name (the
+ * bytes are compared otherwise). */
 typedef struct user_region {
     gtr_taskid task;
-    size_t off, len;
+    const char *text;
+    size_t len;
     uint64_t serial, name_id;
 } user_region;
 
@@ -504,8 +508,6 @@ typedef struct gstate {
     seq_counter seq;
     user_region *regions;
     size_t nregions, regions_cap;
-    char *names;
-    size_t names_len, names_cap;
     range_state ranges;
 } gstate;
 
@@ -523,8 +525,9 @@ typedef struct mstate {
 
 typedef struct task_state {
     gtr_taskid parent_id;
-    char *name;
-    size_t name_len, name_cap;
+    /* The name: text[0, name_len), as a region's (user_region). */
+    const char *text;
+    size_t name_len;
     /* The table the name came from (its serial) and its string ID there: an End in the same
      * generation finds the extra string by ID (gtr__evt_extra_of_string). */
     uint64_t name_serial, name_id;
@@ -534,7 +537,6 @@ static void gstate_fini(const gtr_alloc *alc, void *p)
 {
     gstate *s = p;
     gtr__free(alc, s->regions);
-    gtr__free(alc, s->names);
     gtr__free(alc, s->ranges.in_flight);
 }
 
@@ -542,12 +544,6 @@ static void pstate_fini(const gtr_alloc *alc, void *p)
 {
     pstate *s = p;
     gtr__free(alc, s->ranges.in_flight);
-}
-
-static void task_fini(const gtr_alloc *alc, void *p)
-{
-    task_state *t = p;
-    gtr__free(alc, t->name);
 }
 
 enum gc_state { GC_UNDETERMINED = 0, GC_NOT_RUNNING = 1, GC_RUNNING = 2 };
@@ -582,6 +578,9 @@ struct gtr__ordering {
     struct {
         uint64_t serial, string_id, extra_id;
     } task_name;
+    /* The names of active regions and tasks whose table is gone, one copy of each
+     * (gtr__ordering_own_names). */
+    char *names;
     uint64_t gc_seq;
     uint8_t gc_state;
     uint64_t initial_gen;
@@ -947,7 +946,6 @@ static gtr_status new_gstate(gtr__ordering *o, gtr_goid id, uint8_t status, seq_
     s->status = status;
     s->seq = seq;
     s->nregions = 0;
-    s->names_len = 0;
     s->ranges.n = 0;
     return GTR_OK;
 }
@@ -1659,14 +1657,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_begin(ADV_PARAMS)
         return nomem(err);
     task_state *ts = p;
     ts->parent_id = parent_id;
-    ts->name_len = 0;
-    if (!GTR__GROW(o->alc, ts->name, ts->name_cap, name.len + 1)) {
-        idmap_delete(&o->active_tasks, id);
-        return nomem(err);
-    }
-    if (name.len > 0)
-        memcpy(ts->name, name.data, name.len);
-    ts->name[name.len] = '\0';
+    ts->text = name.data;   /* the table's bytes, until gtr__ordering_own_names */
     ts->name_len = name.len;
     ts->name_serial = o->idx.serial;
     ts->name_id = name_id;
@@ -1690,7 +1681,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_end(ADV_PARAMS)
         extra[0] = ts->parent_id;
         if (ts->name_serial != o->idx.serial) {
             /* Begun in another generation (or the table changed since): the copied name. */
-            if ((st = gtr__evt_add_extra_string(evt, ts->name, ts->name_len, &sid, err)) !=
+            if ((st = gtr__evt_add_extra_string(evt, ts->text, ts->name_len, &sid, err)) !=
                 GTR_OK)
                 return st;
         } else if (o->task_name.serial == ts->name_serial &&
@@ -1752,18 +1743,13 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_region_begin(ADV_PARAMS)
     gtr_status st = region_event_state(o, ev, evt, cur, "Begin", &name, &gs, err);
     if (st != GTR_OK)
         return st;
-    /* beginRegion: push {tid, name}; the name is copied, since string IDs change across
-     * generations and the comparison is by value. */
-    if (name.len > SIZE_MAX - gs->names_len - 1 ||
-        !GTR__GROW(o->alc, gs->names, gs->names_cap, gs->names_len + name.len + 1) ||
-        !GTR__GROW(o->alc, gs->regions, gs->regions_cap, gs->nregions + 1))
+    /* beginRegion: push {tid, name}. The name keeps the table's bytes (string IDs change
+     * across generations and the comparison is by value: gtr__ordering_own_names copies it
+     * before the table goes). */
+    if (!GTR__GROW(o->alc, gs->regions, gs->regions_cap, gs->nregions + 1))
         return nomem(err);
-    if (name.len > 0)
-        memcpy(gs->names + gs->names_len, name.data, name.len);
-    gs->names[gs->names_len + name.len] = '\0';
-    user_region r = {tid, gs->names_len, name.len, o->idx.serial, ev->args[1]};
+    user_region r = {tid, name.data, name.len, o->idx.serial, ev->args[1]};
     gs->regions[gs->nregions++] = r;
-    gs->names_len += name.len + 1;
     push_event(o, evt, cur, ev);
     ADVANCED(cur);
 }
@@ -1783,7 +1769,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_region_end(ADV_PARAMS)
      * without any active region is fine. */
     if (gs->nregions > 0) {
         const user_region *next = &gs->regions[gs->nregions - 1];
-        const char *next_name = gs->names + next->off;
+        const char *next_name = next->text;
         bool same_string = next->serial == o->idx.serial && next->name_id == ev->args[1];
         if (next->task != tid ||
             (!same_string && (next->len != name.len ||
@@ -1803,7 +1789,6 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_region_end(ADV_PARAMS)
             gtr_err_appendn(err, next_name, next->len);
             return gtr_err_appendn(err, "}", 1);
         }
-        gs->names_len = next->off;
         gs->nregions--;
     }
     push_event(o, evt, cur, ev);
@@ -2254,7 +2239,8 @@ void gtr__ordering_free(gtr__ordering *o)
     idmap_destroy(&o->g_states, gstate_fini);
     idmap_destroy(&o->p_states, pstate_fini);
     idmap_destroy(&o->m_states, NULL);
-    idmap_destroy(&o->active_tasks, task_fini);
+    idmap_destroy(&o->active_tasks, NULL);
+    gtr__free(o->alc, o->names);
     gtr__free(o->alc, o->queue.buf);
     gtr__free(o->alc, o);
 }
@@ -2432,6 +2418,88 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
         if (q->end >= full)
             return GTR_OK;   /* GTR__RUN_FULL */
     }
+}
+
+/* The names gtr__ordering_own_names copies: each distinct text (by address: the same string
+ * of a table, or the same earlier copy) once, into a new buffer. */
+typedef struct name_copies {
+    const gtr_alloc *alc;
+    gtr__u64map index;   /* address of a text -> its entry in offs */
+    size_t *offs;        /* where each text's copy starts in buf */
+    size_t noffs, offs_cap;
+    char *buf;
+    size_t len, cap;
+} name_copies;
+
+/* copy_name copies text[0, len) into c unless it is there already. */
+static bool copy_name(name_copies *c, const char *text, size_t len)
+{
+    if (len == 0)
+        return true;   /* no bytes: the text becomes "" */
+    if (c->noffs >= UINT32_MAX - 1)
+        return false;
+    uint32_t k = (uint32_t)c->noffs;
+    bool found;
+    if (gtr__u64map_put(c->alc, &c->index, (uint64_t)(uintptr_t)text, &k, &found) != GTR_OK)
+        return false;
+    if (found)
+        return true;
+    /* Each text is a whole string of a table or a copy of one, and no two copies are of one
+     * address: the copies take no more than the strings they came from. */
+    if (len > SIZE_MAX - c->len || !GTR__GROW(c->alc, c->buf, c->cap, c->len + len) ||
+        !GTR__GROW(c->alc, c->offs, c->offs_cap, c->noffs + 1))
+        return false;
+    memcpy(c->buf + c->len, text, len);
+    c->offs[c->noffs++] = c->len;
+    c->len += len;
+    return true;
+}
+
+/* copied_name is where copy_name put text[0, len). */
+static const char *copied_name(const name_copies *c, const char *text, size_t len)
+{
+    uint32_t k;
+    if (len == 0 || !gtr__u64map_get(&c->index, (uint64_t)(uintptr_t)text, &k))
+        return "";
+    return c->buf + c->offs[k];
+}
+
+gtr_status gtr__ordering_own_names(gtr__ordering *o, gtr_err *err)
+{
+    name_copies c = {.alc = o->alc};
+    bool ok = true;
+    size_t pos = 0;
+    uint64_t id;
+    void *v;
+    /* Copy every text, then point every name at its copy: a failure changes nothing. */
+    while (ok && idmap_next(&o->g_states, &pos, &id, &v)) {
+        const gstate *gs = v;
+        for (size_t i = 0; ok && i < gs->nregions; i++)
+            ok = copy_name(&c, gs->regions[i].text, gs->regions[i].len);
+    }
+    for (pos = 0; ok && idmap_next(&o->active_tasks, &pos, &id, &v);) {
+        const task_state *ts = v;
+        ok = copy_name(&c, ts->text, ts->name_len);
+    }
+    if (ok) {
+        for (pos = 0; idmap_next(&o->g_states, &pos, &id, &v);) {
+            gstate *gs = v;
+            for (size_t i = 0; i < gs->nregions; i++)
+                gs->regions[i].text = copied_name(&c, gs->regions[i].text, gs->regions[i].len);
+        }
+        for (pos = 0; idmap_next(&o->active_tasks, &pos, &id, &v);) {
+            task_state *ts = v;
+            ts->text = copied_name(&c, ts->text, ts->name_len);
+        }
+        /* The old copies are no longer named. */
+        char *old = o->names;
+        o->names = c.buf;
+        c.buf = old;
+    }
+    gtr__free(o->alc, c.buf);
+    gtr__free(o->alc, c.offs);
+    gtr__u64map_free(o->alc, &c.index);
+    return ok ? GTR_OK : nomem(err);
 }
 
 gtr_status gtr__ordering_check_ids(gtr__ordering *o, size_t from, gtr_err *err)
