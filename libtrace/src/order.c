@@ -548,14 +548,19 @@ static void pstate_fini(const gtr_alloc *alc, void *p)
 
 enum gc_state { GC_UNDETERMINED = 0, GC_NOT_RUNNING = 1, GC_RUNNING = 2 };
 
-/* A growable buffer of events (Go's queue[Event]): the queued events are buf[head, end).
- * Events are queued only with none taken since the queue was last empty (Go's ReadEvent
- * advances only when its queue is empty), and queue_reserve starts an empty queue over at
- * buf[0]: so a push is a store at end and a pop a load at head, with no ring arithmetic. */
+/* A growable buffer of events (Go's queue[Event]): the queued events are [head, end) of
+ * buf[0, cap). Events are queued only with none taken since the queue was last empty (Go's
+ * ReadEvent advances only when its queue is empty), and queue_reserve starts an empty queue
+ * over at buf[0]: so a push is a store at end and a pop a load at head, with no ring
+ * arithmetic (and, head and end being pointers, no index to scale). buf is never NULL (the
+ * ordering is made with one). */
 typedef struct event_queue {
-    gtr_event *buf;
-    size_t cap, head, end;
+    gtr_event *buf, *head, *end;
+    size_t cap;
 } event_queue;
+
+/* The capacity of a new ordering's queue. */
+#define QUEUE_FIRST_CAP 8
 
 struct gtr__ordering {
     const gtr_alloc *alc;
@@ -596,15 +601,15 @@ struct gtr__ordering {
 static GTR__NOINLINE bool queue_grow(gtr__ordering *o, size_t n)
 {
     event_queue *q = &o->queue;
-    size_t len = q->end - q->head;
-    if (q->head != 0) {
-        memmove(q->buf, q->buf + q->head, len * sizeof *q->buf);
-        q->head = 0;
-        q->end = len;
+    size_t len = (size_t)(q->end - q->head);
+    if (q->head != q->buf) {
+        memmove(q->buf, q->head, len * sizeof *q->buf);
+        q->head = q->buf;
+        q->end = q->buf + len;
         if (q->cap - len >= n)
             return true;
     }
-    size_t ncap = q->cap == 0 ? 8 : q->cap;
+    size_t ncap = q->cap;
     while (ncap - len < n)
         ncap *= 2;
     /* Not zeroed: a slot is written whole before it is read. */
@@ -616,7 +621,8 @@ static GTR__NOINLINE bool queue_grow(gtr__ordering *o, size_t n)
     if (len != 0)
         memcpy(nb, q->buf, len * sizeof *nb);
     gtr__free(o->alc, q->buf);
-    q->buf = nb;
+    q->buf = q->head = nb;
+    q->end = nb + len;
     q->cap = ncap;
     return true;
 }
@@ -627,8 +633,8 @@ static GTR__ALWAYS_INLINE bool queue_reserve(gtr__ordering *o, size_t n)
 {
     event_queue *q = &o->queue;
     if (q->head == q->end)
-        q->head = q->end = 0;
-    return q->cap - q->end >= n || queue_grow(o, n);
+        q->head = q->end = q->buf;
+    return q->cap - (size_t)(q->end - q->buf) >= n || queue_grow(o, n);
 }
 
 /* queue_slot returns the next free slot of the queue, now counted in; it never fails:
@@ -636,8 +642,8 @@ static GTR__ALWAYS_INLINE bool queue_reserve(gtr__ordering *o, size_t n)
 static gtr_event *queue_slot(gtr__ordering *o)
 {
     event_queue *q = &o->queue;
-    assert(q->end < q->cap);
-    return &q->buf[q->end++];
+    assert(q->end < q->buf + q->cap);
+    return q->end++;
 }
 
 static void queue_push(gtr__ordering *o, gtr_event e)
@@ -2197,15 +2203,15 @@ static GTR__ALWAYS_INLINE gtr_status advance_event(ADV_PARAMS, const gtr__evt_id
 #undef NO_ARG
 
 /* cut_bad_ids is Go's Event.validateTableIDs, which ReadEvent runs on each event it returns,
- * over the queued events buf[from, end): the queue is cut before the first that fails, and
- * its error returned (GTR_E_FORMAT); GTR_OK when none fails. */
-static GTR__NOINLINE gtr_status cut_bad_ids(gtr__ordering *o, size_t from, gtr_err *err)
+ * over the queued events [from, end): the queue is cut before the first that fails, and its
+ * error returned (GTR_E_FORMAT); GTR_OK when none fails. */
+static GTR__NOINLINE gtr_status cut_bad_ids(gtr__ordering *o, gtr_event *from, gtr_err *err)
 {
     event_queue *q = &o->queue;
-    for (size_t i = from; i < q->end; i++) {
-        gtr_status st = gtr__event_validate_table_ids(&q->buf[i], err);
+    for (gtr_event *e = from; e < q->end; e++) {
+        gtr_status st = gtr__event_validate_table_ids(e, err);
         if (st != GTR_OK) {
-            q->end = i;
+            q->end = e;
             return st;
         }
     }
@@ -2228,6 +2234,13 @@ gtr_status gtr__ordering_new(const gtr_alloc *alc, gtr__ordering **out, gtr_err 
     idmap_init(&o->m_states, alc, sizeof(mstate));
     idmap_init(&o->active_tasks, alc, sizeof(task_state));
     o->gc_state = GC_UNDETERMINED;
+    o->queue.buf = gtr__malloc(alc, QUEUE_FIRST_CAP * sizeof *o->queue.buf);
+    if (o->queue.buf == NULL) {
+        gtr__free(alc, o);
+        return nomem(err);
+    }
+    o->queue.head = o->queue.end = o->queue.buf;
+    o->queue.cap = QUEUE_FIRST_CAP;
     *out = o;
     return GTR_OK;
 }
@@ -2338,13 +2351,14 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
 {
     event_queue *q = &o->queue;
     *stop = GTR__RUN_FULL;
-    if (q->end - q->head >= max_queued)
+    size_t queued = (size_t)(q->end - q->head);
+    if (queued >= max_queued)
         return GTR_OK;
     /* Room for every step: each starts with fewer than max_queued events queued. */
-    if (!queue_reserve(o, max_queued - (q->end - q->head) + MAX_QUEUED_PER_ADVANCE))
+    if (!queue_reserve(o, max_queued - queued + MAX_QUEUED_PER_ADVANCE))
         return nomem(err);
     /* The queue is full when end reaches full (nothing is taken from it meanwhile). */
-    const size_t full = q->head + max_queued;
+    const gtr_event *const full = q->head + max_queued;
     /* The table's strings and stacks do not change while the generation is ordered. */
     const gtr__evt_id_index idx = table_index(evt);
     o->idx = idx;
@@ -2366,7 +2380,7 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
         /* The head's moves that keep it the head leave the heap as it is but for the head's
          * time, which every return below stores (after the loop, the root update does). */
         for (;;) {
-            size_t before = q->end;
+            gtr_event *before = q->end;
             gtr__base_event *ev = &bc->ev;
             sched_ctx cur = {GTR_NO_GOROUTINE, GTR_NO_PROC, m};
             if (ms != NULL) {
@@ -2509,13 +2523,13 @@ gtr_status gtr__ordering_check_ids(gtr__ordering *o, size_t from, gtr_err *err)
 
 size_t gtr__ordering_queued(const gtr__ordering *o)
 {
-    return o->queue.end - o->queue.head;
+    return (size_t)(o->queue.end - o->queue.head);
 }
 
 void gtr__ordering_unqueue(gtr__ordering *o, size_t len)
 {
     event_queue *q = &o->queue;
-    if (len < q->end - q->head)
+    if (len < (size_t)(q->end - q->head))
         q->end = q->head + len;
 }
 
@@ -2524,7 +2538,7 @@ gtr_event *gtr__ordering_pop(gtr__ordering *o)
     event_queue *q = &o->queue;
     if (q->head == q->end)
         return NULL;
-    return &q->buf[q->head++];
+    return q->head++;
 }
 
 bool gtr__ordering_next(gtr__ordering *o, gtr_event *out)
