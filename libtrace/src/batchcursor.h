@@ -73,14 +73,13 @@ static inline bool gtr__batch_cursor_next_fast(gtr__batch_cursor *bc, const gtr_
 {
     const uint8_t *p = bc->pos;
     size_t left = (size_t)(bc->end - p);
-    if (left < 2)
-        return false;   /* the end of the batch (or of the batches), or too short to decode */
-    uint8_t argc = ctx->argc[p[0]];
-    if (argc >= GTR__ARGC_UNKNOWN)
-        return false;
+    uint8_t argc;
     uint64_t dt;
     size_t off;
     if (left >= GTR__EVENT_MAX_BYTES) {
+        argc = ctx->argc[p[0]];
+        if (argc >= GTR__ARGC_UNKNOWN)
+            return false;
         /* No varint of the event can run past the batch: no bounds to check. */
         const uint8_t *q = gtr__uvarint_unchecked(p + 1, &dt);
         for (unsigned i = 0; i < argc && q != NULL; i++)
@@ -89,6 +88,11 @@ static inline bool gtr__batch_cursor_next_fast(gtr__batch_cursor *bc, const gtr_
             return false;
         off = (size_t)(q - p);
     } else {
+        if (left < 2)
+            return false;   /* the end of the batch (or of the batches), or too short */
+        argc = ctx->argc[p[0]];
+        if (argc >= GTR__ARGC_UNKNOWN)
+            return false;
         int nb = gtr__uvarint(p + 1, left - 1, &dt);
         if (nb <= 0)
             return false;
