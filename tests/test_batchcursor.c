@@ -137,6 +137,54 @@ static void test_batch_cursor_inline_decode_matches_slow_path(void **state)
     }
 }
 
+/* gtr__uvarint_unchecked (unrolled, for at least GTR__UVARINT_MAX readable bytes) is
+ * gtr__uvarint (binary.Uvarint) on every length from 1 to 11 bytes, with every value of the
+ * last byte (so every overflow of the tenth) and random bytes before it: the same value and
+ * length, or NULL exactly where gtr__uvarint reports an overflow. */
+static void test_uvarint_unchecked_matches_uvarint(void **state)
+{
+    (void)state;
+    rng_state = 7;
+    uint8_t buf[2 * GTR__UVARINT_MAX];
+    for (size_t len = 1; len <= GTR__UVARINT_MAX + 1; len++) {
+        for (unsigned last = 0; last < 256; last++) {
+            for (int rep = 0; rep < 20; rep++) {
+                for (size_t i = 0; i < sizeof buf; i++)
+                    buf[i] = (uint8_t)rnd();
+                for (size_t i = 0; i + 1 < len; i++)
+                    buf[i] |= 0x80;
+                buf[len - 1] = (uint8_t)last;
+                uint64_t want = 0, got = 0;
+                int nb = gtr__uvarint(buf, sizeof buf, &want);
+                const uint8_t *q = gtr__uvarint_unchecked(buf, &got);
+                if (nb > 0) {
+                    assert_ptr_equal(q, buf + nb);
+                    assert_int_equal(got, want);
+                } else {
+                    assert_true(nb < 0);   /* the buffer holds more than any varint */
+                    assert_null(q);
+                }
+            }
+        }
+    }
+    /* The largest value, and a 64-bit value of every byte length (padded groups). */
+    for (int bits = 0; bits < 64; bits++) {
+        uint64_t v = (UINT64_C(1) << bits) | (rnd() & ((UINT64_C(1) << bits) - 1));
+        for (size_t min_len = 1; min_len <= GTR__UVARINT_MAX; min_len++) {
+            memset(buf, 0, sizeof buf);
+            size_t n = put_uvarint(buf, v, min_len);
+            uint64_t got = 0;
+            assert_ptr_equal(gtr__uvarint_unchecked(buf, &got), buf + n);
+            assert_int_equal(got, v);
+        }
+    }
+    memset(buf, 0xff, sizeof buf);
+    buf[GTR__UVARINT_MAX - 1] = 1;
+    uint64_t got = 0;
+    assert_ptr_equal(gtr__uvarint_unchecked(buf, &got), buf + GTR__UVARINT_MAX);
+    assert_int_equal(got, UINT64_MAX);
+}
+
 /* gtr__cursor_ns (a shift for a small power-of-two frequency) is Go's float conversion
  * (gtr__freq_mul) for every frequency and delta, at the edges of the shift's range. */
 static void test_cursor_ns_matches_float_conversion(void **state)
@@ -188,6 +236,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batch_cursor_inline_decode_matches_slow_path),
+        cmocka_unit_test(test_uvarint_unchecked_matches_uvarint),
         cmocka_unit_test(test_cursor_ns_matches_float_conversion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
