@@ -1143,11 +1143,11 @@ static void test_order_own_names_outlive_their_table(void **state)
     adv_ok_(f, t3, 0, 1, E3(GTR_EV_USER_REGION_BEGIN, 3, 8, 0), WHERE);
     adv_ok_(f, t3, 0, 1, mk(GTR_EV_USER_TASK_BEGIN, 7, 0, 9, 0), WHERE);
     drain(f);
-    assert_int_equal(gtr__ordering_own_names(f->o, &err), GTR_OK);
+    assert_int_equal(gtr__ordering_own_names(f->o, t3, &err), GTR_OK);
     gtr__evt_free(t3);
     adv_ok_(f, t4, 0, 2, E3(GTR_EV_USER_REGION_BEGIN, 4, 8, 0), WHERE);
-    assert_int_equal(gtr__ordering_own_names(f->o, &err), GTR_OK);
-    assert_int_equal(gtr__ordering_own_names(f->o, &err), GTR_OK); /* nothing new to copy */
+    assert_int_equal(gtr__ordering_own_names(f->o, t4, &err), GTR_OK);
+    assert_int_equal(gtr__ordering_own_names(f->o, NULL, &err), GTR_OK); /* nothing new */
     gtr__evt_free(t4);
     drain(f);
     adv_err_(f, t5, 0, 3, E3(GTR_EV_USER_REGION_END, 4, 2, 0),
@@ -1751,24 +1751,30 @@ static void test_order_own_names_copy_each_text_once(void **state)
         while (gtr__ordering_next(o, &e)) {
         }
     }
-    /* Every allocation of the copy fails in turn: nothing changes. */
-    size_t failed = 0;
+    /* Every allocation of the copy fails in turn: nothing changes. The try that succeeds
+     * copies the table's strings, by string ID: the long text once, the short one once (not
+     * 450 times 60,000 bytes). */
+    size_t failed = 0, before = 0;
     for (size_t j = 0;; j++) {
         c.fail_at = c.calls + j;   /* the j-th allocation of this try */
         gtr_err_clear(&err);
-        gtr_status st = gtr__ordering_own_names(o, &err);
+        before = c.asked;
+        gtr_status st = gtr__ordering_own_names(o, t, &err);
         if (st == GTR_OK)
             break;
         assert_int_equal(st, GTR_E_NOMEM);
         failed++;
     }
     assert_true(failed >= 3);
-    /* Made again, every allocation counted: the long text once, the short one once (not
-     * 450 times 60,000 bytes). */
-    c.fail_at = SIZE_MAX;
-    size_t before = c.asked;
-    assert_int_equal(gtr__ordering_own_names(o, &err), GTR_OK);
     assert_true(c.asked - before < 4 * LONG);
+    /* Copied again, the names now in the ordering's copies (by their place there), with the
+     * table and without: again once each. */
+    c.fail_at = SIZE_MAX;
+    for (int k = 0; k < 2; k++) {
+        before = c.asked;
+        assert_int_equal(gtr__ordering_own_names(o, k == 0 ? t : NULL, &err), GTR_OK);
+        assert_true(c.asked - before < 4 * LONG);
+    }
     gtr__evt_free(t);
     gtr__ev_table *t2 = new_table(false);
     assert_int_equal(gtr__evt_add_string(t2, 3, text, LONG, &err), GTR_OK);

@@ -584,8 +584,9 @@ struct gtr__ordering {
         uint64_t serial, string_id, extra_id;
     } task_name;
     /* The names of active regions and tasks whose table is gone, one copy of each
-     * (gtr__ordering_own_names). */
+     * (gtr__ordering_own_names): names[0, names_len). */
     char *names;
+    size_t names_len;
     uint64_t gc_seq;
     uint8_t gc_state;
     uint64_t initial_gen;
@@ -2434,85 +2435,114 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
     }
 }
 
-/* The names gtr__ordering_own_names copies: each distinct text (by address: the same string
- * of a table, or the same earlier copy) once, into a new buffer. */
+/* The names gtr__ordering_own_names copies, each distinct text once, into a new buffer. A
+ * text is known by what the trace says of it, never by its address (whose hash or order
+ * changes from run to run, and with it the code's path: a fuzzer's stability): a string of
+ * the table going by its string ID, an earlier copy by its place among the copies. */
 typedef struct name_copies {
     const gtr_alloc *alc;
-    gtr__u64map index;   /* address of a text -> its entry in offs */
-    size_t *offs;        /* where each text's copy starts in buf */
+    gtr__u64map by_id;     /* string ID in the table going -> its entry in offs */
+    gtr__u64map by_place;  /* place in the old copies -> its entry in offs */
+    size_t *offs;          /* where each distinct text's copy starts in buf */
     size_t noffs, offs_cap;
     char *buf;
     size_t len, cap;
 } name_copies;
 
-/* copy_name copies text[0, len) into c unless it is there already. */
-static bool copy_name(name_copies *c, const char *text, size_t len)
+/* copy_name puts in *at where text[0, len) (string name_id of the table evt, or an earlier
+ * copy in old[0, old_len), or neither) is copied in c, copying it unless it is there already;
+ * SIZE_MAX for the empty text. */
+static bool copy_name(name_copies *c, const gtr__ev_table *evt, const char *old,
+                      size_t old_len, const char *text, size_t len, uint64_t name_id,
+                      size_t *at)
 {
+    *at = SIZE_MAX;
     if (len == 0)
-        return true;   /* no bytes: the text becomes "" */
+        return true;
     if (c->noffs >= UINT32_MAX - 1)
         return false;
+    gtr__u64map *index = NULL;
+    uint64_t key = 0;
+    gtr_str s;
+    /* (Whether the text lies among the old copies does not depend on where they are.) */
+    uintptr_t t = (uintptr_t)text, o = (uintptr_t)old;
+    if (old != NULL && t >= o && t - o < old_len) {
+        index = &c->by_place;
+        key = t - o;
+    } else if (evt != NULL && gtr__evt_string(evt, name_id, &s) && s.data == text) {
+        index = &c->by_id;
+        key = name_id;
+    }
     uint32_t k = (uint32_t)c->noffs;
-    bool found;
-    if (gtr__u64map_put(c->alc, &c->index, (uint64_t)(uintptr_t)text, &k, &found) != GTR_OK)
+    bool found = false;
+    if (index != NULL && gtr__u64map_put(c->alc, index, key, &k, &found) != GTR_OK)
         return false;
-    if (found)
-        return true;
-    /* Each text is a whole string of a table or a copy of one, and no two copies are of one
-     * address: the copies take no more than the strings they came from. */
-    if (len > SIZE_MAX - c->len || !GTR__GROW(c->alc, c->buf, c->cap, c->len + len) ||
-        !GTR__GROW(c->alc, c->offs, c->offs_cap, c->noffs + 1))
-        return false;
-    memcpy(c->buf + c->len, text, len);
-    c->offs[c->noffs++] = c->len;
-    c->len += len;
+    if (!found) {
+        /* Each text is a string of a table or a copy of one, each copied once: the copies
+         * take no more than the strings they came from. */
+        if (len > SIZE_MAX - c->len || !GTR__GROW(c->alc, c->buf, c->cap, c->len + len) ||
+            !GTR__GROW(c->alc, c->offs, c->offs_cap, c->noffs + 1))
+            return false;
+        memcpy(c->buf + c->len, text, len);
+        c->offs[c->noffs++] = c->len;
+        c->len += len;
+    }
+    *at = c->offs[k];
     return true;
 }
 
-/* copied_name is where copy_name put text[0, len). */
-static const char *copied_name(const name_copies *c, const char *text, size_t len)
-{
-    uint32_t k;
-    if (len == 0 || !gtr__u64map_get(&c->index, (uint64_t)(uintptr_t)text, &k))
-        return "";
-    return c->buf + c->offs[k];
-}
-
-gtr_status gtr__ordering_own_names(gtr__ordering *o, gtr_err *err)
+gtr_status gtr__ordering_own_names(gtr__ordering *o, const gtr__ev_table *evt, gtr_err *err)
 {
     name_copies c = {.alc = o->alc};
-    bool ok = true;
-    size_t pos = 0;
+    size_t nnames = o->active_tasks.len, pos = 0, j = 0;
     uint64_t id;
     void *v;
-    /* Copy every text, then point every name at its copy: a failure changes nothing. */
-    while (ok && idmap_next(&o->g_states, &pos, &id, &v)) {
-        const gstate *gs = v;
-        for (size_t i = 0; ok && i < gs->nregions; i++)
-            ok = copy_name(&c, gs->regions[i].text, gs->regions[i].len);
+    while (idmap_next(&o->g_states, &pos, &id, &v))
+        nnames += ((const gstate *)v)->nregions;
+    if (nnames == 0) {
+        /* No name to keep (the common case): nothing allocated, the old copies gone. */
+        gtr__free(o->alc, o->names);
+        o->names = NULL;
+        o->names_len = 0;
+        return GTR_OK;
     }
-    for (pos = 0; ok && idmap_next(&o->active_tasks, &pos, &id, &v);) {
+    /* Where each name's copy is, in the order the loops below visit them. */
+    size_t *at = nnames <= SIZE_MAX / sizeof *at ? gtr__malloc(o->alc, nnames * sizeof *at) : NULL;
+    bool ok = at != NULL;
+    /* Copy every text, then point every name at its copy: a failure changes nothing. */
+    for (pos = 0; ok && idmap_next(&o->g_states, &pos, &id, &v);) {
+        const gstate *gs = v;
+        for (size_t i = 0; ok && i < gs->nregions; i++, j++)
+            ok = copy_name(&c, evt, o->names, o->names_len, gs->regions[i].text,
+                           gs->regions[i].len, gs->regions[i].name_id, &at[j]);
+    }
+    for (pos = 0; ok && idmap_next(&o->active_tasks, &pos, &id, &v); j++) {
         const task_state *ts = v;
-        ok = copy_name(&c, ts->text, ts->name_len);
+        ok = copy_name(&c, evt, o->names, o->names_len, ts->text, ts->name_len, ts->name_id,
+                       &at[j]);
     }
     if (ok) {
+        j = 0;
         for (pos = 0; idmap_next(&o->g_states, &pos, &id, &v);) {
             gstate *gs = v;
-            for (size_t i = 0; i < gs->nregions; i++)
-                gs->regions[i].text = copied_name(&c, gs->regions[i].text, gs->regions[i].len);
+            for (size_t i = 0; i < gs->nregions; i++, j++)
+                gs->regions[i].text = at[j] == SIZE_MAX ? "" : c.buf + at[j];
         }
-        for (pos = 0; idmap_next(&o->active_tasks, &pos, &id, &v);) {
+        for (pos = 0; idmap_next(&o->active_tasks, &pos, &id, &v); j++) {
             task_state *ts = v;
-            ts->text = copied_name(&c, ts->text, ts->name_len);
+            ts->text = at[j] == SIZE_MAX ? "" : c.buf + at[j];
         }
         /* The old copies are no longer named. */
         char *old = o->names;
         o->names = c.buf;
+        o->names_len = c.len;
         c.buf = old;
     }
+    gtr__free(o->alc, at);
     gtr__free(o->alc, c.buf);
     gtr__free(o->alc, c.offs);
-    gtr__u64map_free(o->alc, &c.index);
+    gtr__u64map_free(o->alc, &c.by_id);
+    gtr__u64map_free(o->alc, &c.by_place);
     return ok ? GTR_OK : nomem(err);
 }
 

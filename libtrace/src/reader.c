@@ -367,7 +367,7 @@ static gtr_status next_gen_with_spill(gtr_reader *r, gtr_event *ev, gtr_err *err
     /* Read the next generation. A deferred error reading the following batch lands in
      * r->deferred_err (code GTR_OK when there is none). */
     /* The ordering's region and task names leave the table before it is reset. */
-    gtr_status st = gtr__ordering_own_names(r->order, err);
+    gtr_status st = gtr__ordering_own_names(r->order, r->gen->evt, err);
     if (st != GTR_OK)
         return st;
     st = gtr__generation_read_with_spill(r->gen, r->in, &r->deferred_err, err);
@@ -487,7 +487,7 @@ static gtr_status read_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
             return r->deferred_err.code;
         }
         /* The ordering's region and task names leave the table before it is reset. */
-        gtr_status st = gtr__ordering_own_names(r->order, err);
+        gtr_status st = gtr__ordering_own_names(r->order, r->gen->evt, err);
         if (st != GTR_OK)
             return st;
         st = gtr__generation_read(r->gen, r->in, err);
