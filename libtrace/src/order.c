@@ -1687,7 +1687,8 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_end(ADV_PARAMS)
          * the name: put it in the extra strings. */
         extra[0] = ts->parent_id;
         if (ts->name_serial != o->idx.serial) {
-            /* Begun in another generation (or the table changed since): the copied name. */
+            /* Begun in another generation (or the table changed since): the name's text, in
+             * the table it came from or in the ordering's copy (gtr__ordering_own_names). */
             if ((st = gtr__evt_add_extra_string(evt, ts->text, ts->name_len, &sid, err)) !=
                 GTR_OK)
                 return st;
