@@ -11,12 +11,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "gtr/diagnosis.h"
 #include "gtr/reader.h"
 #include "progress.h"
 #include "gtr/validate.h"
 
 static const char usage_text[] =
-    "usage: gotrace validate [--log-events] [--progress|--quiet] [--] [FILE|-]\n"
+    "usage: gotrace validate [--log-events] [--explain] [--progress|--quiet] [--] [FILE|-]\n"
     "\n"
     "Reads the execution trace FILE (default or \"-\": stdin; gzip is accepted) and validates\n"
     "every event as Go's internal/trace tests do (testtrace.Validator, told the trace's\n"
@@ -33,6 +34,11 @@ static const char usage_text[] =
     "  --log-events  print each event's String() (Go's Event.String) on stdout, one per\n"
     "                line, before validating it; --log-events=BOOL sets it as Go's\n"
     "                strconv.ParseBool reads BOOL (true, false, 1, 0, t, f, ...)\n"
+    "  --explain     when the trace is stuck (Go's \"broken trace: failed to advance\"),\n"
+    "                print after Go's message why: for each thread's next event, the\n"
+    "                goroutine, proc or GC condition it waits on, what it needs, what the\n"
+    "                resource has now and the event that last changed it (beyond Go; the\n"
+    "                message itself is unchanged)\n"
     "  --progress    show progress on stderr (bytes read, a percentage when the size is\n"
     "                known, events, events/s), even when stderr is not a terminal; by\n"
     "                default it is shown only on a terminal (not while --log-events writes\n"
@@ -54,16 +60,29 @@ static int flush_lines(gtr_buf *lines)
     return werr;
 }
 
+/* print_diagnosis writes, after Go's message, why r could not advance, when that is how it
+ * failed. */
+static void print_diagnosis(const gtr_reader *r, const gtr_history *hist)
+{
+    gtr_diagnosis *d = NULL;
+    gtr_buf text = {0};
+    if (gtr_reader_diagnose(r, hist, &d, NULL) == GTR_OK && gtr_diagnosis_format(d, &text) == GTR_OK)
+        fprintf(stderr, "gotrace: %s", text.data);
+    gtr_buf_free(&text);
+    gtr_diagnosis_free(d);
+}
+
 int cmd_validate(int argc, char **argv)
 {
     const char *path = NULL, *val, *bad = NULL;
-    bool log_events = false, only_args = false;
+    bool log_events = false, explain = false, only_args = false;
     cli_progress_mode pmode = CLI_PROGRESS_AUTO;
     cli_progress prog = {0};
     cli_input ci = {0};
     gtr_reader *r = NULL;
     gtr_validator *v = NULL;
     gtr_event_formatter *fmt = NULL;   /* with --log-events */
+    gtr_history *hist = NULL;          /* with --explain */
     gtr_buf lines = {0};   /* pending event lines, written in blocks */
     gtr_event ev;
     gtr_err err = GTR_ERR_INIT;
@@ -76,6 +95,11 @@ int cmd_validate(int argc, char **argv)
             return CLI_OK;
         } else if (!only_args && cli_flag(a, "log-events", &val)) {
             if (!cli_bool_value(val, &log_events))
+                return cli_usage(usage_text,
+                                 "validate: invalid boolean value \"%s\" for %.*s: parse error",
+                                 val, (int)(val - 1 - a), a);
+        } else if (!only_args && cli_flag(a, "explain", &val)) {
+            if (!cli_bool_value(val, &explain))
                 return cli_usage(usage_text,
                                  "validate: invalid boolean value \"%s\" for %.*s: parse error",
                                  val, (int)(val - 1 - a), a);
@@ -100,16 +124,17 @@ int cmd_validate(int argc, char **argv)
 
     if (cli_load_input(path, CLI_SECTION_WIRE, &ci, &err) < 0 ||
         gtr_reader_new(ci.in, NULL, &r, &err) < 0 || gtr_validator_new(NULL, &v, &err) < 0 ||
-        (log_events && gtr_event_formatter_new(NULL, &fmt, &err) < 0)) {
+        (log_events && gtr_event_formatter_new(NULL, &fmt, &err) < 0) ||
+        (explain && gtr_history_new(NULL, &hist, &err) < 0)) {
         rc = cli_fail_trace_err(&ci, &err);
         goto end;
     }
     gtr_validator_set_go_version(v, gtr_reader_go_version(r));
     cli_progress_start(&prog, pmode, "validate", ci.in,
                        ci.from_fixture ? 0 : cli_file_size(path, ci.in), log_events);
-    /* Without --log-events, the library's loop (gtr_validator_run), a chunk of events at a
-     * time for the progress line. */
-    while (!log_events) {
+    /* Without --log-events or --explain, the library's loop (gtr_validator_run), a chunk of
+     * events at a time for the progress line. */
+    while (!log_events && !explain) {
         uint64_t n;
         gtr_status st = gtr_validator_run(v, r, CLI_PROGRESS_EVERY, &n, &err);
         cli_progress_events(&prog, n);
@@ -125,6 +150,10 @@ int cmd_validate(int argc, char **argv)
         if (st < 0)
             goto fail;
         cli_progress_event(&prog);
+        if (explain && gtr_history_note(hist, r, &ev) == GTR_E_NOMEM) {
+            gtr_err_setf(&err, GTR_E_NOMEM, "out of memory");
+            goto fail;
+        }
         if (log_events) {
             size_t before = lines.len;
             if (gtr_event_formatter_format(fmt, &ev, &lines, &err) < 0) {
@@ -155,10 +184,13 @@ fail:
     flush_lines(&lines);
     cli_progress_end(&prog, false);
     rc = cli_fail_err(&err);
+    if (explain)
+        print_diagnosis(r, hist);
 end:
     gtr_err_clear(&err);
     gtr_buf_free(&lines);
     gtr_event_formatter_free(fmt);
+    gtr_history_free(hist);
     gtr_validator_free(v);
     gtr_reader_free(r);
     cli_input_free(&ci);

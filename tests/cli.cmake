@@ -442,3 +442,16 @@ gtr_cli_test(cli_validate_go_panic_v1_frame_string_is_an_error
 gtr_cli_test(cli_validate_go_panic_v1_frame_string_validator
              ARGS validate ${CMAKE_SOURCE_DIR}/corpus/go-panics/go119-v1-stack-frame-undefined-string.trace
              RC 1 ERR "^gotrace: expected id 1809 in string table\n$")
+
+# validate --explain: Go's message unchanged, then why the trace is stuck; nothing more
+# without the flag, and nothing for a trace that fails otherwise or reads.
+set(_stuck ${CMAKE_CURRENT_SOURCE_DIR}/data/stuck-go-start-seq.test)
+gtr_cli_test(cli_validate_explain_says_why_stuck ARGS validate --explain ${_stuck} RC 1
+             ERR "^gotrace: broken trace: failed to advance: frontier:\n\\[gen=1\\]\n\nM 1 \\[GoStart time=384 g=1 g_seq=3\\].*\ngotrace: why the trace is stuck in generation 1: 1 thread, none of whose next events can happen yet:\n  M 1's GoStart g=1 g_seq=3 \\(time 384\\) waits for goroutine 1 at sequence 2 of generation 1; the goroutine is at sequence 0 \\(its last event: GoStop on M 0 at time 192, generation 1\\)\\. The events with sequences 1-2 are missing: was a batch lost\\?\n$")
+gtr_cli_test(cli_validate_without_explain_is_go_message ARGS validate ${_stuck} RC 1
+             ERR "^gotrace: broken trace: failed to advance: frontier:\n\\[gen=1\\]\n\nM 1 \\[GoStart time=384 g=1 g_seq=3\\]\n\nG 1 [^\n]*\n\nP 0 [^\n]*\nP 1 [^\n]*\n\nM 0 [^\n]*\nM 1 [^\n]*\n\nGC 0 Undetermined\n\n\n$")
+gtr_cli_test(cli_validate_explain_other_failure_adds_nothing
+             ARGS validate --explain ${CMAKE_SOURCE_DIR}/corpus/upstream/go122-fail-first-gen-first.test
+             RC 1 ERR "^gotrace: expected a proc but didn't have one\n$")
+gtr_cli_test(cli_validate_explain_bad_value ARGS validate --explain=maybe ${_stuck} RC 2
+             ERR "invalid boolean value \"maybe\" for --explain: parse error")

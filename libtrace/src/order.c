@@ -2635,3 +2635,55 @@ void gtr__ordering_dump(const gtr__ordering *o, gtr_buf *out)
     gtr_buf_putc(out, '\n');
     gtr_buf_printf(out, "GC %" PRIu64 " %s\n", o->gc_seq, gc_state_string(o->gc_state));
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* What the diagnosis of a stuck frontier reads (order.h). */
+
+bool gtr__ordering_goroutine(const gtr__ordering *o, gtr_goid id, gtr__resource_state *out)
+{
+    const gstate *s = idmap_get(&o->g_states, (uint64_t)id);
+    if (s == NULL)
+        return false;
+    out->status = s->status;
+    out->seq_gen = s->seq.gen;
+    out->seq = s->seq.seq;
+    return true;
+}
+
+bool gtr__ordering_proc(const gtr__ordering *o, gtr_procid id, gtr__resource_state *out)
+{
+    const pstate *s = idmap_get(&o->p_states, (uint64_t)id);
+    if (s == NULL)
+        return false;
+    out->status = s->status;
+    out->seq_gen = s->seq.gen;
+    out->seq = s->seq.seq;
+    return true;
+}
+
+void gtr__ordering_thread(const gtr__ordering *o, gtr_threadid id, gtr_goid *g, gtr_procid *p)
+{
+    const mstate *s = idmap_get(&o->m_states, (uint64_t)id);
+    *g = s != NULL ? s->g : GTR_NO_GOROUTINE;
+    *p = s != NULL ? s->p : GTR_NO_PROC;
+}
+
+uint64_t gtr__ordering_gc_seq(const gtr__ordering *o)
+{
+    return o->gc_seq;
+}
+
+uint64_t gtr__ordering_initial_gen(const gtr__ordering *o)
+{
+    return o->initial_gen;
+}
+
+const char *gtr__go_status_string(uint8_t s)
+{
+    return go_status_string(s);
+}
+
+const char *gtr__proc_status_string(uint8_t s)
+{
+    return proc_status_string(s);
+}

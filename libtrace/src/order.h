@@ -111,4 +111,22 @@ gtr_status gtr__ordering_validate_ctx(gtr_goid g, gtr_procid p, gtr_threadid m, 
 /* gtr__ordering_dump appends Go's dumpOrdering(o) text (used in "broken trace" errors). */
 void gtr__ordering_dump(const gtr__ordering *o, gtr_buf *out);
 
+/* What a diagnosis of a stuck frontier (diagnosis.c) reads of the ordering. A goroutine's or
+ * proc's state: its status (gtr_go_status or gtr_proc_status) and its sequence number, seq
+ * in generation seq_gen. */
+typedef struct gtr__resource_state {
+    uint8_t status;
+    uint64_t seq_gen, seq;
+} gtr__resource_state;
+/* gtr__ordering_goroutine, gtr__ordering_proc: false when the ordering has no state for id. */
+bool gtr__ordering_goroutine(const gtr__ordering *o, gtr_goid id, gtr__resource_state *out);
+bool gtr__ordering_proc(const gtr__ordering *o, gtr_procid id, gtr__resource_state *out);
+/* gtr__ordering_thread: the goroutine and proc thread id holds (none when it has no state). */
+void gtr__ordering_thread(const gtr__ordering *o, gtr_threadid id, gtr_goid *g, gtr_procid *p);
+uint64_t gtr__ordering_gc_seq(const gtr__ordering *o);
+uint64_t gtr__ordering_initial_gen(const gtr__ordering *o);
+/* Go's GoStatus.String and ProcStatus.String. */
+const char *gtr__go_status_string(uint8_t s);
+const char *gtr__proc_status_string(uint8_t s);
+
 #endif /* GTR_SRC_ORDER_H */

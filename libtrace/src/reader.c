@@ -78,6 +78,8 @@ struct gtr_reader {
     bool fail_pending;       /* sticky holds an error met reading ahead, due once the queue
                               * is empty (hold_error) */
     uint32_t ahead;          /* the most events advance_ahead queues now (AHEAD_MIN..MAX) */
+    bool stuck;              /* no event of the frontier could advance: it stays as it was
+                              * for gtr_reader_diagnose */
 
     /* The 4 KiB messages come last: gtr_reader_new zeroes only what precedes them, so a
      * reader that never fails never touches their pages (a fuzzer makes one per input). */
@@ -548,6 +550,7 @@ static gtr_status advance_rest(gtr_reader *r, gtr_err *err)
             return GTR_OK;
     }
     /* Go: "broken trace: failed to advance: frontier:\n[gen=%d]\n\n%s\n%s\n" */
+    r->stuck = true;
     return broken_trace(r, "failed to advance: frontier", err);
 }
 
@@ -703,4 +706,23 @@ gtr_status gtr__reader_next_ref(gtr_reader *r, gtr_event *buf, gtr_event **ev, g
     }
     *ev = slot;
     return event_out(r, slot);
+}
+
+/* gtr__reader_stuck (reader_priv.h). */
+bool gtr__reader_stuck(const gtr_reader *r, gtr__stuck_view *out)
+{
+    if (r == NULL || !r->stuck || !r->have_gen)
+        return false;
+    out->frontier = r->frontier;
+    out->n = r->nfrontier;
+    out->order = r->order;
+    out->gen = r->gen->gen;
+    out->ver = r->ver;
+    return true;
+}
+
+/* gtr__reader_generation (reader_priv.h). */
+uint64_t gtr__reader_generation(const gtr_reader *r)
+{
+    return r != NULL && r->have_gen ? r->gen->gen : 0;
 }

@@ -4,7 +4,9 @@
 #ifndef GTR_SRC_READER_PRIV_H
 #define GTR_SRC_READER_PRIV_H
 
+#include "batchcursor.h"
 #include "gtr/reader.h"
+#include "order.h"
 
 /* gtr__reader_next_ref is gtr_reader_next (r and err not NULL) without the copy of the
  * common case: *ev is the event in the reader's queue, good until the next call on r (the
@@ -13,5 +15,22 @@
  * text) when it is called: a loop clears it once, and a call that returns GTR_OK leaves it
  * as it was. */
 gtr_status gtr__reader_next_ref(gtr_reader *r, gtr_event *buf, gtr_event **ev, gtr_err *err);
+
+/* gtr__stuck_view is a reader that failed to advance (Go's "broken trace: failed to advance:
+ * frontier"), as the failure left it: the frontier's cursors, each holding the event it could
+ * not advance, the ordering, and the generation being read. */
+typedef struct gtr__stuck_view {
+    const gtr__heap_entry *frontier;
+    size_t n;
+    const gtr__ordering *order;
+    uint64_t gen;
+    gtr_go_version ver;
+} gtr__stuck_view;
+
+/* gtr__reader_stuck fills *out and returns true when r failed that way; false otherwise. */
+bool gtr__reader_stuck(const gtr_reader *r, gtr__stuck_view *out);
+
+/* gtr__reader_generation is the number of the generation r is reading (0 before the first). */
+uint64_t gtr__reader_generation(const gtr_reader *r);
 
 #endif /* GTR_SRC_READER_PRIV_H */

@@ -12,5 +12,6 @@
 #include "gtr/raw.h"
 #include "gtr/event.h"
 #include "gtr/reader.h"
+#include "gtr/diagnosis.h"
 #include "gtr/validate.h"
 #endif /* GTR_GTR_H */
