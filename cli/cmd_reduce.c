@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "reduce.h"
 #include "tgen/fixture.h"
 
@@ -43,6 +44,14 @@ static const char usage_text[] =
     "                    golden runner; default $GTR_ORACLE, else\n"
     "                    ~/.cache/gotrace-oracle/gtroracle when it exists\n"
     "  --no-oracle       do not use Go's oracle\n"
+    "  --no-synthesis    reduce a stuck trace (\"failed to advance\") from its own events\n"
+    "                    only; by default a trace built for the same reason from its\n"
+    "                    diagnosis (see validate --explain) is the start when it shows the\n"
+    "                    failure and the same reason\n"
+    "  --progress        show where the reduction stands on stderr (the trace's bytes and\n"
+    "                    events, the candidates judged, the time), even when stderr is not a\n"
+    "                    terminal; by default it is shown only on a terminal\n"
+    "  --quiet           never show progress\n"
     "  -h, --help        this help\n"
     "\n"
     "Exit status: 0 written, 1 failure (nothing to reduce, no reproduction, I/O), 2 usage.\n";
@@ -102,12 +111,24 @@ static const char *default_oracle(char *buf, size_t cap)
     return access(buf, X_OK) == 0 ? buf : NULL;
 }
 
+/* show_progress draws where the reduction stands: the current trace, the candidates, the
+ * time. */
+static void show_progress(void *ctx, const reduce_progress *p)
+{
+    char line[192];
+    snprintf(line, sizeof line, "%zu bytes, %zu events, %zu candidates, %.0f s", p->bytes,
+             p->events, p->tests, p->elapsed);
+    cli_progress_text(ctx, line);
+}
+
 int cmd_reduce(int argc, char **argv)
 {
     const char *input = NULL, *expect = NULL, *out_path = NULL, *oracle = NULL;
     unsigned timeout = 10, budget = 0;
-    bool no_oracle = false;
+    bool no_oracle = false, no_synthesis = false;
     char oracle_buf[4096];
+    cli_progress_mode pmode = CLI_PROGRESS_AUTO;
+    const char *bad = NULL;
 
     for (int i = 1; i < argc; i++) {
         const char *v;
@@ -119,6 +140,13 @@ int cmd_reduce(int argc, char **argv)
         const char *nv;
         if (cli_flag(argv[i], "no-oracle", &nv) && nv == NULL) {
             no_oracle = true;
+        } else if (cli_flag(argv[i], "no-synthesis", &nv) && nv == NULL) {
+            no_synthesis = true;
+        } else if (cli_progress_flag(argv[i], &pmode, &bad)) {
+            if (bad != NULL)
+                return cli_usage(usage_text,
+                                 "reduce: invalid boolean value \"%s\" for %.*s: parse error",
+                                 bad, (int)(bad - 1 - argv[i]), argv[i]);
         } else if ((v = flag_value(argc, argv, &i, "expect", &missing)) != NULL) {
             expect = v;
         } else if ((v = flag_value(argc, argv, &i, "out", &missing)) != NULL ||
@@ -177,12 +205,19 @@ int cmd_reduce(int argc, char **argv)
         return rc;
     }
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    cli_progress prog;
+    cli_progress_start(&prog, pmode, "reduce", NULL, 0, out_path == NULL);
     reduce_options opt = {.expect = expect,
                           .expect_len = expect != NULL ? strlen(expect) : 0,
                           .timeout_s = timeout,
                           .budget_s = budget,
-                          .oracle = oracle};
-    if (reduce_trace((const uint8_t *)wire.data, wire.len, &opt, &res, &err) < 0) {
+                          .oracle = oracle,
+                          .no_synthesis = no_synthesis,
+                          .progress = prog.on ? show_progress : NULL,
+                          .progress_ctx = &prog};
+    gtr_status rst = reduce_trace((const uint8_t *)wire.data, wire.len, &opt, &res, &err);
+    cli_progress_end(&prog, rst >= 0);
+    if (rst < 0) {
         gtr_buf_free(&wire);
         gtr_err_wrapf(&err, "reduce: %s", input);
         rc = cli_fail_err(&err);
@@ -225,6 +260,9 @@ int cmd_reduce(int argc, char **argv)
     fprintf(stderr, "gotrace: reduce: kept the input's %s: %.*s\n", reduce_kind_text(res.kind),
             (int)strcspn(res.kept.data != NULL ? res.kept.data : "", "\n"),
             res.kept.data != NULL ? res.kept.data : "");
+    if (res.synthesized)
+        fprintf(stderr, "gotrace: reduce: the trace was built from the input's diagnosis, stuck "
+                        "for the same reason (--no-synthesis: from its own events)\n");
     fprintf(stderr,
             "gotrace: reduce: %s: %zu bytes, %zu batches, %zu events -> %s: %zu bytes "
             "(trace of %zu wire bytes, %zu batches, %zu events); %zu candidates, %zu rounds, "

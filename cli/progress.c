@@ -102,8 +102,12 @@ static void draw(cli_progress *p, double t, const char *end)
     scaled(events, sizeof events, (double)p->events, "");
     scaled(rate, sizeof rate, secs > 0 ? (double)p->events / secs : 0, "");
     fflush(stdout);
-    fprintf(stderr, "%sgotrace %s: %s%s events, %s events/s%s%s", p->tty ? "\r" : "", p->label,
-            bytes, events, rate, end != NULL ? end : "", p->tty ? "\033[K" : "\n");
+    if (p->text[0] != '\0')
+        fprintf(stderr, "%sgotrace %s: %s%s%s", p->tty ? "\r" : "", p->label, p->text,
+                end != NULL ? end : "", p->tty ? "\033[K" : "\n");
+    else
+        fprintf(stderr, "%sgotrace %s: %s%s events, %s events/s%s%s", p->tty ? "\r" : "",
+                p->label, bytes, events, rate, end != NULL ? end : "", p->tty ? "\033[K" : "\n");
     fflush(stderr);
     p->drawn = p->tty;
 }
@@ -116,6 +120,15 @@ void cli_progress_tick(cli_progress *p)
         return;
     p->last = t;
     draw(p, t, NULL);
+}
+
+void cli_progress_text(cli_progress *p, const char *text)
+{
+    if (!p->on)
+        return;
+    snprintf(p->text, sizeof p->text, "%s", text);
+    p->last = now();
+    draw(p, p->last, NULL);
 }
 
 void cli_progress_end(cli_progress *p, bool ok)

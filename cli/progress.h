@@ -35,6 +35,7 @@ typedef struct cli_progress {
     uint64_t events;     /* events so far */
     uint64_t next;       /* event count at which to look at the clock */
     double start, last;  /* monotonic seconds: the start and the last refresh */
+    char text[192];      /* cli_progress_text's line, drawn in place of bytes and events */
 } cli_progress;
 
 /* cli_progress_flag: arg is --progress[=BOOL] or --quiet[=BOOL] (one dash or two), which is
@@ -63,6 +64,10 @@ static inline void cli_progress_events(cli_progress *p, uint64_t n)
     if (p->events >= p->next && p->on)
         cli_progress_tick(p);
 }
+
+/* cli_progress_text shows text as the progress line (for a mode that counts something else
+ * than events read, such as reduce's candidates), now: the caller decides how often. */
+void cli_progress_text(cli_progress *p, const char *text);
 
 /* cli_progress_end ends the line: erased on a terminal, otherwise a last line with the totals
  * ending in ", done" (ok) or ", stopped" (the run failed). Call it before printing anything

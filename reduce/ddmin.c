@@ -17,34 +17,78 @@
 #include <string.h>
 #include <time.h>
 
-#include "reduce.h"
-#include "tracedit.h"
+#include "engine.h"
 
-typedef struct reducer {
-    reduce_interesting fn;
-    void *ctx;
-    tracedit_trace cur, cand;
-    gtr_buf enc;
-    gtr_buf cur_enc;     /* the current trace's encoding (empty before the first keep) */
-    reduce_stats *stats;
-    bool oom;
-    double deadline;     /* CLOCK_MONOTONIC seconds when the budget ends; 0: none */
-    bool halt;           /* out of memory or out of budget: stop editing */
-} reducer;
 
-static double now(void)
+
+double reduce__now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* fingerprint is FNV-1a over the candidate's encoding: two candidates with the same bytes
+ * are the same candidate, whatever edits made them. */
+static uint64_t fingerprint(const gtr_buf *b)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < b->len; i++)
+        h = (h ^ (uint8_t)b->data[i]) * 0x100000001b3ULL;
+    return h != 0 ? h : 1;
+}
+
+/* seen_add records fp; true when it was already there. Out of memory, it records nothing
+ * (a candidate may then be judged twice, which is only slower). */
+static bool seen_add(seen_set *s, uint64_t fp)
+{
+    if ((s->len + 1) * 2 > s->cap) {
+        size_t ncap = s->cap > 0 ? s->cap * 2 : 1024;
+        uint64_t *slots = calloc(ncap, sizeof *slots);
+        if (slots == NULL)
+            return false;
+        for (size_t i = 0; i < s->cap; i++) {
+            if (s->slots[i] == 0)
+                continue;
+            size_t j = (size_t)s->slots[i] & (ncap - 1);
+            while (slots[j] != 0)
+                j = (j + 1) & (ncap - 1);
+            slots[j] = s->slots[i];
+        }
+        free(s->slots);
+        s->slots = slots;
+        s->cap = ncap;
+    }
+    size_t j = (size_t)fp & (s->cap - 1);
+    for (; s->slots[j] != 0; j = (j + 1) & (s->cap - 1))
+        if (s->slots[j] == fp)
+            return true;
+    s->slots[j] = fp;
+    s->len++;
+    return false;
+}
+
+static void report(reducer *r, bool force)
+{
+    if (r->progress == NULL)
+        return;
+    double t = reduce__now();
+    if (!force && t < r->next_report)
+        return;
+    r->next_report = t + 0.25;
+    size_t events = 0;
+    for (size_t b = 0; b < r->cur.nbatches; b++)
+        events += r->cur.batches[b].nev;
+    reduce_progress p = {r->cur_enc.len, events, r->stats->tests, t - r->started};
+    r->progress(r->progress_ctx, &p);
+}
+
 /* try_cand encodes r->cand and keeps it as the current trace when it is interesting. A
  * candidate that encodes exactly as the current trace is no progress (an edit that changed
- * nothing): it is refused, so that no phase can loop on it. */
-static bool try_cand(reducer *r)
+ * nothing): it is refused, so that no phase can loop on it; so is one judged before. */
+bool reduce__try_cand(reducer *r)
 {
-    if (r->deadline > 0 && now() >= r->deadline) {
+    if (r->deadline > 0 && reduce__now() >= r->deadline) {
         r->halt = true;
         r->stats->budget_hit = true;
         return false;
@@ -57,7 +101,10 @@ static bool try_cand(reducer *r)
     if (r->cur_enc.len > 0 && r->cur_enc.len == r->enc.len &&
         memcmp(r->cur_enc.data, r->enc.data, r->enc.len) == 0)
         return false;
+    if (seen_add(&r->seen, fingerprint(&r->enc)))
+        return false;
     r->stats->tests++;
+    report(r, false);
     if (!r->fn(r->ctx, (const uint8_t *)r->enc.data, r->enc.len))
         return false;
     tracedit_trace tmp = r->cur;
@@ -69,7 +116,7 @@ static bool try_cand(reducer *r)
     return true;
 }
 
-static bool start_cand(reducer *r)
+bool reduce__start_cand(reducer *r)
 {
     if (tracedit_copy(&r->cand, &r->cur, NULL) != GTR_OK) {
         r->oom = r->halt = true;
@@ -78,13 +125,10 @@ static bool start_cand(reducer *r)
     return true;
 }
 
-/* Units. count returns how many the trace has; drop removes units [lo, hi). */
-typedef size_t (*count_fn)(const tracedit_trace *t);
-typedef void (*drop_fn)(tracedit_trace *t, size_t lo, size_t hi);
 
 /* Generation runs: consecutive body batches with equal gen; an EndOfGeneration belongs to
  * the run before it. */
-static size_t count_gens(const tracedit_trace *t)
+size_t reduce__count_gens(const tracedit_trace *t)
 {
     size_t n = t->nbatches > 0;
     for (size_t b = 1; b < t->nbatches; b++) {
@@ -96,7 +140,7 @@ static size_t count_gens(const tracedit_trace *t)
     return n;
 }
 
-static void drop_gens(tracedit_trace *t, size_t lo, size_t hi)
+void reduce__drop_gens(tracedit_trace *t, size_t lo, size_t hi)
 {
     /* Number the runs on the unmodified list first, then remove from the back. */
     size_t *run = malloc((t->nbatches + 1) * sizeof *run), g = 0;
@@ -374,7 +418,7 @@ static void drop_v1_events(tracedit_trace *t, size_t lo, size_t hi)
 }
 
 /* ddmin removes chunks of units while the trace stays interesting. Returns true on progress. */
-static bool ddmin(reducer *r, count_fn count, drop_fn drop)
+bool reduce__ddmin(reducer *r, reduce__count_fn count, reduce__drop_fn drop)
 {
     size_t n = count(&r->cur);
     bool any = false;
@@ -390,10 +434,10 @@ static bool ddmin(reducer *r, count_fn count, drop_fn drop)
         if (backward) {
             for (size_t end = count(&r->cur); end > 0 && !r->halt;) {
                 size_t start = end > chunk ? end - chunk : 0;
-                if (!start_cand(r))
+                if (!reduce__start_cand(r))
                     return any;
                 drop(&r->cand, start, end);
-                if (try_cand(r))
+                if (reduce__try_cand(r))
                     progress = any = true;
                 end = start;
             }
@@ -402,10 +446,10 @@ static bool ddmin(reducer *r, count_fn count, drop_fn drop)
                 size_t end = start + chunk, cnt = count(&r->cur);
                 if (end > cnt)
                     end = cnt;
-                if (!start_cand(r))
+                if (!reduce__start_cand(r))
                     return any;
                 drop(&r->cand, start, end);
-                if (try_cand(r))
+                if (reduce__try_cand(r))
                     progress = any = true;
                 else
                     start += chunk;
@@ -474,13 +518,13 @@ static bool shrink_values(reducer *r)
         for (int i = 0; i < 3; i++) {
             if (tries[i] >= v || (i == 2 && (tries[2] <= 1)))
                 continue;
-            if (!start_cand(r) || !find_slot(&r->cand, k, &s))
+            if (!reduce__start_cand(r) || !find_slot(&r->cand, k, &s))
                 return any;
             if (s.v != NULL)
                 *s.v = tries[i];
             else
                 s.data->data_len = (size_t)tries[i];
-            if (try_cand(r)) {
+            if (reduce__try_cand(r)) {
                 any = true;
                 break;
             }
@@ -499,10 +543,20 @@ gtr_status reduce_ddmin_budget(const uint8_t *data, size_t size, reduce_interest
                                void *ctx, double budget_s, gtr_buf *out, reduce_stats *stats,
                                gtr_err *err)
 {
+    return reduce_ddmin_progress(data, size, fn, ctx, budget_s, NULL, NULL, out, stats, err);
+}
+
+gtr_status reduce_ddmin_progress(const uint8_t *data, size_t size, reduce_interesting fn,
+                                 void *ctx, double budget_s, reduce_progress_fn on_progress,
+                                 void *progress_ctx, gtr_buf *out, reduce_stats *stats,
+                                 gtr_err *err)
+{
     reduce_stats local;
-    reducer r = {.fn = fn, .ctx = ctx, .stats = stats != NULL ? stats : &local};
+    reducer r = {.fn = fn, .ctx = ctx, .stats = stats != NULL ? stats : &local,
+                 .progress = on_progress, .progress_ctx = progress_ctx,
+                 .started = reduce__now()};
     if (budget_s > 0)
-        r.deadline = now() + budget_s;
+        r.deadline = reduce__now() + budget_s;
     gtr_status st = GTR_OK;
 
     memset(r.stats, 0, sizeof *r.stats);
@@ -518,7 +572,7 @@ gtr_status reduce_ddmin_budget(const uint8_t *data, size_t size, reduce_interest
     }
     /* The decoded form may differ from the input (canonical varints): start from it only if
      * it is still interesting, else keep the raw bytes. */
-    if (!start_cand(&r) || !try_cand(&r)) {
+    if (!reduce__start_cand(&r) || !reduce__try_cand(&r)) {
         if (gtr_buf_append(out, data, size) < 0)
             st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
         goto out;
@@ -528,22 +582,26 @@ gtr_status reduce_ddmin_budget(const uint8_t *data, size_t size, reduce_interest
         progress = false;
         if (is_v1(&r.cur)) {
             /* An old-format trace: whole batches, events, then bytes (no v2 model to edit). */
-            progress |= ddmin(&r, count_v1_batches, drop_v1_batches);
-            progress |= ddmin(&r, count_v1_events, drop_v1_events);
-            progress |= ddmin(&r, count_tails, drop_tails);
+            progress |= reduce__ddmin(&r, count_v1_batches, drop_v1_batches);
+            progress |= reduce__ddmin(&r, count_v1_events, drop_v1_events);
+            progress |= reduce__ddmin(&r, count_tails, drop_tails);
             continue;
         }
-        progress |= ddmin(&r, count_gens, drop_gens);
-        progress |= ddmin(&r, count_batches, drop_batches);
-        progress |= ddmin(&r, count_events, drop_events);
-        progress |= ddmin(&r, count_frames, drop_frames);
+        if (r.stats->rounds == 1)
+            progress |= reduce__format_passes(&r);
+        progress |= reduce__ddmin(&r, reduce__count_gens, reduce__drop_gens);
+        progress |= reduce__ddmin(&r, count_batches, drop_batches);
+        progress |= reduce__ddmin(&r, count_events, drop_events);
+        progress |= reduce__ddmin(&r, count_frames, drop_frames);
         if (has_tails(&r.cur))
-            progress |= ddmin(&r, count_tails, drop_tails);
+            progress |= reduce__ddmin(&r, count_tails, drop_tails);
         progress |= shrink_values(&r);
     }
     if (r.oom || tracedit_encode(&r.cur, out, err) < 0)
         st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
 out:
+    report(&r, true);
+    free(r.seen.slots);
     tracedit_trace_free(&r.cur);
     tracedit_trace_free(&r.cand);
     gtr_buf_free(&r.enc);

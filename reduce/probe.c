@@ -117,9 +117,12 @@ static gtr_status probe(const uint8_t *data, size_t size, unsigned timeout_s, bo
         const char *t2 = gtr_err_text(&rep.verdict.valid_err, &n2);
         child_report flat = rep;
         flat.verdict.end_err.heap = flat.verdict.valid_err.heap = NULL;
+        flat.verdict.stuck.data = NULL;
         reduce_write_all(rp[1], &flat, sizeof flat);
         reduce_write_all(rp[1], t1, n1);
         reduce_write_all(rp[1], t2, n2);
+        if (rep.verdict.stuck.len > 0)
+            reduce_write_all(rp[1], rep.verdict.stuck.data, rep.verdict.stuck.len);
         _exit(0);
     }
     close(rp[1]);
@@ -142,7 +145,8 @@ static gtr_status probe(const uint8_t *data, size_t size, unsigned timeout_s, bo
     if (got.len >= sizeof rep)
         memcpy(&rep, got.data, sizeof rep);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && got.len >= sizeof rep &&
-        got.len - sizeof rep == rep.verdict.end_err.len + rep.verdict.valid_err.len) {
+        got.len - sizeof rep ==
+            rep.verdict.end_err.len + rep.verdict.valid_err.len + rep.verdict.stuck.len) {
         const char *t1 = got.data + sizeof rep;
         p->outcome = REDUCE_JUDGED;
         p->verdict = rep.verdict;
@@ -152,6 +156,10 @@ static gtr_status probe(const uint8_t *data, size_t size, unsigned timeout_s, bo
         gtr_err_setn(&p->verdict.end_err, rep.verdict.end_err.code, t1, rep.verdict.end_err.len);
         gtr_err_setn(&p->verdict.valid_err, rep.verdict.valid_err.code,
                      t1 + rep.verdict.end_err.len, rep.verdict.valid_err.len);
+        gtr_buf_init(&p->verdict.stuck, NULL);
+        gtr_buf_append(&p->verdict.stuck,
+                       t1 + rep.verdict.end_err.len + rep.verdict.valid_err.len,
+                       rep.verdict.stuck.len);
     } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
         memset(&p->verdict, 0, sizeof p->verdict);
         p->outcome = REDUCE_HANG;

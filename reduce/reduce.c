@@ -25,15 +25,27 @@ typedef struct keeper {
     bool artifact;                /* LATER_GEN_ERROR kept as the input shows it: the Sync
                                    * validator error, then the reader error */
     tgen_expect *re;              /* message kinds */
+    gtr_buf stuck;                /* a reader error "failed to advance": why the input is
+                                   * stuck (tgen_verdict.stuck), which every candidate must
+                                   * show too, so that no reduction slips to another stuck
+                                   * trace; empty otherwise */
     char signature[512];          /* crash, hang */
     unsigned timeout;
     double deadline;              /* CLOCK_MONOTONIC seconds when the budget ends; 0: none */
     const char *go_gate;          /* crash, hang: Go's oracle, whose validator must accept
                                    * every kept candidate (so that Go's verdict can be the
                                    * fixture's expectation); NULL: no such condition */
+    reduce_progress_fn progress;  /* where the reduction stands (NULL: nobody asked) */
+    void *progress_ctx;
     gtr_err io_err;               /* a probe that could not run */
     bool io_failed;
 } keeper;
+
+/* same_stuck: a candidate's stuck shape is the input's (both empty when it is not stuck). */
+static bool same_stuck(const gtr_buf *want, const gtr_buf *got)
+{
+    return want->len == got->len && (want->len == 0 || memcmp(want->data, got->data, want->len) == 0);
+}
 
 /* shows judges a probe against the kept failure. */
 static bool shows(keeper *k, const reduce_probe *p)
@@ -50,6 +62,8 @@ static bool shows(keeper *k, const reduce_probe *p)
          * the input shows it, only the first Sync's). */
         if (p->outcome != REDUCE_JUDGED || v->end == TGEN_END_EOF ||
             (k->artifact ? !tgen_verdict_first_sync_artifact(v) : !k->relaxed && v->invalid > 0))
+            return false;
+        if (!same_stuck(&k->stuck, &v->stuck))
             return false;
         return tgen_expect_match(k->re, gtr_err_text(&v->end_err, NULL), v->end_err.len,
                                  &matched, NULL) == GTR_OK &&
@@ -230,6 +244,14 @@ static bool fixture_holds(keeper *k, const char *fixture, size_t len, const uint
             gtr_buf_puts(why, "its text form does not reproduce the failure (");
         first_line(why, gtr_err_text(&cerr, NULL));
         gtr_buf_puts(why, ")");
+    } else if (!same_stuck(&k->stuck, &p.verdict.stuck)) {
+        /* Both golden runners would pass it, but it fails for another reason than its input
+         * (it slipped): a reducer failure, never written. */
+        gtr_buf_puts(why, "its fixture is stuck for another reason than its input (input: ");
+        first_line(why, k->stuck.data != NULL ? k->stuck.data : "");
+        gtr_buf_puts(why, "; fixture: ");
+        first_line(why, p.verdict.stuck.data != NULL ? p.verdict.stuck.data : "not stuck");
+        gtr_buf_puts(why, ")");
     } else {
         ok = true;
     }
@@ -301,8 +323,8 @@ static gtr_status reduce_more(keeper *k, const gtr_buf *from, reduce_result *r, 
     }
     if (gtr_buf_append(&in, from->data, from->len) < 0)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
-    gtr_status st = reduce_ddmin_budget((const uint8_t *)in.data, in.len, interesting, k, left,
-                                        &out, &more, err);
+    gtr_status st = reduce_ddmin_progress((const uint8_t *)in.data, in.len, interesting, k, left,
+                                          k->progress, k->progress_ctx, &out, &more, err);
     gtr_buf_free(&in);
     if (st < 0) {
         gtr_buf_free(&out);
@@ -320,7 +342,9 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
                         reduce_result *r, gtr_err *err)
 {
     keeper k = {.timeout = opt->timeout_s > 0 ? opt->timeout_s : DEFAULT_TIMEOUT,
-                .deadline = opt->budget_s > 0 ? monotonic_now() + opt->budget_s : 0};
+                .deadline = opt->budget_s > 0 ? monotonic_now() + opt->budget_s : 0,
+                .progress = opt->progress,
+                .progress_ctx = opt->progress_ctx};
     gtr_buf start = {0}, pattern = {0}, exp = {0}, comment = {0};
     reduce_probe p;
     gtr_status st;
@@ -357,6 +381,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
     } else if (p.verdict.end == TGEN_END_READ || p.verdict.end == TGEN_END_HEADER) {
         k.kind = p.verdict.invalid > 0 ? REDUCE_KEEP_LATER_GEN_ERROR : REDUCE_KEEP_READ_ERROR;
         msg = gtr_err_text(&p.verdict.end_err, &msg_len);
+        gtr_buf_append(&k.stuck, p.verdict.stuck.data, p.verdict.stuck.len);
     } else {
         st = gtr_err_setf(err, GTR_E_USAGE,
                           "the input reads and validates: there is no failure to keep");
@@ -386,6 +411,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
             if (matched) {
                 k.kind = REDUCE_KEEP_READ_ERROR;
                 k.relaxed = true;
+                gtr_buf_append(&k.stuck, p.verdict.stuck.data, p.verdict.stuck.len);
                 msg = e;
                 msg_len = e_len;
                 gtr_buf_reset(&r->kept);
@@ -416,6 +442,20 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
             /* Nothing in front reproduces it: keep it as the input shows it. */
             gtr_buf_free(&w);
             k.artifact = true;
+        }
+    }
+    /* A stuck trace: a trace built for the same reason, when the keeper takes it, is a far
+     * better start than the input (the events before a failure deep in a large generation
+     * matter only through the state they leave). */
+    if (k.stuck.len > 0 && !k.artifact && !opt->no_synthesis) {
+        gtr_buf syn = {0};
+        if (reduce_synthesize_stuck((const uint8_t *)start.data, start.len, &syn) == GTR_OK &&
+            interesting(&k, (const uint8_t *)syn.data, syn.len)) {
+            gtr_buf_free(&start);
+            start = syn;
+            r->synthesized = true;
+        } else {
+            gtr_buf_free(&syn);
         }
     }
     /* A failure a fixture can hold is reduced through the text format too, so that what is
@@ -478,6 +518,10 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
     gtr_buf_puts(&comment, ": ");
     first_line(&comment, r->kept.data != NULL ? r->kept.data : "");
     gtr_buf_puts(&comment, ").\n");
+    if (r->synthesized) {
+        gtr_buf_puts(&comment, "Stuck for the input's reason, built from its diagnosis:\n");
+        gtr_buf_append(&comment, k.stuck.data, k.stuck.len);
+    }
     switch (k.kind) {
     case REDUCE_KEEP_LATER_GEN_ERROR:
     case REDUCE_KEEP_READ_ERROR:
@@ -565,6 +609,7 @@ out:
     tgen_verdict_free(&p.verdict);
     gtr_err_clear(&k.io_err);
     tgen_expect_free(k.re);
+    gtr_buf_free(&k.stuck);
     gtr_buf_free(&start);
     gtr_buf_free(&pattern);
     gtr_buf_free(&exp);

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "gtr/diagnosis.h"
 #include "gtr/input.h"
 #include "gtr/reader.h"
 #include "gtr/validate.h"
@@ -27,6 +28,7 @@ gtr_status tgen_judge(const uint8_t *wire, size_t len, const gtr_alloc *alc, gtr
     gtr_err_init(&v->valid_err);
     gtr_err_set_alloc(&v->end_err, alc);
     gtr_err_set_alloc(&v->valid_err, alc);
+    gtr_buf_init(&v->stuck, alc);
     if (gtr_validator_new(alc, &val, &v->valid_err) < 0) {
         st = GTR_E_NOMEM;
         goto out;
@@ -47,6 +49,13 @@ gtr_status tgen_judge(const uint8_t *wire, size_t len, const gtr_alloc *alc, gtr
         gtr_validator_set_go_version(val, gtr_reader_go_version(r));
         if (rs < 0) {
             v->end = TGEN_END_READ;
+            /* Beyond Go: why a trace that failed to advance is stuck, as the reducer keeps
+             * it. */
+            gtr_diagnosis *d = NULL;
+            if (gtr_reader_diagnose(r, NULL, &d, NULL) == GTR_OK &&
+                gtr_diagnosis_shape(d, &v->stuck) != GTR_OK)
+                st = GTR_E_NOMEM;
+            gtr_diagnosis_free(d);
             break;
         }
         if (dump != NULL) {
@@ -75,6 +84,7 @@ void tgen_verdict_free(tgen_verdict *v)
         return;
     gtr_err_clear(&v->end_err);
     gtr_err_clear(&v->valid_err);
+    gtr_buf_free(&v->stuck);
 }
 
 gtr_status tgen_verdict_check(const tgen_verdict *v, const tgen_expect *exp, unsigned *failures,

@@ -178,6 +178,14 @@ static void test_undeclared_and_zero(void **state)
     stuck_run_free(&r);
 
     run_text("Trace Go1.22\n"
+             "EventBatch gen=1 m=0 time=0 size=4\n"
+             "ProcStart dt=1 p=7 p_seq=0\n" TABLES(1),
+             &r);
+    only_stuck(&r, 1);
+    assert_shape(r.d, "ProcStart waits on proc undeclared event-seq=0\n");
+    stuck_run_free(&r);
+
+    run_text("Trace Go1.22\n"
              "EventBatch gen=1 m=0 time=0 size=13\n"
              "ProcStatus dt=1 p=0 pstatus=1\n"
              "GoStatus dt=1 g=0 m=0 gstatus=1\n"

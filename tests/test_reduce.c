@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <dirent.h>
 
 #include "gtr/raw.h"
 #include "reduce.h"
@@ -542,6 +543,119 @@ static void test_reduce_budget_stops_with_an_interesting_result(void **state)
     gtr_buf_free(&full);
 }
 
+
+/* judge_shape: why wire[0..len) is stuck (tgen_verdict.stuck), into out. */
+static void judge_shape(const void *wire, size_t len, gtr_buf *out)
+{
+    tgen_verdict v;
+    assert_int_equal(tgen_judge(wire, len, NULL, NULL, &v), GTR_OK);
+    gtr_buf_append(out, v.stuck.data, v.stuck.len);
+    tgen_verdict_free(&v);
+}
+
+/* A trace stuck on a goroutine's sequence number must reduce to a fixture stuck on a
+ * goroutine's sequence number, never to another stuck trace (a ProcStart of a proc the trace
+ * never declared matches the message just as well): with the trace built from the
+ * diagnosis, and from the input's own events. */
+static void test_reduce_stuck_trace_keeps_its_reason(void **state)
+{
+    (void)state;
+    gtr_buf in = {0}, want = {0};
+    load(GTR_SOURCE_DIR "/tests/data/stuck-go-start-seq.test", &in);
+    judge_shape(in.data, in.len, &want);
+    assert_string_equal(want.data, "GoStart waits on goroutine sequence seq=behind\n");
+    for (int synth = 0; synth < 2; synth++) {
+        reduce_options opt = {.no_synthesis = synth == 0};
+        reduce_result r;
+        gtr_err err = GTR_ERR_INIT;
+        gtr_buf got = {0};
+        assert_int_equal(reduce_trace((const uint8_t *)in.data, in.len, &opt, &r, &err), GTR_OK);
+        assert_true(r.fixture.len > 0);
+        assert_int_equal(r.synthesized, synth == 1);
+        judge_shape(r.wire.data, r.wire.len, &got);
+        assert_string_equal(got.data != NULL ? got.data : "", want.data);
+        assert_non_null(strstr(r.fixture.data, "FAILURE \"broken trace: failed to advance: frontier:\""));
+        gtr_buf_free(&got);
+        reduce_result_free(&r);
+    }
+    gtr_buf_free(&in);
+    gtr_buf_free(&want);
+}
+
+/* sweep_synthesis drops each event of a fixture's trace in turn; for every trace that then
+ * fails to advance, the trace reduce_synthesize_stuck builds must be stuck for the same
+ * reason (the same shape). */
+static void sweep_synthesis(const char *path, size_t *stuck, size_t *built, size_t *same)
+{
+    gtr_buf wire = {0};
+    gtr_err err = GTR_ERR_INIT;
+    if (tgen_load_trace(path, &wire, NULL, &err) < 0) {
+        gtr_err_clear(&err);
+        return;
+    }
+    tracedit_trace t = {0};
+    if (tracedit_decode(&t, (const uint8_t *)wire.data, wire.len, NULL) == GTR_OK) {
+        for (size_t b = 0; b < t.nbatches; b++) {
+            for (size_t e = 0; e < t.batches[b].nev; e++) {
+                tracedit_trace c = {0};
+                gtr_buf out = {0}, want = {0}, syn = {0}, got = {0};
+                assert_int_equal(tracedit_copy(&c, &t, NULL), GTR_OK);
+                tracedit_batch_remove(&c, b, e);
+                assert_int_equal(tracedit_encode(&c, &out, NULL), GTR_OK);
+                judge_shape(out.data, out.len, &want);
+                if (want.len > 0) {
+                    (*stuck)++;
+                    if (reduce_synthesize_stuck((const uint8_t *)out.data, out.len, &syn) ==
+                        GTR_OK) {
+                        (*built)++;
+                        judge_shape(syn.data, syn.len, &got);
+                        if (got.len == want.len && memcmp(got.data, want.data, want.len) == 0)
+                            (*same)++;
+                        else
+                            fail_msg("%s without event %zu of batch %zu: built for\n%sbut "
+                                     "stuck for\n%s",
+                                     path, e, b, want.data, got.data != NULL ? got.data : "");
+                    }
+                }
+                gtr_buf_free(&out);
+                gtr_buf_free(&want);
+                gtr_buf_free(&syn);
+                gtr_buf_free(&got);
+                tracedit_trace_free(&c);
+            }
+        }
+    }
+    tracedit_trace_free(&t);
+    gtr_buf_free(&wire);
+}
+
+static void test_reduce_synthesis_is_stuck_for_the_same_reason(void **state)
+{
+    (void)state;
+    const char *dirs[] = {GTR_SOURCE_DIR "/corpus/upstream", GTR_SOURCE_DIR "/corpus/tests"};
+    size_t stuck = 0, built = 0, same = 0;
+    for (size_t i = 0; i < 2; i++) {
+        DIR *dir = opendir(dirs[i]);
+        assert_non_null(dir);
+        struct dirent *de;
+        while ((de = readdir(dir)) != NULL) {
+            size_t len = strlen(de->d_name);
+            if (len < 5 || strcmp(de->d_name + len - 5, ".test") != 0)
+                continue;
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", dirs[i], de->d_name);
+            sweep_synthesis(path, &stuck, &built, &same);
+        }
+        closedir(dir);
+    }
+    printf("# %zu stuck traces (fixtures with an event dropped): %zu built, %zu stuck for the "
+           "same reason\n",
+           stuck, built, same);
+    assert_true(stuck > 100);
+    assert_int_equal(built, same);
+    assert_true(built * 10 >= stuck * 9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -558,6 +672,8 @@ int main(void)
         cmocka_unit_test(test_reduce_old_format_validator_error_shrinks),
         cmocka_unit_test(test_reduce_expect_reader_error_behind_validator_error),
         cmocka_unit_test(test_reduce_budget_stops_with_an_interesting_result),
+        cmocka_unit_test(test_reduce_stuck_trace_keeps_its_reason),
+        cmocka_unit_test(test_reduce_synthesis_is_stuck_for_the_same_reason),
     };
     return cmocka_run_group_tests_name("reduce", tests, NULL, NULL);
 }

@@ -492,6 +492,9 @@ gtr_status gtr_stuck_event_shape(const gtr_stuck_event *e, gtr_buf *out)
                            : seq_relation(e));
     if (e->resource == GTR_RESOURCE_GOROUTINE && e->id == 0)
         gtr_buf_puts(out, " goroutine=0");
+    if (e->has_seq && e->wait != GTR_WAIT_SEQUENCE && e->wait != GTR_WAIT_GC_SEQUENCE &&
+        e->args[1] == 0)
+        gtr_buf_puts(out, " event-seq=0");
     return gtr_buf_status(out);
 }
 

@@ -41,7 +41,10 @@ typedef struct reduce_stats {
 } reduce_stats;
 
 /* reduce_ddmin shrinks data[0..size) (which must be interesting) and appends the result to
- * out. Phases, repeated until a round changes nothing: whole generations, batches, events,
+ * out. First, once, the passes that know the format: the generations after and before the
+ * failure (bisected), each thread's events after it (bisected), whole threads, goroutines
+ * (every event naming one) and procs. Then phases, repeated until a round changes nothing:
+ * whole generations, batches, events,
  * stack frames (ddmin: chunks of halving size), undecodable tails, then values (batch
  * header fields, arguments, string data: to 0, 1, or half). A trace without a v2 header is
  * returned unchanged. stats may be NULL. Errors: GTR_E_NOMEM, GTR_E_USAGE when data is not
@@ -54,6 +57,24 @@ gtr_status reduce_ddmin(const uint8_t *data, size_t size, reduce_interesting fn,
 gtr_status reduce_ddmin_budget(const uint8_t *data, size_t size, reduce_interesting fn,
                                void *ctx, double budget_s, gtr_buf *out, reduce_stats *stats,
                                gtr_err *err);
+
+/* Where a reduction stands: the current trace's bytes and events, the candidates judged and
+ * the seconds since it started. */
+typedef struct reduce_progress {
+    size_t bytes, events, tests;
+    double elapsed;
+} reduce_progress;
+
+/* reduce_progress_fn is told where a reduction stands, at most four times a second and once
+ * at its end. */
+typedef void (*reduce_progress_fn)(void *ctx, const reduce_progress *p);
+
+/* reduce_ddmin_progress is reduce_ddmin_budget that reports its progress to on_progress (NULL:
+ * none) with progress_ctx. */
+gtr_status reduce_ddmin_progress(const uint8_t *data, size_t size, reduce_interesting fn,
+                                 void *ctx, double budget_s, reduce_progress_fn on_progress,
+                                 void *progress_ctx, gtr_buf *out, reduce_stats *stats,
+                                 gtr_err *err);
 
 /* reduce_v1_header: data starts with an old-format header (go 1.11, 1.19 or 1.21). Such a
  * trace has no v2 framing: Go parses it whole in NewReader, and reduce_ddmin reduces it by
@@ -102,6 +123,14 @@ gtr_status reduce_message_regexp(const char *msg, gtr_buf *out);
 gtr_status reduce_prepend_generation(const uint8_t *data, size_t size, gtr_buf *out,
                                      gtr_err *err);
 
+/* reduce_synthesize_stuck appends to out a minimal trace stuck for the same reason as the
+ * wire trace data[0..size), which must fail to advance: for each distinct line of its
+ * diagnosis's shape (gtr_diagnosis_shape), the few events that put a fresh goroutine, proc
+ * or GC in the state the stuck event waits on, then that event; nothing of the input's
+ * events is kept. The reducer judges it like any candidate. GTR_E_USAGE when data does not
+ * fail to advance or a line of its shape has no recipe here; GTR_E_NOMEM. */
+gtr_status reduce_synthesize_stuck(const uint8_t *data, size_t size, gtr_buf *out);
+
 /* ---- The whole job: `gotrace reduce`. ---- */
 
 typedef struct reduce_options {
@@ -112,6 +141,11 @@ typedef struct reduce_options {
     unsigned budget_s;     /* the whole reduction's time; 0: no limit */
     const char *oracle;    /* Go's oracle (gtroracle) for crash and hang expectations, and to
                             * check the fixture with Go's golden runner; NULL: none */
+    bool no_synthesis;     /* a trace that fails to advance is reduced from its own events
+                            * only, never from a trace built for its reason
+                            * (reduce_synthesize_stuck) */
+    reduce_progress_fn progress;   /* told where the reduction stands; NULL: nothing */
+    void *progress_ctx;
 } reduce_options;
 
 /* What was kept. */
@@ -133,6 +167,8 @@ typedef struct reduce_result {
     gtr_buf go_check;      /* with an oracle: Go's golden runner's line on the fixture
                             * ("ok" or its failure); empty without */
     bool go_rejects;       /* Go's golden runner rejected the fixture (a divergence) */
+    bool synthesized;      /* the trace was built for the input's reason
+                            * (reduce_synthesize_stuck), then reduced */
     reduce_stats stats;
     size_t in_bytes, in_batches, in_events;
     size_t out_batches, out_events;

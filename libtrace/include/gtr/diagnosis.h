@@ -123,8 +123,9 @@ GTR_API gtr_status gtr_diagnosis_format(const gtr_diagnosis *d, gtr_buf *out);
  * condition and the resource kind, the status needed and had, and how the sequence numbers
  * disagree ("behind": events are missing; "ahead": the resource has passed it; "another
  * generation"), without any ID, time or number, so that two traces stuck for the same
- * reason on renamed resources have the same shapes. A goroutine 0 or a sequence number 0 is
- * named, since no real writer emits them. One line, no newline. */
+ * reason on renamed resources have the same shapes. A goroutine 0 or an event's sequence
+ * number 0 is named ("goroutine=0", "seq=zero" or "event-seq=0"), since no real writer emits
+ * them: a reduction that reaches one has slipped. One line, no newline. */
 GTR_API gtr_status gtr_stuck_event_shape(const gtr_stuck_event *e, gtr_buf *out);
 
 /* gtr_diagnosis_shape appends the distinct shapes of d's events, sorted, one per line. */

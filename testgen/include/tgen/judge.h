@@ -39,6 +39,9 @@ typedef struct tgen_verdict {
     unsigned invalid;         /* validator errors (one per failing event) */
     gtr_err valid_err;        /* the first validator error (invalid > 0) */
     uint64_t valid_at;        /* index of the event it was on (0 = the first event) */
+    gtr_buf stuck;            /* beyond Go: for a reader that failed to advance, why it is
+                               * stuck (gtr_diagnosis_shape: one line per distinct reason,
+                               * no IDs or numbers); empty otherwise */
 } tgen_verdict;
 
 /* tgen_judge reads wire[0..len) (wire bytes, never gunzipped: the golden runner reads a
@@ -49,7 +52,7 @@ typedef struct tgen_verdict {
 GTR_API gtr_status tgen_judge(const uint8_t *wire, size_t len, const gtr_alloc *alc,
                               gtr_buf *dump, tgen_verdict *v);
 
-/* tgen_verdict_free releases the texts of v's errors. tgen_judge initialises *v without
+/* tgen_verdict_free releases the texts of v's errors and its stuck shape. tgen_judge initialises *v without
  * releasing what it held: call this after each judgment that may have failed. NULL: no-op. */
 GTR_API void tgen_verdict_free(tgen_verdict *v);
 

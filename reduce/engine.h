@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* engine.h: the reduction engine's state and steps, shared by the generic delta debugging
+ * (ddmin.c) and the passes that know the format (format_passes.c). Private to reduce/. */
+#ifndef GTR_REDUCE_ENGINE_H
+#define GTR_REDUCE_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reduce.h"
+#include "tracedit.h"
+
+/* The fingerprints of the candidates judged not interesting, so that none is judged twice. */
+typedef struct seen_set {
+    uint64_t *slots;     /* 0: empty (a fingerprint of 0 is stored as 1) */
+    size_t cap, len;
+} seen_set;
+
+typedef struct reducer {
+    reduce_interesting fn;
+    void *ctx;
+    tracedit_trace cur, cand;
+    gtr_buf enc;
+    gtr_buf cur_enc;     /* the current trace's encoding (empty before the first keep) */
+    reduce_stats *stats;
+    bool oom;
+    double deadline;     /* CLOCK_MONOTONIC seconds when the budget ends; 0: none */
+    bool halt;           /* out of memory or out of budget: stop editing */
+    seen_set seen;
+    reduce_progress_fn progress;   /* NULL: none */
+    void *progress_ctx;
+    double next_report;  /* CLOCK_MONOTONIC seconds of the next progress report */
+    double started;
+} reducer;
+
+/* reduce__start_cand makes r->cand a copy of r->cur to edit; false when out of memory (r->halt
+ * is then set). */
+bool reduce__start_cand(reducer *r);
+
+/* reduce__try_cand encodes r->cand and makes it the current trace when it is interesting.
+ * A candidate that encodes as the current trace, or as one already judged, is refused
+ * unjudged. */
+bool reduce__try_cand(reducer *r);
+
+/* Units of a pass: count returns how many t has; drop removes units [lo, hi). Both derive the
+ * units from t alone, so that after a removal the indices are those of the trace left. */
+typedef size_t (*reduce__count_fn)(const tracedit_trace *t);
+typedef void (*reduce__drop_fn)(tracedit_trace *t, size_t lo, size_t hi);
+
+/* Generations as units: runs of body batches sharing a gen field, each with the
+ * EndOfGeneration after it. */
+size_t reduce__count_gens(const tracedit_trace *t);
+void reduce__drop_gens(tracedit_trace *t, size_t lo, size_t hi);
+
+/* reduce__ddmin removes chunks of units (sizes halving from n/2 to 1) while the trace stays
+ * interesting. True on progress. */
+bool reduce__ddmin(reducer *r, reduce__count_fn count, reduce__drop_fn drop);
+
+/* reduce__format_passes runs the passes that know the format, coarse to fine, ahead of the
+ * generic ones: the generations after and before the failure, each thread's events after the
+ * failure, whole threads, goroutines and procs. True on progress. */
+bool reduce__format_passes(reducer *r);
+
+/* reduce__now: CLOCK_MONOTONIC seconds. */
+double reduce__now(void);
+
+#endif /* GTR_REDUCE_ENGINE_H */
