@@ -5,10 +5,13 @@
  *   1. the generations after the failure, then those before it (bisected: the reader fails in
  *      one generation, and what comes after it is never read; a generation before it matters
  *      only through the state it leaves, which the next generation's status events restate);
- *   2. each thread's events after its failing one (bisected per thread: the events behind a
+ *      where the failure needs a generation before it (an error in the first generation read
+ *      is another failure), all those before the last are replaced by one minimal valid
+ *      generation (reduce_prepend_generation);
+ *   2. whole threads (all their batches), by ddmin;
+ *   3. each thread's events after its failing one (bisected per thread: the events behind a
  *      thread's stuck or failing event are never read);
- *   3. whole threads (all their batches), then whole goroutines and procs (every event that
- *      names one), by ddmin.
+ *   4. whole goroutines and procs (every event that names one), by ddmin.
  * On a trace of millions of events these take a few dozen candidates each where ddmin over
  * events would take hundreds of thousands. Every candidate is judged like any other. */
 #include <stdlib.h>
@@ -280,11 +283,44 @@ static bool bisect_thread(reducer *r, uint64_t m)
     return any;
 }
 
+/* replace_generations tries the trace with its first k generations replaced by one minimal
+ * valid generation. */
+static bool replace_generations(reducer *r, size_t k)
+{
+    gtr_buf rest = {0}, both = {0};
+    bool kept = false;
+    if (!reduce__start_cand(r))
+        return false;
+    reduce__drop_gens(&r->cand, 0, k);
+    if (tracedit_encode(&r->cand, &rest, NULL) == GTR_OK &&
+        reduce_prepend_generation((const uint8_t *)rest.data, rest.len, &both, NULL) == GTR_OK &&
+        tracedit_decode(&r->cand, (const uint8_t *)both.data, both.len, NULL) == GTR_OK)
+        kept = reduce__try_cand(r);
+    gtr_buf_free(&rest);
+    gtr_buf_free(&both);
+    return kept;
+}
+
+/* replace_earlier_generations tries one minimal valid generation in place of all those before
+ * the failing one: every whole generation when the trace ends in bytes that are no batch (a
+ * cut: the failure is there), else all but the last. */
+static bool replace_earlier_generations(reducer *r)
+{
+    size_t n = reduce__count_gens(&r->cur);
+    if (r->cur.tail_len > 0 && n >= 1 && replace_generations(r, n))
+        return true;
+    return n >= 2 && !r->halt && replace_generations(r, n - 1);
+}
+
 bool reduce__format_passes(reducer *r)
 {
     bool any = false;
     any |= bisect_suffix(r, reduce__count_gens, reduce__drop_gens);
     any |= bisect_prefix(r, reduce__count_gens, reduce__drop_gens);
+    if (!r->halt)
+        any |= replace_earlier_generations(r);
+    if (!r->halt)
+        any |= reduce__ddmin(r, count_threads, drop_threads);
     id_list threads = {0};
     if (!list_resources(&r->cur, THREADS, &threads)) {
         r->oom = r->halt = true;
@@ -293,8 +329,6 @@ bool reduce__format_passes(reducer *r)
             any |= bisect_thread(r, threads.ids[i]);
     }
     id_list_free(&threads);
-    if (!r->halt)
-        any |= reduce__ddmin(r, count_threads, drop_threads);
     if (!r->halt)
         any |= reduce__ddmin(r, count_goroutines, drop_goroutines);
     if (!r->halt)

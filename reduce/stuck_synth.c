@@ -46,7 +46,9 @@ static size_t batch_of(synth *s, uint64_t m)
         if (s->t.batches[b].kind == GTR_EV_EVENT_BATCH && s->t.batches[b].gen == s->gen &&
             s->t.batches[b].m == m)
             return b;
-    tracedit_batch tmpl = {.kind = GTR_EV_EVENT_BATCH, .gen = s->gen, .m = m, .time = 1};
+    /* A later generation's events and clock come after the earlier one's. */
+    tracedit_batch tmpl = {.kind = GTR_EV_EVENT_BATCH, .gen = s->gen, .m = m,
+                           .time = (s->gen - 1) * 1000 + 1};
     if (tracedit_insert_batch(&s->t, s->t.nbatches, &tmpl) != GTR_OK)
         s->failed = true;
     return s->t.nbatches - 1;
@@ -342,14 +344,15 @@ static void snippet(synth *s, const gtr_stuck_event *e, const char *shape)
  * sync and clock snapshot. */
 static void tables(synth *s, uint64_t gen)
 {
-    tracedit_batch tmpl = {.kind = GTR_EV_EVENT_BATCH, .gen = gen, .m = NO_THREAD, .time = 1};
+    tracedit_batch tmpl = {.kind = GTR_EV_EVENT_BATCH, .gen = gen, .m = NO_THREAD,
+                           .time = gen * 1000};
     if (tracedit_insert_batch(&s->t, s->t.nbatches, &tmpl) != GTR_OK) {
         s->failed = true;
         return;
     }
     size_t b = s->t.nbatches - 1;
     static const uint64_t freq[1] = {15625000};
-    static const uint64_t clock[4] = {0, 1, 0, 0};
+    const uint64_t clock[4] = {0, gen /* mono */, gen /* sec */, 0 /* nsec */};
     uint32_t idx;
     if (s->t.version >= GTR_GO125) {
         if (tracedit_add_event(&s->t, GTR_EV_SYNC, freq, 0, false, NULL, 0, &idx) != GTR_OK ||

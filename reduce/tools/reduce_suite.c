@@ -8,12 +8,25 @@
  *       and its header reads; at most PER_KIND per kind and trace. Writes OUTDIR/<name>.trace
  *       and prints one line per input: its name and its judgment.
  *
+ *   reduce_suite make-large OUTDIR PER_KIND TRACE...
+ *       The same for large traces, with the breaks of a buggy writer or a lossy transport:
+ *       one batch of a thread dropped, written twice, or swapped with a later batch of the
+ *       same thread; a cut anywhere; a flight-recorder window (a run of whole generations
+ *       from the middle of the trace, cut inside its last one).
+ *
+ *   reduce_suite synth INPUT OUT
+ *       Writes to OUT the trace reduce_synthesize_stuck builds for INPUT, which must fail to
+ *       advance (to look at what the reducer starts from).
+ *
  *   reduce_suite verify INPUT RESULT
  *       Checks what `gotrace reduce INPUT` wrote. A fixture (RESULT.test) must pass the golden
  *       check, and its FAILURE regexp must match the input's kept failure (the reader error;
  *       for a go1.25+ first-generation error, the error behind the first Sync). Wire bytes
  *       (RESULT.trace) must show the input's first failure again (same message, numbers
- *       free). Prints "ok <in-bytes> <out-bytes> <fixture|wire>" or "FAIL <why>"; exit 0/1.
+ *       free). An input that fails to advance must give a result stuck for the same reason
+ *       (its diagnosis's shape, gtr_diagnosis_shape): a reduction that slipped to another
+ *       stuck trace fails. Prints "ok <in-bytes> <out-bytes> <fixture|wire>" or "FAIL <why>";
+ *       exit 0/1.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +65,34 @@ static void judgment_text(const tgen_verdict *v, char *out, size_t cap)
     snprintf(out, cap, "%s: %.*s", what, (int)strcspn(m, "\n"), m);
 }
 
-typedef enum { FLIP, CUT, DUP, DROP, NKINDS } kind;
+typedef enum { FLIP, CUT, DUP, DROP, DUPBATCH, SWAPBATCH, WINDOW, NKINDS } kind;
+
+/* The kinds of each make command. */
+static const kind small_kinds[] = {FLIP, CUT, DUP, DROP};
+static const kind large_kinds[] = {DROP, DUPBATCH, SWAPBATCH, CUT, WINDOW};
+
+/* body_batch: a batch of a thread's events (not a table batch, not a marker). */
+static bool body_batch(const tracedit_batch *b)
+{
+    return b->kind == GTR_EV_EVENT_BATCH && b->m != UINT64_MAX && b->nev > 0;
+}
+
+/* pick_body_batch draws a thread's batch of t; false when there is none. */
+static bool pick_body_batch(const tracedit_trace *t, size_t *out)
+{
+    size_t n = 0;
+    for (size_t b = 0; b < t->nbatches; b++)
+        n += body_batch(&t->batches[b]);
+    if (n == 0)
+        return false;
+    size_t k = (size_t)(rng() % n);
+    for (size_t b = 0; b < t->nbatches; b++)
+        if (body_batch(&t->batches[b]) && k-- == 0) {
+            *out = b;
+            return true;
+        }
+    return false;
+}
 
 /* mutate makes candidate number i of kind k from wire into out; false when none exists. */
 static bool mutate(kind k, const gtr_buf *wire, gtr_buf *out, char *tag, size_t tagcap)
@@ -85,14 +125,78 @@ static bool mutate(kind k, const gtr_buf *wire, gtr_buf *out, char *tag, size_t 
         snprintf(tag, tagcap, "dup-%zu-%zu", off, len);
         return true;
     }
-    case DROP: {
+    case DROP:
+    case DUPBATCH:
+    case SWAPBATCH:
+    case WINDOW: {
         tracedit_trace t = {0};
         bool ok = false;
-        if (tracedit_decode(&t, (const uint8_t *)d, n, NULL) == GTR_OK && t.nbatches > 1) {
-            size_t b = (size_t)(rng() % t.nbatches);
+        size_t b;
+        if (tracedit_decode(&t, (const uint8_t *)d, n, NULL) != GTR_OK || t.nbatches < 2) {
+            tracedit_trace_free(&t);
+            return false;
+        }
+        if (k == DROP) {
+            b = (size_t)(rng() % t.nbatches);
             tracedit_remove_batch(&t, b);
             ok = tracedit_encode(&t, out, NULL) == GTR_OK;
             snprintf(tag, tagcap, "dropbatch-%zu", b);
+        } else if (k == DUPBATCH && pick_body_batch(&t, &b)) {
+            /* Written twice: the copy right after it. */
+            tracedit_batch tmpl = t.batches[b];
+            ok = tracedit_insert_batch(&t, b + 1, &tmpl) == GTR_OK;
+            for (size_t i = 0; ok && i < t.batches[b].nev; i++)
+                ok = tracedit_batch_insert(&t, b + 1, i, t.batches[b].evs[i]) == GTR_OK;
+            ok = ok && tracedit_encode(&t, out, NULL) == GTR_OK;
+            snprintf(tag, tagcap, "dupbatch-%zu", b);
+        } else if (k == SWAPBATCH && pick_body_batch(&t, &b)) {
+            /* Swapped with the next batch of the same thread, when there is one. */
+            size_t c = b + 1;
+            while (c < t.nbatches && !(body_batch(&t.batches[c]) && t.batches[c].m == t.batches[b].m))
+                c++;
+            if (c < t.nbatches) {
+                tracedit_batch tmp = t.batches[b];
+                t.batches[b] = t.batches[c];
+                t.batches[c] = tmp;
+                ok = tracedit_encode(&t, out, NULL) == GTR_OK;
+                snprintf(tag, tagcap, "swapbatch-%zu-%zu", b, c);
+            }
+        } else if (k == WINDOW) {
+            /* Generations [a, z) of g, cut inside the last: what a flight recorder keeps of a
+             * run, with its end lost. */
+            size_t g = 0, a, z;
+            for (size_t i = 0; i < t.nbatches; i++)
+                if (i == 0 || (t.batches[i].gen != t.batches[i - 1].gen &&
+                               t.batches[i].kind != GTR_EV_END_OF_GENERATION))
+                    g++;
+            if (g >= 3) {
+                a = 1 + (size_t)(rng() % (g - 2));
+                z = a + 1 + (size_t)(rng() % (g - a - 1));
+                /* Number the runs, then remove the batches outside [a, z]. */
+                size_t *run = malloc(t.nbatches * sizeof *run), cur = 0;
+                if (run != NULL) {
+                    for (size_t i = 0; i < t.nbatches; i++) {
+                        if (i > 0 && t.batches[i].gen != t.batches[i - 1].gen &&
+                            t.batches[i].kind != GTR_EV_END_OF_GENERATION)
+                            cur++;
+                        run[i] = cur;
+                    }
+                    for (size_t i = t.nbatches; i > 0; i--)
+                        if (run[i - 1] < a || run[i - 1] > z)
+                            tracedit_remove_batch(&t, i - 1);
+                    free(run);
+                    gtr_buf whole = {0};
+                    if (tracedit_encode(&t, &whole, NULL) == GTR_OK && whole.len > 17) {
+                        size_t cut = whole.len - 1 - (size_t)(rng() % (whole.len / 4 + 1));
+                        if (cut < 17)
+                            cut = 17;
+                        gtr_buf_append(out, whole.data, cut);
+                        ok = gtr_buf_status(out) == GTR_OK;
+                        snprintf(tag, tagcap, "window-%zu-%zu-cut-%zu", a, z, cut);
+                    }
+                    gtr_buf_free(&whole);
+                }
+            }
         }
         tracedit_trace_free(&t);
         return ok;
@@ -103,7 +207,7 @@ static bool mutate(kind k, const gtr_buf *wire, gtr_buf *out, char *tag, size_t 
     return false;
 }
 
-static int cmd_make(int argc, char **argv)
+static int cmd_make(int argc, char **argv, const kind *kinds, size_t nkinds)
 {
     if (argc < 5) {
         fprintf(stderr, "usage: reduce_suite make OUTDIR PER_KIND TRACE...\n");
@@ -128,12 +232,13 @@ static int cmd_make(int argc, char **argv)
         rng_state = 0;
         for (const char *c = name; *c != '\0'; c++)
             rng_state = rng_state * 131 + (unsigned char)*c;
-        for (int k = 0; k < NKINDS; k++) {
+        for (size_t ki = 0; ki < nkinds; ki++) {
+            kind k = kinds[ki];
             int kept = 0;
             char seen[64][96];
             for (int tries = 0; tries < 200 && kept < per_kind && kept < 64; tries++) {
                 char tag[96];
-                if (!mutate((kind)k, &wire, &m, tag, sizeof tag))
+                if (!mutate(k, &wire, &m, tag, sizeof tag))
                     break;
                 bool dup = false;
                 for (int i = 0; i < kept && !dup; i++)
@@ -178,6 +283,17 @@ static int verdict_fail(const char *why, const char *detail)
     return 1;
 }
 
+/* one_line: a shape's lines joined by "; " (in place: the buffer is the caller's). */
+static const char *one_line(gtr_buf *shape)
+{
+    for (size_t i = 0; i + 1 < shape->len; i++)
+        if (shape->data[i] == '\n')
+            shape->data[i] = ';';
+    if (shape->len > 0 && shape->data[shape->len - 1] == '\n')
+        shape->data[shape->len - 1] = '\0';
+    return shape->data;
+}
+
 static int cmd_verify(int argc, char **argv)
 {
     if (argc != 4) {
@@ -218,7 +334,22 @@ static int cmd_verify(int argc, char **argv)
                                 kept);
         }
         size_t wlen;
-        tgen_fixture_trace(fx, &wlen);
+        const uint8_t *w = tgen_fixture_trace(fx, &wlen);
+        if (vin.stuck.len > 0) {
+            tgen_verdict vf;
+            bool same = tgen_judge(w, wlen, NULL, NULL, &vf) == GTR_OK &&
+                        vf.stuck.len == vin.stuck.len &&
+                        memcmp(vf.stuck.data, vin.stuck.data, vin.stuck.len) == 0;
+            if (!same) {
+                printf("FAIL the fixture is stuck for another reason than its input (it "
+                       "slipped): input %s; fixture %s\n",
+                       one_line(&vin.stuck), vf.stuck.len > 0 ? one_line(&vf.stuck) : "not stuck");
+                tgen_verdict_free(&vf);
+                tgen_fixture_free(fx);
+                return 1;
+            }
+            tgen_verdict_free(&vf);
+        }
         printf("ok %zu %zu fixture\n", in.len, wlen);
         tgen_fixture_free(fx);
     } else {
@@ -241,6 +372,14 @@ static int cmd_verify(int argc, char **argv)
         }
         tgen_expect_free(e);
         gtr_buf_free(&re);
+        if (vin.stuck.len > 0 &&
+            (vout.stuck.len != vin.stuck.len ||
+             memcmp(vout.stuck.data, vin.stuck.data, vin.stuck.len) != 0)) {
+            printf("FAIL the wire bytes are stuck for another reason than the input (they "
+                   "slipped): input %s; result %s\n",
+                   one_line(&vin.stuck), vout.stuck.len > 0 ? one_line(&vout.stuck) : "not stuck");
+            return 1;
+        }
         printf("ok %zu %zu wire\n", in.len, out.len);
     }
     gtr_buf_free(&in);
@@ -248,12 +387,45 @@ static int cmd_verify(int argc, char **argv)
     return 0;
 }
 
+static int cmd_synth(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: reduce_suite synth INPUT OUT\n");
+        return 2;
+    }
+    gtr_buf in = {0}, out = {0};
+    gtr_err err = GTR_ERR_INIT;
+    if (tgen_load_trace(argv[2], &in, NULL, &err) < 0) {
+        fprintf(stderr, "reduce_suite: %s\n", gtr_err_text(&err, NULL));
+        return 1;
+    }
+    int rc = 0;
+    if (reduce_synthesize_stuck((const uint8_t *)in.data, in.len, &out) != GTR_OK) {
+        fprintf(stderr, "reduce_suite: %s: not stuck, or a reason with no recipe\n", argv[2]);
+        rc = 1;
+    } else {
+        FILE *f = fopen(argv[3], "wb");
+        if (f == NULL || fwrite(out.data, 1, out.len, f) != out.len || fclose(f) != 0) {
+            fprintf(stderr, "reduce_suite: writing %s failed\n", argv[3]);
+            rc = 1;
+        }
+    }
+    gtr_buf_free(&in);
+    gtr_buf_free(&out);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "synth") == 0)
+        return cmd_synth(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "make") == 0)
-        return cmd_make(argc, argv);
+        return cmd_make(argc, argv, small_kinds, sizeof small_kinds / sizeof small_kinds[0]);
+    if (argc >= 2 && strcmp(argv[1], "make-large") == 0)
+        return cmd_make(argc, argv, large_kinds, sizeof large_kinds / sizeof large_kinds[0]);
     if (argc >= 2 && strcmp(argv[1], "verify") == 0)
         return cmd_verify(argc, argv);
-    fprintf(stderr, "usage: reduce_suite make OUTDIR PER_KIND TRACE... | verify INPUT RESULT\n");
+    fprintf(stderr, "usage: reduce_suite make|make-large OUTDIR PER_KIND TRACE... | synth INPUT OUT "
+                    "| verify INPUT RESULT\n");
     return 2;
 }
