@@ -39,6 +39,9 @@ int cli_fail_write(const char *path, int errnum);
 /* cli_close_stdout flushes stdout: CLI_OK, or cli_fail_write(NULL, <the flush's errno>) when
  * it or an earlier write to stdout failed. */
 int cli_close_stdout(void);
+/* cli_help prints a mode's help text to stdout, as -h asks: CLI_OK, or cli_close_stdout's
+ * failure when it could not be written (help to a full disk is an error, as any output). */
+int cli_help(const char *text);
 /* cli_usage prints "gotrace: <message>\n" then the usage text to stderr; returns CLI_USAGE. */
 int cli_usage(const char *usage, const char *fmt, ...) GTR_PRINTF(2, 3);
 /* cli_flag: arg is the flag name (given without dashes) as Go's flag package spells it, with

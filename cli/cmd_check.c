@@ -202,8 +202,7 @@ int cmd_check(int argc, char **argv)
             continue;
         }
         if (!operands && cli_is_help(argv[i])) {
-            fputs(usage, stdout);
-            return CLI_OK;
+            return cli_help(usage);
         }
         if (!operands && argv[i][0] == '-' && argv[i][1] != '\0')
             return cli_usage(usage, "check: unknown flag %s", argv[i]);

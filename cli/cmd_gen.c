@@ -119,8 +119,7 @@ int cmd_gen(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val;
         if (cli_is_help(a)) {
-            fputs(usage, stdout);
-            return CLI_OK;
+            return cli_help(usage);
         } else if (cli_flag(a, "out", &val)) {
             if (val == NULL) {
                 if (++i == argc)

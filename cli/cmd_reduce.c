@@ -113,8 +113,7 @@ int cmd_reduce(int argc, char **argv)
         const char *v;
         bool missing = false;
         if (cli_is_help(argv[i])) {
-            fputs(usage_text, stdout);
-            return CLI_OK;
+            return cli_help(usage_text);
         }
         const char *nv;
         if (cli_flag(argv[i], "no-oracle", &nv) && nv == NULL) {

@@ -72,8 +72,7 @@ int cmd_sim(int argc, char **argv)
         const char *a = argv[i], *val = NULL;
         const char *name = NULL;
         if (cli_is_help(a)) {
-            fputs(usage, stdout);
-            return cli_close_stdout();
+            return cli_help(usage);
         }
         if (cli_flag(a, "test", &val)) {
             if (!cli_bool_value(val, &test))

@@ -59,6 +59,12 @@ int cli_close_stdout(void)
     return cli_fail_write(NULL, errno);
 }
 
+int cli_help(const char *text)
+{
+    fputs(text, stdout);
+    return cli_close_stdout();
+}
+
 int cli_usage(const char *usage, const char *fmt, ...)
 {
     va_list ap;

@@ -234,6 +234,16 @@ gtr_cli_test(cli_help_reduce_prints_reduce_help ARGS help reduce RC 0
 gtr_cli_test(cli_help_unknown_mode_is_usage_error ARGS help bogus RC 2
              ERR "^gotrace: help: unknown mode bogus\nusage: gotrace <mode>")
 gtr_cli_test(cli_help_two_modes_is_usage_error ARGS help check gen RC 2 ERR "at most one MODE")
+# Help asked of help or version is printed: help's own is the top-level usage.
+gtr_cli_test(cli_help_help_prints_usage ARGS help help RC 0 OUT "^usage: gotrace <mode>"
+             SAME_AS help)
+gtr_cli_test(cli_help_flag_of_help_prints_usage ARGS help -h RC 0 OUT "^usage: gotrace <mode>"
+             SAME_AS help)
+gtr_cli_test(cli_version_help_prints_version_usage ARGS version -h RC 0
+             OUT "^usage: gotrace version [^\n]*\n\nPrints gotrace's version" ERR "^$")
+gtr_cli_test(cli_version_flag_help_prints_version_usage ARGS --version --help RC 0
+             SAME_AS version -h)
+gtr_cli_test(cli_help_version_prints_version_usage ARGS help version RC 0 SAME_AS version -h)
 
 # A usage text is printed as it stands: no printf escapes left in it.
 gtr_cli_test(cli_stats_help_has_no_doubled_percent ARGS stats -h RC 0
@@ -319,6 +329,18 @@ gtr_cli_test(cli_gen_list_stdout_write_error ARGS gen --list RC 1
              STDOUT_TO /dev/full ERR "${_full_stdout}")
 gtr_cli_test(cli_version_stdout_write_error ARGS --version RC 1
              STDOUT_TO /dev/full ERR "${_full_stdout}")
+# Help is output too: to a full disk it fails as any write does.
+foreach(_mode raw validate stats check gen reduce sim)
+  gtr_cli_test(cli_${_mode}_help_write_error ARGS ${_mode} -h RC 1
+               STDOUT_TO /dev/full ERR "${_full_stdout}")
+endforeach()
+foreach(_t IN ITEMS "flag|-h" "mode|help" "of_a_mode|help|check" "of_help|help|help"
+                    "of_version|version|-h")
+  string(REPLACE "|" ";" _t "${_t}")
+  list(POP_FRONT _t _name)
+  gtr_cli_test(cli_help_${_name}_write_error ARGS ${_t} RC 1
+               STDOUT_TO /dev/full ERR "${_full_stdout}")
+endforeach()
 
 # A trace in the text format where the wire format is wanted: Go's message, then a hint.
 set(_hint "^gotrace: bad file format: not a Go execution trace[?]\ngotrace: [(]this is a trace in the text format: convert it with gotrace raw text2bytes[)]\n$")
