@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "reduce.h"
+#include "tgen/expect.h"
 #include "tgen/fixture.h"
 
 static const char usage_text[] =
@@ -90,6 +91,29 @@ static char *wire_path(const char *out)
     return p;
 }
 
+/* check_expect compiles --expect's pattern before any input is read, so that a pattern Go's
+ * regexp/syntax rejects is a usage error (Go's flag package words it "invalid value %q for
+ * flag -NAME: <Set's error>"), not a failure found after judging the input. */
+static int check_expect(const char *pattern)
+{
+    tgen_expect *re = NULL;
+    gtr_err err = GTR_ERR_INIT;
+    int rc = CLI_OK;
+
+    if (tgen_expect_new_failure(pattern, strlen(pattern), &re, &err) < 0) {
+        size_t n;
+        const char *why = gtr_err_text(&err, &n);
+        if (err.code == GTR_E_NOMEM)
+            rc = cli_fail_err(&err);
+        else
+            rc = cli_usage(usage_text, "reduce: invalid value \"%s\" for flag --expect: %.*s",
+                           pattern, (int)n, why);
+    }
+    tgen_expect_free(re);
+    gtr_err_clear(&err);
+    return rc;
+}
+
 static const char *default_oracle(char *buf, size_t cap)
 {
     const char *env = getenv("GTR_ORACLE");
@@ -107,6 +131,7 @@ int cmd_reduce(int argc, char **argv)
     const char *input = NULL, *expect = NULL, *out_path = NULL, *oracle = NULL;
     unsigned timeout = 10, budget = 0;
     bool no_oracle = false;
+    int rc;
     char oracle_buf[4096];
 
     for (int i = 1; i < argc; i++) {
@@ -157,6 +182,8 @@ int cmd_reduce(int argc, char **argv)
     }
     if (input == NULL)
         return cli_usage(usage_text, "reduce: no input");
+    if (expect != NULL && (rc = check_expect(expect)) != CLI_OK)
+        return rc;
     if (no_oracle)
         oracle = NULL;
     else if (oracle == NULL)
@@ -165,7 +192,6 @@ int cmd_reduce(int argc, char **argv)
     gtr_buf wire = {0};
     gtr_err err = GTR_ERR_INIT;
     reduce_result res;
-    int rc;
     struct timespec t0, t1;
 
     if (tgen_load_trace(input, &wire, NULL, &err) < 0) {

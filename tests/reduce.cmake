@@ -37,6 +37,14 @@ gtr_cli_test(cli_reduce_malformed_expectation_fails ARGS reduce reduce-badexp.te
 gtr_cli_test(cli_reduce_valid_trace_has_nothing_to_keep
              ARGS reduce --no-oracle ${_up}/go123-sync.test RC 1
              ERR "the input reads and validates: there is no failure to keep")
+# A bad --expect pattern is a usage error found before any input is read or judged (a
+# missing file, a valid trace), with Go's regexp/syntax message.
+gtr_cli_test(cli_reduce_expect_bad_regexp_is_usage_error
+             ARGS reduce --expect "(" no-such-file.trace RC 2
+             ERR "^gotrace: reduce: invalid value \"\\(\" for flag --expect: error parsing regexp: missing closing \\): `\\(`\nusage: gotrace reduce")
+gtr_cli_test(cli_reduce_expect_lookahead_is_usage_error
+             ARGS reduce --no-oracle "--expect=(?=x)" ${_up}/go123-sync.test RC 2
+             ERR "^gotrace: reduce: invalid value \"\\(\\?=x\\)\" for flag --expect: error parsing regexp: invalid or unsupported Perl syntax: `\\(\\?=`\nusage: gotrace reduce")
 gtr_cli_test(cli_reduce_expect_not_matching_fails
              ARGS reduce --no-oracle --expect "no such message" ${_up}/go122-create-syscall-with-p.test
              RC 1 ERR "--expect does not match the input's failure \\(reader error: expected a proc but didn't have one\\)")
