@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,13 +27,22 @@ static const char usage_text[] =
     "go1.25+ first generation is moved behind a synthesised valid first generation; a crash\n"
     "or hang gets what Go's reader says of the reduced trace (needs the oracle). A failure no\n"
     "fixture can hold (a validator error, bytes the text format cannot name, a crash without\n"
-    "the oracle, any old-format go 1.11-1.21 trace) is written as wire bytes to OUT.trace\n"
-    "beside OUT.test instead, with a note on stderr why; the exit status is then 0 too.\n"
+    "the oracle, any old-format go 1.11-1.21 trace) is written as wire bytes instead, with\n"
+    "a note on stderr why; the exit status is then 0 too.\n"
+    "\n"
+    "Where it writes (--out OUT):\n"
+    "  OUT.test   the fixture to OUT.test, or the wire bytes to OUT.trace beside it\n"
+    "  -          stdout, for either (wire bytes never to a terminal)\n"
+    "  no --out   the fixture to stdout; wire bytes are never written there unasked: that\n"
+    "             is a failure asking for --out\n"
+    "  any other  that file itself, whichever is written (a device such as /dev/stdout\n"
+    "             too; nothing is created beside it), the note saying when it is wire bytes\n"
+    "A directory (or a name ending in /) is a usage error: name the file.\n"
     "\n"
     "flags:\n"
     "  --expect REGEXP   keep a failure whose message matches REGEXP (Go regexp syntax);\n"
     "                    default: the input's own failure, the message with numbers free\n"
-    "  --out FILE.test   where to write the fixture (default: stdout); -o FILE is the same\n"
+    "  --out OUT         where to write (above; default: stdout); -o OUT is the same\n"
     "  --timeout SECONDS time allowed to each candidate before it counts as a hang\n"
     "                    (a whole number from 1 to 86400; default 10); each candidate\n"
     "                    that hangs costs that long, so reduce a hang with a small one\n"
@@ -77,12 +87,33 @@ static int write_bytes(const char *path, const void *data, size_t len)
     return CLI_OK;
 }
 
-/* wire_path: FILE.test -> FILE.trace; other names get ".trace" appended. */
+/* Where reduce writes (--out, -o), the rule the help text states:
+ *   no --out   the fixture to stdout; wire bytes never go there unasked: a failure that says
+ *              to give --out;
+ *   -          stdout, for either (wire bytes not when stdout is a terminal);
+ *   F.test     the fixture to F.test, or the wire bytes to F.trace beside it;
+ *   any other  the file itself, whichever is written (a device or FIFO included: nothing is
+ *              ever created beside it), the note on stderr saying when it is wire bytes;
+ *   a directory, or a name ending in '/': a usage error, found before any work. */
+
+/* out_is_directory: path names a directory (or ends in '/', as a directory would). */
+static bool out_is_directory(const char *path)
+{
+    struct stat sb;
+    size_t n = strlen(path);
+    return (n > 0 && path[n - 1] == '/') || (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode));
+}
+
+/* wire_path is where the wire bytes go for --out out (not "-"): F.test -> F.trace, unless
+ * F.test is there and is not a regular file; any other name is out itself. The result is
+ * malloc'd (NULL: out of memory). */
 static char *wire_path(const char *out)
 {
+    struct stat sb;
     size_t n = strlen(out);
-    if (n > 5 && strcmp(out + n - 5, ".test") == 0)
-        n -= 5;
+    if (!cli_has_suffix(out, ".test") || (stat(out, &sb) == 0 && !S_ISREG(sb.st_mode)))
+        return strdup(out);
+    n -= 5;
     char *p = malloc(n + 7);
     if (p != NULL) {
         memcpy(p, out, n);
@@ -184,6 +215,9 @@ int cmd_reduce(int argc, char **argv)
         return cli_usage(usage_text, "reduce: no input");
     if (expect != NULL && (rc = check_expect(expect)) != CLI_OK)
         return rc;
+    if (out_path != NULL && strcmp(out_path, "-") != 0 && out_is_directory(out_path))
+        return cli_usage(usage_text, "reduce: --out %s: is a directory; name the file to write "
+                         "(FILE.test)", out_path);
     if (no_oracle)
         oracle = NULL;
     else if (oracle == NULL)
@@ -225,11 +259,13 @@ int cmd_reduce(int argc, char **argv)
         written = out_path != NULL && strcmp(out_path, "-") != 0 ? out_path : "stdout";
         written_len = res.fixture.len;
     } else {
-        bool to_stdout = out_path == NULL || strcmp(out_path, "-") == 0;
-        if (to_stdout && isatty(1)) {
-            rc = cli_fail("reduce: no fixture can hold this failure (%s); give --out to write "
-                          "the reduced wire bytes beside it",
-                          res.why_wire.data);
+        bool to_stdout = out_path != NULL && strcmp(out_path, "-") == 0;
+        if (out_path == NULL || (to_stdout && isatty(1))) {
+            rc = cli_fail("reduce: no fixture can hold this failure (%s); wire bytes are "
+                          "not written to %s: give --out FILE.test to write them to "
+                          "FILE.trace%s",
+                          res.why_wire.data, to_stdout ? "a terminal" : "stdout unasked",
+                          to_stdout ? "" : " (or -o - for stdout)");
             goto out;
         }
         wpath = to_stdout ? NULL : wire_path(out_path);

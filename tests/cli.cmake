@@ -27,12 +27,12 @@ set(_cli_dir ${CMAKE_CURRENT_BINARY_DIR}/cli)
 file(MAKE_DIRECTORY ${_cli_dir})
 # gtr_cli_test(NAME ARGS a b ... RC n [OUT regex] [ERR regex] [set-up and checks]): the keywords
 # after RC are those of cli_run.cmake (see there); list values (ARGS, PRE_ARGS, SAME_AS,
-# SAME_FILES, MKDIRS) are given as CMake lists. Relative paths are under the test directory, which all
-# CLI tests share (they run in parallel): each test names its own files.
+# SAME_FILES, MKDIRS, ABSENT) are given as CMake lists. Relative paths are under the test
+# directory, which all CLI tests share (they run in parallel): each test names its own files.
 function(gtr_cli_test name)
   set(_one RC OUT ERR SETUP_FILE SETUP_TEXT SETUP_TRACE_OF SETUP_TRACE_TO SETUP_GZIP_OF
       SETUP_GZIP_TO STDIN STDIN_PIPE SAME_STDIN REMOVE CWD STDOUT_TO OUT_STARTS_WITH)
-  set(_lists ARGS PRE_ARGS SAME_AS SAME_FILES MKDIRS)
+  set(_lists ARGS PRE_ARGS SAME_AS SAME_FILES MKDIRS ABSENT)
   cmake_parse_arguments(C "" "${_one}" "${_lists}" ${ARGN})
   string(REPLACE ";" "|" _args "${C_ARGS}")
   set(_defs -DCMD=$<TARGET_FILE:gotrace> "-DARGS=${_args}" -DWANT_RC=${C_RC}
@@ -49,7 +49,7 @@ function(gtr_cli_test name)
       list(APPEND _defs "-D${k}=${C_${k}}")
     endif()
   endforeach()
-  foreach(k IN ITEMS PRE_ARGS SAME_AS SAME_FILES MKDIRS)
+  foreach(k IN ITEMS PRE_ARGS SAME_AS SAME_FILES MKDIRS ABSENT)
     if(DEFINED C_${k})
       string(REPLACE ";" "|" _v "${C_${k}}")
       list(APPEND _defs "-D${k}=${_v}")
