@@ -16,10 +16,10 @@
 #include "tgen/fixture.h"
 
 static const char usage_text[] =
-    "usage: gotrace reduce [flags] INPUT\n"
+    "usage: gotrace reduce [flags] [INPUT|-]\n"
     "\n"
-    "Shrinks INPUT (a wire trace, gzip-compressed or not, or a .test fixture's trace; '-' is\n"
-    "stdin) that fails or crashes to a minimal trace failing the same way, and writes it as\n"
+    "Shrinks INPUT (a wire trace, gzip-compressed or not, or a .test fixture's trace; '-' or\n"
+    "none is stdin) that fails or crashes to a minimal trace failing the same way, and writes it as\n"
     "a .test fixture that `gotrace check` and Go's TestReaderGolden accept.\n"
     "\n"
     "The failure kept is judged as Go's golden runner judges a trace: a header or reader\n"
@@ -212,7 +212,7 @@ int cmd_reduce(int argc, char **argv)
         }
     }
     if (input == NULL)
-        return cli_usage(usage_text, "reduce: no input");
+        input = "-";   /* as in every mode, no input means stdin */
     if (expect != NULL && (rc = check_expect(expect)) != CLI_OK)
         return rc;
     if (out_path != NULL && strcmp(out_path, "-") != 0 && out_is_directory(out_path))

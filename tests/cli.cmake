@@ -62,7 +62,10 @@ gtr_cli_test(cli_no_mode_is_usage_error RC 2 ERR "usage: gotrace <mode>")
 gtr_cli_test(cli_unknown_mode_is_usage_error ARGS bogus RC 2 ERR "unknown mode bogus")
 gtr_cli_test(cli_help_succeeds ARGS -h RC 0 OUT "modes:")
 gtr_cli_test(cli_check_help_succeeds ARGS check -h RC 0 OUT "^usage: gotrace check")
-gtr_cli_test(cli_check_no_args_is_usage_error ARGS check RC 2 ERR "no fixtures given")
+# No fixture given means stdin, as in every mode (the README's rule).
+gtr_cli_test(cli_check_no_args_reads_stdin ARGS check RC 0
+             STDIN ${CMAKE_SOURCE_DIR}/corpus/upstream/go122-fail-first-gen-first.test
+             OUT "^ok   -\n1 passed, 0 failed\n$")
 gtr_cli_test(cli_check_unknown_flag_is_usage_error ARGS check --bogus RC 2
              ERR "unknown flag --bogus")
 gtr_cli_test(cli_check_missing_file_fails ARGS check missing.test RC 1
@@ -200,7 +203,7 @@ gtr_cli_test(cli_check_dir_includes_test_gz ARGS check check-dir RC 0
              SETUP_GZIP_OF ${_sync} SETUP_GZIP_TO check-dir/a.test.gz
              OUT "^ok   check-dir/a.test.gz\nok   check-dir/b.test\n2 passed, 0 failed\n$")
 gtr_cli_test(cli_check_help_mentions_stdin_and_gzip ARGS check -h RC 0
-             OUT "\"-\" reads one fixture from stdin.*\\*\\.test\\.gz")
+             OUT "\"-\", or no argument, reads one fixture from stdin.*\\*\\.test\\.gz")
 
 # --version / version, help [MODE]. The version's one source is gtr/version.h (test_version:
 # macros, gtr_version() of the static and the shared library, PROJECT_VERSION agree).

@@ -8,7 +8,15 @@ add_dependencies(test_reduce gotrace)   # runs `gotrace reduce` and `gotrace che
 set(_up ${CMAKE_SOURCE_DIR}/corpus/upstream)
 gtr_cli_test(cli_reduce_help_lists_every_flag ARGS reduce -h RC 0
              OUT "--expect REGEXP.*--out OUT.*-o OUT.*--timeout SECONDS.*--budget SECONDS.*--oracle PATH.*--no-oracle")
-gtr_cli_test(cli_reduce_no_input_is_usage_error ARGS reduce RC 2 ERR "reduce: no input")
+# No INPUT means stdin, as '-' does (the README's rule): the same fixture as from the file.
+gtr_cli_test(cli_reduce_no_input_reads_stdin ARGS reduce --no-oracle -o reduce-stdin.test RC 0
+             STDIN ${_up}/go122-create-syscall-with-p.test
+             PRE_ARGS reduce --no-oracle ${_up}/go122-create-syscall-with-p.test -o reduce-stdin-ref.test
+             ERR "reduce: -: 104 bytes" SAME_FILES reduce-stdin.test reduce-stdin-ref.test)
+gtr_cli_test(cli_reduce_dash_reads_stdin ARGS reduce --no-oracle - -o reduce-dash.test RC 0
+             STDIN_PIPE ${_up}/go122-create-syscall-with-p.test
+             PRE_ARGS reduce --no-oracle ${_up}/go122-create-syscall-with-p.test -o reduce-dash-ref.test
+             SAME_FILES reduce-dash.test reduce-dash-ref.test)
 gtr_cli_test(cli_reduce_timeout_not_a_number_is_usage_error
              ARGS reduce --timeout abc x.trace RC 2
              ERR "reduce: --timeout abc: want a whole number of seconds from 1 to 86400")
