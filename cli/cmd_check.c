@@ -136,7 +136,7 @@ static int check_dir(const char *dir, tally *t)
     int rc = CLI_OK;
 
     if (d == NULL) {
-        const char *why = strerror(errno);
+        const char *why = cli_errno_text(errno);
         print_failure(dir, why, strlen(why));
         putchar('\n');
         t->failed++;

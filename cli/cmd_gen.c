@@ -35,7 +35,7 @@ static int write_file(const char *path, const char *data, size_t len)
 {
     FILE *f = fopen(path, "wb");
     if (f == NULL)
-        return cli_fail("creating %s: %s", path, strerror(errno));
+        return cli_fail("creating %s: %s", path, cli_errno_text(errno));
     bool wrote = fwrite(data, 1, len, f) == len;
     int werr = errno;
     if (cli_close_out(f) != 0 || !wrote)
@@ -94,7 +94,7 @@ static int make_dirs(const char *path)
         char c = *s;
         *s = '\0';
         if (mkdir(p, 0777) != 0 && (errno != EEXIST || !is_dir(p))) {
-            rc = cli_fail("creating %s: %s", p, strerror(errno == EEXIST ? ENOTDIR : errno));
+            rc = cli_fail("creating %s: %s", p, cli_errno_text(errno == EEXIST ? ENOTDIR : errno));
             break;
         }
         *s = c;

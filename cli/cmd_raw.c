@@ -162,7 +162,7 @@ int cmd_raw(int argc, char **argv)
     if (out.f == NULL) {
         gtr_err_clear(&err);
         cli_input_free(&ci);
-        return cli_fail("open %s: %s", out_path, strerror(errno));
+        return cli_fail("open %s: %s", out_path, cli_errno_text(errno));
     }
     cli_progress_start(&prog, pmode, mode == TEXT2BYTES ? "raw text2bytes" : "raw bytes2text",
                        ci.in, ci.from_fixture ? 0 : cli_file_size(in_path, ci.in),

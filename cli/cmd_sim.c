@@ -137,7 +137,7 @@ int cmd_sim(int argc, char **argv)
 
     FILE *f = cli_open_out(out);
     if (f == NULL)
-        return cli_fail("creating %s: %s", out, strerror(errno));
+        return cli_fail("creating %s: %s", out, cli_errno_text(errno));
     gsim *s = NULL;
     gtr_status st;
     cfg.text = test;

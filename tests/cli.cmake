@@ -140,7 +140,20 @@ gtr_cli_test(cli_validate_fixture_bad_expectation_fails ARGS validate bad-expect
              SETUP_FILE bad-expect.test SETUP_TEXT "-- expect --\nMAYBE\n-- trace --\nTrace Go1.22\n"
              ERR "^gotrace: internal error during bad-expect.test: failed to parse expectation \"MAYBE\\\\n\": ")
 gtr_cli_test(cli_validate_missing_fixture_fails ARGS validate missing.test RC 1
-             ERR "^gotrace: open missing.test: No such file or directory\n$")
+             ERR "^gotrace: open missing.test: no such file or directory\n$")
+# A missing input reads the same in every mode: Go's os.Open error, Go's errno text.
+foreach(_m validate stats raw|bytes2text raw|text2bytes reduce)
+  string(REPLACE "|" ";" _args "${_m}")
+  string(REPLACE "|" "_" _name "${_m}")
+  set(_ctx "")
+  if(_m STREQUAL "reduce")
+    set(_ctx "reduce: ")
+  endif()
+  gtr_cli_test(cli_${_name}_missing_file_says_go_errno_text ARGS ${_args} no-such-44 RC 1
+               ERR "^gotrace: ${_ctx}open no-such-44: no such file or directory\n$")
+endforeach()
+gtr_cli_test(cli_check_missing_file_says_go_errno_text ARGS check no-such-44 RC 1
+             OUT "^FAIL no-such-44: [^\n]*: open no-such-44: no such file or directory\n")
 gtr_cli_test(cli_validate_help_mentions_fixtures ARGS validate -h RC 0 OUT "a .test fixture")
 
 gtr_cli_test(cli_stats_fixture_is_its_wire_trace ARGS stats ${_ann} RC 0
@@ -310,12 +323,12 @@ gtr_cli_test(cli_gen_out_creates_every_level ARGS gen --out gen-deep/a/b/c ${_ba
              SAME_FILES gen-deep/a/b/c/${_bare}.test ${CMAKE_SOURCE_DIR}/corpus/tests/${_bare}.test)
 gtr_cli_test(cli_gen_out_under_a_file_fails ARGS gen --out gen-file/f/x ${_bare} RC 1
              SETUP_FILE gen-file/f SETUP_TEXT "not a directory\n"
-             ERR "^gotrace: creating gen-file/f: Not a directory\n$")
+             ERR "^gotrace: creating gen-file/f: not a directory\n$")
 
 # Write errors read the same in every mode: "gotrace: writing OUTPUT: <strerror>", exit 1.
 set(_real ${CMAKE_SOURCE_DIR}/corpus/real/testprog-annotations.trace.gz)
-set(_full "^gotrace: writing /dev/full: No space left on device\n$")
-set(_full_stdout "^gotrace: writing stdout: No space left on device\n$")
+set(_full "^gotrace: writing /dev/full: no space left on device\n$")
+set(_full_stdout "^gotrace: writing stdout: no space left on device\n$")
 gtr_cli_test(cli_raw_bytes2text_write_error ARGS raw bytes2text ${_real} /dev/full RC 1
              ERR "${_full}")
 gtr_cli_test(cli_raw_text2bytes_write_error ARGS raw text2bytes wr-ann.txt /dev/full RC 1

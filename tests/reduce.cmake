@@ -29,9 +29,9 @@ gtr_cli_test(cli_reduce_unknown_flag_is_usage_error ARGS reduce --bogus x.trace 
 gtr_cli_test(cli_reduce_two_inputs_is_usage_error ARGS reduce a.trace b.trace RC 2
              ERR "reduce: more than one input")
 gtr_cli_test(cli_reduce_directory_fails ARGS reduce ${CMAKE_SOURCE_DIR}/corpus RC 1
-             ERR "^gotrace: reduce: read [^\n]*corpus: Is a directory\n$")
+             ERR "^gotrace: reduce: read [^\n]*corpus: is a directory\n$")
 gtr_cli_test(cli_reduce_missing_file_fails ARGS reduce no-such-file.trace RC 1
-             ERR "^gotrace: reduce: open no-such-file.trace: No such file or directory\n$")
+             ERR "^gotrace: reduce: open no-such-file.trace: no such file or directory\n$")
 gtr_cli_test(cli_reduce_empty_file_fails ARGS reduce reduce-empty.trace RC 1
              SETUP_FILE reduce-empty.trace SETUP_TEXT ""
              ERR "reduce-empty.trace: no trace to reduce: bad file format: not a Go execution trace\\?")
@@ -62,7 +62,7 @@ gtr_cli_test(cli_reduce_fixture_input_and_short_out_flag
              ARGS check reduce-short.test RC 0 OUT "^ok   reduce-short.test\n1 passed, 0 failed\n$")
 gtr_cli_test(cli_reduce_write_error_names_the_output
              ARGS reduce --no-oracle ${_up}/go122-create-syscall-with-p.test --out /dev/full RC 1
-             ERR "^gotrace: writing /dev/full: No space left on device\n$")
+             ERR "^gotrace: writing /dev/full: no space left on device\n$")
 # Where reduce writes (the rule of its help text). An old-format trace with a validator error
 # is always written as wire bytes: to F.trace for --out F.test, to the named file itself for
 # any other name or a device (nothing created beside it), to stdout only when asked (-o -),
@@ -76,7 +76,7 @@ gtr_cli_test(cli_reduce_wire_bytes_to_another_name_go_there
              ABSENT reduce-name.fixture.trace reduce-name-ref.test)
 gtr_cli_test(cli_reduce_wire_bytes_to_a_full_device_fail
              ARGS reduce --no-oracle ${_flaw} -o /dev/full RC 1
-             ERR "as wire bytes to /dev/full instead[^\n]*\ngotrace: writing /dev/full: No space left on device\n$"
+             ERR "as wire bytes to /dev/full instead[^\n]*\ngotrace: writing /dev/full: no space left on device\n$"
              ABSENT /dev/full.trace)
 gtr_cli_test(cli_reduce_wire_bytes_not_to_stdout_unasked ARGS reduce --no-oracle ${_flaw} RC 1
              OUT "^$" ERR "wire bytes are not written to stdout unasked: give --out FILE\\.test")
