@@ -18,9 +18,10 @@
 static const char usage_text[] =
     "usage: gotrace reduce [flags] [INPUT|-]\n"
     "\n"
-    "Shrinks INPUT (a wire trace, gzip-compressed or not, or a .test fixture's trace; '-' or\n"
-    "none is stdin) that fails or crashes to a minimal trace failing the same way, and writes it as\n"
-    "a .test fixture that `gotrace check` and Go's TestReaderGolden accept.\n"
+    "Shrinks INPUT (a wire trace, gzip-compressed or not, or a .test fixture's\n"
+    "trace; '-' or none is stdin) that fails or crashes to a minimal trace failing\n"
+    "the same way, and writes it as a .test fixture that `gotrace check` and Go's\n"
+    "TestReaderGolden accept.\n"
     "\n"
     "The failure kept is judged as Go's golden runner judges a trace: a header or reader\n"
     "error (with no validator error before it) becomes FAILURE \"<regexp>\"; an error in a\n"
