@@ -725,12 +725,31 @@ static bool a_gc(gsim *s)
     return true;
 }
 
+/* open_stws counts the stop-the-world spans in flight: each costs an STWEnd, written by
+ * gen_end if not before. */
+static uint64_t open_stws(const gsim *s)
+{
+    uint64_t n = 0;
+    for (size_t mi = 0; mi < s->nms; mi++)
+        n += s->ms[mi].g >= 0 && s->gs[s->ms[mi].g].stw;
+    return n;
+}
+
+/* budget_left: n more events fit in --events with the STWEnds owed (every action writes one
+ * event; an STWBegin owes a second), so that the trace ends with exactly c.events. */
+static bool budget_left(const gsim *s, uint64_t n)
+{
+    return s->stats.events + open_stws(s) + n <= s->cfg.events;
+}
+
 static bool a_stw(gsim *s)
 {
     long mi = pick_m(s, m_user);
     if (mi < 0)
         return false;
     sim_g *g = &s->gs[s->ms[mi].g];
+    if (!g->stw && !budget_left(s, 2))
+        return false;
     if (!g->stw) {
         uint64_t a[2] = {str(s, VOC_STW, VOC_NSTW), stack(s)};
         plain(s, (size_t)mi, GTR_EV_STW_BEGIN, a, 2);
@@ -1175,7 +1194,7 @@ gtr_status gsim_run(gsim *s, gtr_sink sink, gsim_record_fn rec, void *rec_ctx, g
     initial_state(s);
     for (s->gen = 1; s->st >= 0; s->gen++) {
         gen_begin(s);
-        while (s->st >= 0 && s->gen_events < s->per_gen && s->stats.events < s->cfg.events)
+        while (s->st >= 0 && s->gen_events < s->per_gen && budget_left(s, 1))
             step(s);
         gen_end(s);
         if (s->stats.events >= s->cfg.events && s->gen >= s->cfg.gens)
