@@ -294,13 +294,15 @@ gtr_cli_test(cli_gen_list_one_dash_lists ARGS gen -list=t syscall-steal-proc-sim
 
 # Bad flag values are usage errors (exit 2) that say what is wrong.
 gtr_cli_test(cli_gen_out_without_value_is_usage_error ARGS gen --out RC 2
-             ERR "^gotrace: flag needs an argument: --out\nusage: gotrace gen")
+             ERR "^gotrace: gen: flag needs an argument: --out\nusage: gotrace gen")
 gtr_cli_test(cli_gen_out_empty_is_usage_error ARGS gen --out= RC 2
-             ERR "^gotrace: invalid value \"\" for flag --out: empty directory name\nusage: gotrace gen")
+             ERR "^gotrace: gen: invalid value \"\" for flag --out: empty directory name\nusage: gotrace gen")
 gtr_cli_test(cli_gen_list_bad_bool_is_usage_error ARGS gen --list=maybe RC 2
-             ERR "^gotrace: invalid boolean value \"maybe\" for --list: parse error\nusage: gotrace gen")
+             ERR "^gotrace: gen: invalid boolean value \"maybe\" for --list: parse error\nusage: gotrace gen")
+gtr_cli_test(cli_gen_unknown_flag_is_usage_error ARGS gen --bogus RC 2
+             ERR "^gotrace: gen: unknown flag --bogus\nusage: gotrace gen")
 gtr_cli_test(cli_gen_bad_regexp_is_usage_error ARGS gen "a(" RC 2
-             ERR "^gotrace: bad NAME-REGEXP a\\(: ")
+             ERR "^gotrace: gen: bad NAME-REGEXP a\\(: ")
 gtr_cli_test(cli_validate_log_events_bad_bool_is_usage_error ARGS validate --log-events=yes RC 2
              ERR "^gotrace: validate: invalid boolean value \"yes\" for --log-events: parse error\nusage: gotrace validate")
 gtr_cli_test(cli_raw_too_many_arguments_is_usage_error ARGS raw text2bytes a b c RC 2
@@ -314,7 +316,7 @@ gtr_cli_test(cli_gen_default_out_is_the_repository_corpus ARGS gen "${_bare}$" R
              CWD gen-repo/x/y
              SAME_FILES gen-repo/corpus/tests/${_bare}.test ${CMAKE_SOURCE_DIR}/corpus/tests/${_bare}.test)
 gtr_cli_test(cli_gen_outside_the_repository_needs_out ARGS gen ${_bare} RC 2 CWD /
-             ERR "^gotrace: --out DIR is needed outside the gotrace repository [^\n]*\nusage: gotrace gen")
+             ERR "^gotrace: gen: --out DIR is needed outside the gotrace repository [^\n]*\nusage: gotrace gen")
 gtr_cli_test(cli_gen_list_outside_the_repository_needs_no_out ARGS gen --list ${_bare} RC 0 CWD /
              OUT "^${_bare}\tgo1\\.22\n$")
 # --out creates every missing level.
