@@ -373,13 +373,17 @@ gtr_cli_test(cli_validate_other_bytes_get_no_hint ARGS validate hint-other.txt R
              SETUP_FILE hint-other.txt SETUP_TEXT "Trace go1.22\n"
              ERR "^gotrace: bad file format: not a Go execution trace[?]\n$")
 
-# The man page gotrace(1) (man/): generated from `gotrace help [MODE]`; clean under groff -ww
-# and holding every mode's help, line for line (man_check.cmake). groff-base is in setup.sh.
+# The man page gotrace(1) (man/): generated from man/gotrace.1.in and `gotrace help [MODE]`;
+# clean under groff -ww, within 80 columns at 80 columns, with its sections (EXIT STATUS,
+# ENVIRONMENT naming every getenv of the sources, EXAMPLES, ...) and every mode's help
+# (man_check.cmake). groff-base is in setup.sh; man(1), when there, renders it too.
 find_program(GTR_GROFF groff)
+find_program(GTR_MAN man)
 if(TARGET gotrace_man AND GTR_GROFF)
   add_test(NAME cli_man_page_has_every_mode
            COMMAND ${CMAKE_COMMAND} -DGOTRACE=$<TARGET_FILE:gotrace>
                    -DMAN=${CMAKE_BINARY_DIR}/man/gotrace.1 -DGROFF=${GTR_GROFF}
+                   -DSOURCE_DIR=${CMAKE_SOURCE_DIR} "-DMANCMD=${GTR_MAN}"
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/man_check.cmake)
 elseif(TARGET gotrace_man)
   message(STATUS "groff not found: cli_man_page_has_every_mode is not run (bash ci/setup.sh)")
