@@ -389,6 +389,12 @@ elseif(TARGET gotrace_man)
   message(STATUS "groff not found: cli_man_page_has_every_mode is not run (bash ci/setup.sh)")
 endif()
 
+# The README's table of modes names every flag, its Layout every public header, and it gives
+# the main job's build the time ci/main-job.sh gives (readme_check.cmake).
+add_test(NAME cli_readme_is_true
+         COMMAND ${CMAKE_COMMAND} -DGOTRACE=$<TARGET_FILE:gotrace> -DSOURCE_DIR=${CMAKE_SOURCE_DIR}
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/readme_check.cmake)
+
 # stats: Go's gotraceeventstats table, every one of the 256 rows (zero rows included, the
 # empty name of an unused type number, "<unknown (N)>" past the version's table), rows of
 # equal bytes in the order of Go's slices.SortFunc; the duration as Go's time.Duration prints
