@@ -62,6 +62,7 @@ struct gsim {
     uint64_t now;
     gtr_time last_rec;
     uint64_t gen, gen_events, per_gen;
+    uint64_t stws;     /* stop-the-world spans in flight: each owes an STWEnd */
     sim_g gs[GSIM_MAX_GOROUTINES];
     size_t nlive;
     uint64_t next_goid;
@@ -725,21 +726,12 @@ static bool a_gc(gsim *s)
     return true;
 }
 
-/* open_stws counts the stop-the-world spans in flight: each costs an STWEnd, written by
- * gen_end if not before. */
-static uint64_t open_stws(const gsim *s)
-{
-    uint64_t n = 0;
-    for (size_t mi = 0; mi < s->nms; mi++)
-        n += s->ms[mi].g >= 0 && s->gs[s->ms[mi].g].stw;
-    return n;
-}
-
-/* budget_left: n more events fit in --events with the STWEnds owed (every action writes one
- * event; an STWBegin owes a second), so that the trace ends with exactly c.events. */
+/* budget_left: n more events fit in --events with the STWEnds owed (s->stws, written by
+ * gen_end if not before; every action writes one event, an STWBegin owes a second), so that
+ * the trace ends with exactly c.events. */
 static bool budget_left(const gsim *s, uint64_t n)
 {
-    return s->stats.events + open_stws(s) + n <= s->cfg.events;
+    return s->stats.events + s->stws + n <= s->cfg.events;
 }
 
 static bool a_stw(gsim *s)
@@ -753,8 +745,10 @@ static bool a_stw(gsim *s)
     if (!g->stw) {
         uint64_t a[2] = {str(s, VOC_STW, VOC_NSTW), stack(s)};
         plain(s, (size_t)mi, GTR_EV_STW_BEGIN, a, 2);
+        s->stws++;
     } else {
         plain(s, (size_t)mi, GTR_EV_STW_END, NULL, 0);
+        s->stws--;
     }
     g->stw = !g->stw;
     return true;
@@ -1163,6 +1157,7 @@ static void gen_end(gsim *s)
         if (g >= 0 && s->gs[g].stw) {
             plain(s, mi, GTR_EV_STW_END, NULL, 0);
             s->gs[g].stw = false;
+            s->stws--;
         }
     }
     if (s->st >= 0)
