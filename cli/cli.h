@@ -32,13 +32,19 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 int cli_fail(const char *fmt, ...) GTR_PRINTF(1, 2);
 /* cli_fail_err prints "gotrace: <err's whole text>\n" and returns CLI_FAIL. */
 int cli_fail_err(const gtr_err *err);
-/* cli_fail_write prints "gotrace: writing OUTPUT: <strerror(errnum)>\n" and returns CLI_FAIL:
+/* cli_fail_write prints "gotrace: writing OUTPUT: <cli_errno_text(errnum)>\n" and returns CLI_FAIL:
  * the one message of every mode for output that could not be written. OUTPUT is path, or
  * "stdout" when path is NULL or "-"; errnum 0 reads as EIO. */
 int cli_fail_write(const char *path, int errnum);
+/* cli_errno_text is Go's text for errnum (gtr_errno_text: "no such file or directory"), the
+ * one wording of every mode's I/O messages. The text lives in a buffer the next call reuses. */
+const char *cli_errno_text(int errnum);
 /* cli_close_stdout flushes stdout: CLI_OK, or cli_fail_write(NULL, <the flush's errno>) when
  * it or an earlier write to stdout failed. */
 int cli_close_stdout(void);
+/* cli_help prints a mode's help text to stdout, as -h asks: CLI_OK, or cli_close_stdout's
+ * failure when it could not be written (help to a full disk is an error, as any output). */
+int cli_help(const char *text);
 /* cli_usage prints "gotrace: <message>\n" then the usage text to stderr; returns CLI_USAGE. */
 int cli_usage(const char *usage, const char *fmt, ...) GTR_PRINTF(2, 3);
 /* cli_flag: arg is the flag name (given without dashes) as Go's flag package spells it, with

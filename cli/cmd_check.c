@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cmd_check.c: `gotrace check FILE.test|FILE.test.gz|-|DIR...`: the golden runner. Each
+/* cmd_check.c: `gotrace check [FILE.test|FILE.test.gz|-|DIR...]`: the golden runner. Each
  * fixture goes through tgen_fixture_check (Go's TestReaderGolden for one file); stdin and
  * gzip-compressed fixtures are read and gunzipped first, then parsed and checked the same way.
  * The output has the shape of the oracle's `gtroracle check`, so the two can be diffed. */
@@ -13,12 +13,13 @@
 #include "tgen/fixture.h"
 
 static const char usage[] =
-    "usage: gotrace check [--] FILE.test|FILE.test.gz|-|DIR...\n"
+    "usage: gotrace check [--] [FILE.test|FILE.test.gz|-|DIR...]\n"
     "\n"
     "Checks .test fixtures (txtar: an `expect` file then a text `trace`) the way Go's\n"
     "TestReaderGolden does: the trace is converted to wire bytes, read with the reader, every\n"
     "event validated, and the outcome compared with the expectation (SUCCESS, or FAILURE with\n"
-    "a regexp the error must match). \"-\" reads one fixture from stdin, reported as `-`.\n"
+    "a regexp the error must match). \"-\", or no argument, reads one fixture from stdin,\n"
+    "reported as `-`.\n"
     "A gzip-compressed fixture (FILE.test.gz, or any fixture whose bytes are gzip, stdin\n"
     "included) is gunzipped whole first, then checked as usual; this is our extension: Go's\n"
     "testtrace.ParseFile reads fixtures as they are. A DIR (a directory whose name ends in\n"
@@ -135,7 +136,7 @@ static int check_dir(const char *dir, tally *t)
     int rc = CLI_OK;
 
     if (d == NULL) {
-        const char *why = strerror(errno);
+        const char *why = cli_errno_text(errno);
         print_failure(dir, why, strlen(why));
         putchar('\n');
         t->failed++;
@@ -202,23 +203,25 @@ int cmd_check(int argc, char **argv)
             continue;
         }
         if (!operands && cli_is_help(argv[i])) {
-            fputs(usage, stdout);
-            return CLI_OK;
+            return cli_help(usage);
         }
         if (!operands && argv[i][0] == '-' && argv[i][1] != '\0')
             return cli_usage(usage, "check: unknown flag %s", argv[i]);
         argv[1 + nops++] = argv[i];
     }
+    /* As in every mode, no input means stdin. */
+    static const char *const std_in[] = {"-"};
+    const char *const *ops = nops > 0 ? (const char *const *)argv + 1 : std_in;
     if (nops == 0)
-        return cli_usage(usage, "check: no fixtures given");
+        nops = 1;
 
-    for (int i = 1; i <= nops; i++) {
+    for (int i = 0; i < nops; i++) {
         struct stat sb;
-        if (!is_fixture_name(argv[i]) && stat(argv[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
-            if (check_dir(argv[i], &t) != CLI_OK)
+        if (!is_fixture_name(ops[i]) && stat(ops[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            if (check_dir(ops[i], &t) != CLI_OK)
                 return CLI_FAIL;
         } else {
-            check_file(argv[i], &t);
+            check_file(ops[i], &t);
         }
     }
     printf("%u passed, %u failed\n", t.passed, t.failed);

@@ -35,7 +35,7 @@ static int write_file(const char *path, const char *data, size_t len)
 {
     FILE *f = fopen(path, "wb");
     if (f == NULL)
-        return cli_fail("creating %s: %s", path, strerror(errno));
+        return cli_fail("creating %s: %s", path, cli_errno_text(errno));
     bool wrote = fwrite(data, 1, len, f) == len;
     int werr = errno;
     if (cli_close_out(f) != 0 || !wrote)
@@ -94,7 +94,7 @@ static int make_dirs(const char *path)
         char c = *s;
         *s = '\0';
         if (mkdir(p, 0777) != 0 && (errno != EEXIST || !is_dir(p))) {
-            rc = cli_fail("creating %s: %s", p, strerror(errno == EEXIST ? ENOTDIR : errno));
+            rc = cli_fail("creating %s: %s", p, cli_errno_text(errno == EEXIST ? ENOTDIR : errno));
             break;
         }
         *s = c;
@@ -119,26 +119,27 @@ int cmd_gen(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val;
         if (cli_is_help(a)) {
-            fputs(usage, stdout);
-            return CLI_OK;
+            return cli_help(usage);
         } else if (cli_flag(a, "out", &val)) {
             if (val == NULL) {
                 if (++i == argc)
-                    return cli_usage(usage, "flag needs an argument: %s", a);
+                    return cli_usage(usage, "gen: flag needs an argument: %s", a);
                 val = argv[i];
             }
             if (val[0] == '\0')
-                return cli_usage(usage, "invalid value \"\" for flag %.*s: empty directory name",
+                return cli_usage(usage,
+                                 "gen: invalid value \"\" for flag %.*s: empty directory name",
                                  (int)strcspn(a, "="), a);
             out_dir = val;
         } else if (cli_flag(a, "list", &val)) {
             if (!cli_bool_value(val, &list))
-                return cli_usage(usage, "invalid boolean value \"%s\" for %.*s: parse error", val,
-                                 (int)(val - 1 - a), a);
+                return cli_usage(usage,
+                                 "gen: invalid boolean value \"%s\" for %.*s: parse error",
+                                 val, (int)(val - 1 - a), a);
         } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage(usage, "unknown flag %s", a);
+            return cli_usage(usage, "gen: unknown flag %s", a);
         } else if (pattern != NULL) {
-            return cli_usage(usage, "at most one NAME-REGEXP");
+            return cli_usage(usage, "gen: at most one NAME-REGEXP");
         } else {
             pattern = a;
         }
@@ -150,7 +151,7 @@ int cmd_gen(int argc, char **argv)
         if (re == NULL) {
             PCRE2_UCHAR msg[256];
             pcre2_get_error_message(ecode, msg, sizeof msg);
-            return cli_usage(usage, "bad NAME-REGEXP %s: %s at offset %zu", pattern,
+            return cli_usage(usage, "gen: bad NAME-REGEXP %s: %s at offset %zu", pattern,
                              (const char *)msg, (size_t)eoff);
         }
         if ((md = pcre2_match_data_create_from_pattern(re, NULL)) == NULL) {
@@ -160,7 +161,7 @@ int cmd_gen(int argc, char **argv)
     }
     if (!list && out_dir == NULL) {
         if ((repo_dir = repo_tests_dir()) == NULL) {
-            rc = cli_usage(usage, "--out DIR is needed outside the gotrace repository (no "
+            rc = cli_usage(usage, "gen: --out DIR is needed outside the gotrace repository (no "
                                   "directory holding corpus/tests and testgen/generators "
                                   "here or above)");
             goto done;

@@ -112,8 +112,7 @@ static gtr_status convert(raw_mode mode, gtr_input *in, out_file *out, cli_progr
 int cmd_raw(int argc, char **argv)
 {
     if (argc >= 2 && cli_is_help(argv[1])) {
-        fputs(usage_text, stdout);
-        return CLI_OK;
+        return cli_help(usage_text);
     }
     if (argc < 2)
         return cli_usage(usage_text, "raw: missing mode (text2bytes or bytes2text)");
@@ -131,8 +130,7 @@ int cmd_raw(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a)) {
-            fputs(usage_text, stdout);
-            return CLI_OK;
+            return cli_help(usage_text);
         }
         if (cli_progress_flag(a, &pmode, &bad)) {
             if (bad != NULL)
@@ -164,7 +162,7 @@ int cmd_raw(int argc, char **argv)
     if (out.f == NULL) {
         gtr_err_clear(&err);
         cli_input_free(&ci);
-        return cli_fail("open %s: %s", out_path, strerror(errno));
+        return cli_fail("open %s: %s", out_path, cli_errno_text(errno));
     }
     cli_progress_start(&prog, pmode, mode == TEXT2BYTES ? "raw text2bytes" : "raw bytes2text",
                        ci.in, ci.from_fixture ? 0 : cli_file_size(in_path, ci.in),

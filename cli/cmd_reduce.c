@@ -6,33 +6,46 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "progress.h"
 #include "reduce.h"
+#include "tgen/expect.h"
 #include "tgen/fixture.h"
 
 static const char usage_text[] =
-    "usage: gotrace reduce [flags] INPUT\n"
+    "usage: gotrace reduce [flags] [INPUT|-]\n"
     "\n"
-    "Shrinks INPUT (a wire trace, gzip-compressed or not, or a .test fixture's trace; '-' is\n"
-    "stdin) that fails or crashes to a minimal trace failing the same way, and writes it as\n"
-    "a .test fixture that `gotrace check` and Go's TestReaderGolden accept.\n"
+    "Shrinks INPUT (a wire trace, gzip-compressed or not, or a .test fixture's\n"
+    "trace; '-' or none is stdin) that fails or crashes to a minimal trace failing\n"
+    "the same way, and writes it as a .test fixture that `gotrace check` and Go's\n"
+    "TestReaderGolden accept.\n"
     "\n"
     "The failure kept is judged as Go's golden runner judges a trace: a header or reader\n"
     "error (with no validator error before it) becomes FAILURE \"<regexp>\"; an error in a\n"
     "go1.25+ first generation is moved behind a synthesised valid first generation; a crash\n"
     "or hang gets what Go's reader says of the reduced trace (needs the oracle). A failure no\n"
     "fixture can hold (a validator error, bytes the text format cannot name, a crash without\n"
-    "the oracle, any old-format go 1.11-1.21 trace) is written as wire bytes to OUT.trace\n"
-    "beside OUT.test instead, with a note on stderr why; the exit status is then 0 too.\n"
+    "the oracle, any old-format go 1.11-1.21 trace) is written as wire bytes instead, with\n"
+    "a note on stderr why; the exit status is then 0 too.\n"
+    "\n"
+    "Where it writes (--out OUT):\n"
+    "  OUT.test   the fixture to OUT.test, or the wire bytes to OUT.trace beside it\n"
+    "  -          stdout, for either (wire bytes never to a terminal)\n"
+    "  no --out   the fixture to stdout; wire bytes are never written there\n"
+    "             unasked: that is a failure asking for --out\n"
+    "  any other  that file itself, whichever is written (a device such as\n"
+    "             /dev/stdout too; nothing is created beside it), the note on\n"
+    "             stderr saying when it is wire bytes\n"
+    "A directory (or a name ending in /) is a usage error: name the file.\n"
     "\n"
     "flags:\n"
     "  --expect REGEXP   keep a failure whose message matches REGEXP (Go regexp syntax);\n"
     "                    default: the input's own failure, the message with numbers free\n"
-    "  --out FILE.test   where to write the fixture (default: stdout); -o FILE is the same\n"
+    "  --out OUT         where to write (above; default: stdout); -o OUT is the same\n"
     "  --timeout SECONDS time allowed to each candidate before it counts as a hang\n"
     "                    (a whole number from 1 to 86400; default 10); each candidate\n"
     "                    that hangs costs that long, so reduce a hang with a small one\n"
@@ -85,18 +98,62 @@ static int write_bytes(const char *path, const void *data, size_t len)
     return CLI_OK;
 }
 
-/* wire_path: FILE.test -> FILE.trace; other names get ".trace" appended. */
+/* Where reduce writes (--out, -o), the rule the help text states:
+ *   no --out   the fixture to stdout; wire bytes never go there unasked: a failure that says
+ *              to give --out;
+ *   -          stdout, for either (wire bytes not when stdout is a terminal);
+ *   F.test     the fixture to F.test, or the wire bytes to F.trace beside it;
+ *   any other  the file itself, whichever is written (a device or FIFO included: nothing is
+ *              ever created beside it), the note on stderr saying when it is wire bytes;
+ *   a directory, or a name ending in '/': a usage error, found before any work. */
+
+/* out_is_directory: path names a directory (or ends in '/', as a directory would). */
+static bool out_is_directory(const char *path)
+{
+    struct stat sb;
+    size_t n = strlen(path);
+    return (n > 0 && path[n - 1] == '/') || (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode));
+}
+
+/* wire_path is where the wire bytes go for --out out (not "-"): F.test -> F.trace, unless
+ * F.test is there and is not a regular file; any other name is out itself. The result is
+ * malloc'd (NULL: out of memory). */
 static char *wire_path(const char *out)
 {
+    struct stat sb;
     size_t n = strlen(out);
-    if (n > 5 && strcmp(out + n - 5, ".test") == 0)
-        n -= 5;
+    if (!cli_has_suffix(out, ".test") || (stat(out, &sb) == 0 && !S_ISREG(sb.st_mode)))
+        return strdup(out);
+    n -= 5;
     char *p = malloc(n + 7);
     if (p != NULL) {
         memcpy(p, out, n);
         memcpy(p + n, ".trace", 7);
     }
     return p;
+}
+
+/* check_expect compiles --expect's pattern before any input is read, so that a pattern Go's
+ * regexp/syntax rejects is a usage error (Go's flag package words it "invalid value %q for
+ * flag -NAME: <Set's error>"), not a failure found after judging the input. */
+static int check_expect(const char *pattern)
+{
+    tgen_expect *re = NULL;
+    gtr_err err = GTR_ERR_INIT;
+    int rc = CLI_OK;
+
+    if (tgen_expect_new_failure(pattern, strlen(pattern), &re, &err) < 0) {
+        size_t n;
+        const char *why = gtr_err_text(&err, &n);
+        if (err.code == GTR_E_NOMEM)
+            rc = cli_fail_err(&err);
+        else
+            rc = cli_usage(usage_text, "reduce: invalid value \"%s\" for flag --expect: %.*s",
+                           pattern, (int)n, why);
+    }
+    tgen_expect_free(re);
+    gtr_err_clear(&err);
+    return rc;
 }
 
 static const char *default_oracle(char *buf, size_t cap)
@@ -126,6 +183,7 @@ int cmd_reduce(int argc, char **argv)
     const char *input = NULL, *expect = NULL, *out_path = NULL, *oracle = NULL;
     unsigned timeout = 10, budget = 0;
     bool no_oracle = false, no_synthesis = false;
+    int rc;
     char oracle_buf[4096];
     cli_progress_mode pmode = CLI_PROGRESS_AUTO;
     const char *bad = NULL;
@@ -134,8 +192,7 @@ int cmd_reduce(int argc, char **argv)
         const char *v;
         bool missing = false;
         if (cli_is_help(argv[i])) {
-            fputs(usage_text, stdout);
-            return CLI_OK;
+            return cli_help(usage_text);
         }
         const char *nv;
         if (cli_flag(argv[i], "no-oracle", &nv) && nv == NULL) {
@@ -185,7 +242,12 @@ int cmd_reduce(int argc, char **argv)
         }
     }
     if (input == NULL)
-        return cli_usage(usage_text, "reduce: no input");
+        input = "-";   /* as in every mode, no input means stdin */
+    if (expect != NULL && (rc = check_expect(expect)) != CLI_OK)
+        return rc;
+    if (out_path != NULL && strcmp(out_path, "-") != 0 && out_is_directory(out_path))
+        return cli_usage(usage_text, "reduce: --out %s: is a directory; name the file to write "
+                         "(FILE.test)", out_path);
     if (no_oracle)
         oracle = NULL;
     else if (oracle == NULL)
@@ -194,7 +256,6 @@ int cmd_reduce(int argc, char **argv)
     gtr_buf wire = {0};
     gtr_err err = GTR_ERR_INIT;
     reduce_result res;
-    int rc;
     struct timespec t0, t1;
 
     if (tgen_load_trace(input, &wire, NULL, &err) < 0) {
@@ -235,11 +296,13 @@ int cmd_reduce(int argc, char **argv)
         written = out_path != NULL && strcmp(out_path, "-") != 0 ? out_path : "stdout";
         written_len = res.fixture.len;
     } else {
-        bool to_stdout = out_path == NULL || strcmp(out_path, "-") == 0;
-        if (to_stdout && isatty(1)) {
-            rc = cli_fail("reduce: no fixture can hold this failure (%s); give --out to write "
-                          "the reduced wire bytes beside it",
-                          res.why_wire.data);
+        bool to_stdout = out_path != NULL && strcmp(out_path, "-") == 0;
+        if (out_path == NULL || (to_stdout && isatty(1))) {
+            rc = cli_fail("reduce: no fixture can hold this failure (%s); wire bytes are "
+                          "not written to %s: give --out FILE.test to write them to "
+                          "FILE.trace%s",
+                          res.why_wire.data, to_stdout ? "a terminal" : "stdout unasked",
+                          to_stdout ? "" : " (or -o - for stdout)");
             goto out;
         }
         wpath = to_stdout ? NULL : wire_path(out_path);

@@ -352,8 +352,7 @@ int cmd_stats(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!only_args && cli_is_help(a)) {
-            fputs(usage_text, stdout);
-            return CLI_OK;
+            return cli_help(usage_text);
         } else if (!only_args && cli_progress_flag(a, &pmode, &bad)) {
             if (bad != NULL)
                 return cli_usage(usage_text,

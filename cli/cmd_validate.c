@@ -91,8 +91,7 @@ int cmd_validate(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!only_args && cli_is_help(a)) {
-            fputs(usage_text, stdout);
-            return CLI_OK;
+            return cli_help(usage_text);
         } else if (!only_args && cli_flag(a, "log-events", &val)) {
             if (!cli_bool_value(val, &log_events))
                 return cli_usage(usage_text,

@@ -44,11 +44,17 @@ int cli_fail_err(const gtr_err *err)
     return CLI_FAIL;
 }
 
+const char *cli_errno_text(int errnum)
+{
+    static char buf[128];
+    return gtr_errno_text(errnum, buf, sizeof buf);
+}
+
 int cli_fail_write(const char *path, int errnum)
 {
     if (path == NULL || strcmp(path, "-") == 0)
         path = "stdout";
-    return cli_fail("writing %s: %s", path, strerror(errnum != 0 ? errnum : EIO));
+    return cli_fail("writing %s: %s", path, cli_errno_text(errnum != 0 ? errnum : EIO));
 }
 
 int cli_close_stdout(void)
@@ -57,6 +63,12 @@ int cli_close_stdout(void)
     if (fflush(stdout) == 0 && !ferror(stdout))
         return CLI_OK;
     return cli_fail_write(NULL, errno);
+}
+
+int cli_help(const char *text)
+{
+    fputs(text, stdout);
+    return cli_close_stdout();
 }
 
 int cli_usage(const char *usage, const char *fmt, ...)
@@ -358,7 +370,7 @@ static gtr_status load_stream(const char *path, FILE *src, bool own_src, const c
     }
     if (r->src_errno != 0 && r->len == 0)
         /* The stream failed at once: say so as gtr_input_open_path would have. */
-        return gtr_err_setf(err, GTR_E_IO, "read %s: %s", name, strerror(r->src_errno));
+        return gtr_err_setf(err, GTR_E_IO, "read %s: %s", name, cli_errno_text(r->src_errno));
     r->replaying = true;
     if ((out->mem = replay_open(r)) == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
@@ -412,7 +424,7 @@ gtr_status cli_load_input(const char *path, cli_section want, cli_input *out, gt
         FILE *fp = fopen(path, "rb");
         if (fp == NULL)
             /* Go: os.Open's *PathError, as gtr_input_open_path words it. */
-            st = gtr_err_setf(err, GTR_E_IO, "open %s: %s", path, strerror(errno));
+            st = gtr_err_setf(err, GTR_E_IO, "open %s: %s", path, cli_errno_text(errno));
         else
             st = load_stream(path, fp, true, path, want, out, err);
         goto done;

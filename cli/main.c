@@ -37,6 +37,23 @@ static void usage(FILE *f)
           f);
 }
 
+static const char version_usage[] =
+    "usage: gotrace version (or gotrace --version)\n"
+    "\n"
+    "Prints gotrace's version and the Go reader it ports, whose messages and output\n"
+    "gotrace reproduces byte for byte (" GOTRACE_PORTS ").\n"
+    "\n"
+    "flags:\n"
+    "  -h, --help  print this help\n";
+
+/* print_usage is `gotrace -h`, `gotrace help` and the help of help: the top-level usage on
+ * stdout, whose write is checked as any output. */
+static int print_usage(void)
+{
+    usage(stdout);
+    return cli_close_stdout();
+}
+
 /* find_command returns the mode called name, or NULL. */
 static int (*find_command(const char *name))(int, char **)
 {
@@ -54,13 +71,15 @@ static int print_version(void)
     return cli_close_stdout();
 }
 
-/* help is `gotrace help [MODE]`: the top-level usage, or MODE's -h text. */
+/* help is `gotrace help [MODE]`: the top-level usage, or MODE's -h text. Help asked of help
+ * itself (`help help`, `help -h`) is the top-level usage, which describes help; `help
+ * version` is `version -h`. */
 static int help(int argc, char **argv)
 {
-    if (argc == 1) {
-        usage(stdout);
-        return cli_close_stdout();
-    }
+    if (argc == 1 || (argc == 2 && (strcmp(argv[1], "help") == 0 || cli_is_help(argv[1]))))
+        return print_usage();
+    if (argc == 2 && strcmp(argv[1], "version") == 0)
+        return cli_help(version_usage);
     int (*run)(int, char **) = argc == 2 ? find_command(argv[1]) : NULL;
     if (argc > 2 || run == NULL) {
         if (argc > 2)
@@ -81,14 +100,14 @@ int main(int argc, char **argv)
         usage(stderr);
         return CLI_USAGE;
     }
-    if (cli_is_help(argv[1])) {
-        usage(stdout);
-        return CLI_OK;
-    }
+    if (cli_is_help(argv[1]))
+        return print_usage();
     if (strcmp(argv[1], "help") == 0)
         return help(argc - 1, argv + 1);
     if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0 ||
         strcmp(argv[1], "-version") == 0) {
+        if (argc == 3 && cli_is_help(argv[2]))
+            return cli_help(version_usage);
         if (argc > 2) {
             fprintf(stderr, "gotrace: %s takes no arguments\n", argv[1]);
             usage(stderr);

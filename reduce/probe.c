@@ -79,21 +79,24 @@ static void judge_via_text(const uint8_t *data, size_t size, child_report *rep)
 static gtr_status probe(const uint8_t *data, size_t size, unsigned timeout_s, bool via_text,
                         reduce_probe *p, gtr_err *err)
 {
-    int rp[2];
+    int rp[2], e;
+    char why[128];
     FILE *errf = tmpfile();
     memset(p, 0, sizeof *p);
     if (errf == NULL || pipe(rp) < 0) {
+        e = errno;
         if (errf != NULL)
             fclose(errf);
-        return gtr_err_setf(err, GTR_E_IO, "pipe: %s", strerror(errno));
+        return gtr_err_setf(err, GTR_E_IO, "pipe: %s", gtr_errno_text(e, why, sizeof why));
     }
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
+        e = errno;
         close(rp[0]);
         close(rp[1]);
         fclose(errf);
-        return gtr_err_setf(err, GTR_E_IO, "fork: %s", strerror(errno));
+        return gtr_err_setf(err, GTR_E_IO, "fork: %s", gtr_errno_text(e, why, sizeof why));
     }
     if (pid == 0) {
         close(rp[0]);

@@ -62,6 +62,7 @@ struct gsim {
     uint64_t now;
     gtr_time last_rec;
     uint64_t gen, gen_events, per_gen;
+    uint64_t stws;     /* stop-the-world spans in flight: each owes an STWEnd */
     sim_g gs[GSIM_MAX_GOROUTINES];
     size_t nlive;
     uint64_t next_goid;
@@ -725,17 +726,29 @@ static bool a_gc(gsim *s)
     return true;
 }
 
+/* budget_left: n more events fit in --events with the STWEnds owed (s->stws, written by
+ * gen_end if not before; every action writes one event, an STWBegin owes a second), so that
+ * the trace ends with exactly c.events. */
+static bool budget_left(const gsim *s, uint64_t n)
+{
+    return s->stats.events + s->stws + n <= s->cfg.events;
+}
+
 static bool a_stw(gsim *s)
 {
     long mi = pick_m(s, m_user);
     if (mi < 0)
         return false;
     sim_g *g = &s->gs[s->ms[mi].g];
+    if (!g->stw && !budget_left(s, 2))
+        return false;
     if (!g->stw) {
         uint64_t a[2] = {str(s, VOC_STW, VOC_NSTW), stack(s)};
         plain(s, (size_t)mi, GTR_EV_STW_BEGIN, a, 2);
+        s->stws++;
     } else {
         plain(s, (size_t)mi, GTR_EV_STW_END, NULL, 0);
+        s->stws--;
     }
     g->stw = !g->stw;
     return true;
@@ -1144,6 +1157,7 @@ static void gen_end(gsim *s)
         if (g >= 0 && s->gs[g].stw) {
             plain(s, mi, GTR_EV_STW_END, NULL, 0);
             s->gs[g].stw = false;
+            s->stws--;
         }
     }
     if (s->st >= 0)
@@ -1175,7 +1189,7 @@ gtr_status gsim_run(gsim *s, gtr_sink sink, gsim_record_fn rec, void *rec_ctx, g
     initial_state(s);
     for (s->gen = 1; s->st >= 0; s->gen++) {
         gen_begin(s);
-        while (s->st >= 0 && s->gen_events < s->per_gen && s->stats.events < s->cfg.events)
+        while (s->st >= 0 && s->gen_events < s->per_gen && budget_left(s, 1))
             step(s);
         gen_end(s);
         if (s->stats.events >= s->cfg.events && s->gen >= s->cfg.gens)

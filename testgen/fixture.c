@@ -3,7 +3,6 @@
  * check of src/internal/trace/reader_test.go (TestReaderGolden and testReader). */
 #include "tgen/fixture.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -49,17 +48,6 @@ const tgen_expect *tgen_fixture_expect(const tgen_fixture *f)
     return f->expect;
 }
 
-/* go_errno_text writes Go's text for errno e (syscall.Errno.Error): on Linux it is the C
- * library's message with a lower-case first letter ("no such file or directory"). */
-static const char *go_errno_text(int e, char *buf, size_t n)
-{
-    snprintf(buf, n, "%s", strerror(e));
-    if (buf[0] != '\0' && isupper((unsigned char)buf[0]) &&
-        !(buf[1] != '\0' && isupper((unsigned char)buf[1])))
-        buf[0] = (char)tolower((unsigned char)buf[0]);
-    return buf;
-}
-
 /* read_file is os.ReadFile: the whole file in a malloc'd buffer, growing as bytes arrive.
  * Errors are Go's *PathError text: "open PATH: <reason>" / "read PATH: <reason>". */
 static gtr_status read_file(const char *path, char **data, size_t *len, gtr_err *err)
@@ -73,7 +61,7 @@ static gtr_status read_file(const char *path, char **data, size_t *len, gtr_err 
     *len = 0;
     if (fd < 0)
         return gtr_err_setf(err, GTR_E_IO, "open %s: %s", path,
-                            go_errno_text(errno, reason, sizeof reason));
+                            gtr_errno_text(errno, reason, sizeof reason));
     for (;;) {
         if (cap - n < 4096) {
             size_t ncap = cap < 16384 ? 16384 : cap * 2;
@@ -94,7 +82,7 @@ static gtr_status read_file(const char *path, char **data, size_t *len, gtr_err 
             free(buf);
             close(fd);
             return gtr_err_setf(err, GTR_E_IO, "read %s: %s", path,
-                                go_errno_text(e, reason, sizeof reason));
+                                gtr_errno_text(e, reason, sizeof reason));
         }
         if (got == 0)
             break;

@@ -27,12 +27,12 @@ set(_cli_dir ${CMAKE_CURRENT_BINARY_DIR}/cli)
 file(MAKE_DIRECTORY ${_cli_dir})
 # gtr_cli_test(NAME ARGS a b ... RC n [OUT regex] [ERR regex] [set-up and checks]): the keywords
 # after RC are those of cli_run.cmake (see there); list values (ARGS, PRE_ARGS, SAME_AS,
-# SAME_FILES, MKDIRS) are given as CMake lists. Relative paths are under the test directory, which all
-# CLI tests share (they run in parallel): each test names its own files.
+# SAME_FILES, MKDIRS, ABSENT) are given as CMake lists. Relative paths are under the test
+# directory, which all CLI tests share (they run in parallel): each test names its own files.
 function(gtr_cli_test name)
   set(_one RC OUT ERR SETUP_FILE SETUP_TEXT SETUP_TRACE_OF SETUP_TRACE_TO SETUP_GZIP_OF
       SETUP_GZIP_TO STDIN STDIN_PIPE SAME_STDIN REMOVE CWD STDOUT_TO OUT_STARTS_WITH)
-  set(_lists ARGS PRE_ARGS SAME_AS SAME_FILES MKDIRS)
+  set(_lists ARGS PRE_ARGS SAME_AS SAME_FILES MKDIRS ABSENT)
   cmake_parse_arguments(C "" "${_one}" "${_lists}" ${ARGN})
   string(REPLACE ";" "|" _args "${C_ARGS}")
   set(_defs -DCMD=$<TARGET_FILE:gotrace> "-DARGS=${_args}" -DWANT_RC=${C_RC}
@@ -49,7 +49,7 @@ function(gtr_cli_test name)
       list(APPEND _defs "-D${k}=${C_${k}}")
     endif()
   endforeach()
-  foreach(k IN ITEMS PRE_ARGS SAME_AS SAME_FILES MKDIRS)
+  foreach(k IN ITEMS PRE_ARGS SAME_AS SAME_FILES MKDIRS ABSENT)
     if(DEFINED C_${k})
       string(REPLACE ";" "|" _v "${C_${k}}")
       list(APPEND _defs "-D${k}=${_v}")
@@ -62,7 +62,10 @@ gtr_cli_test(cli_no_mode_is_usage_error RC 2 ERR "usage: gotrace <mode>")
 gtr_cli_test(cli_unknown_mode_is_usage_error ARGS bogus RC 2 ERR "unknown mode bogus")
 gtr_cli_test(cli_help_succeeds ARGS -h RC 0 OUT "modes:")
 gtr_cli_test(cli_check_help_succeeds ARGS check -h RC 0 OUT "^usage: gotrace check")
-gtr_cli_test(cli_check_no_args_is_usage_error ARGS check RC 2 ERR "no fixtures given")
+# No fixture given means stdin, as in every mode (the README's rule).
+gtr_cli_test(cli_check_no_args_reads_stdin ARGS check RC 0
+             STDIN ${CMAKE_SOURCE_DIR}/corpus/upstream/go122-fail-first-gen-first.test
+             OUT "^ok   -\n1 passed, 0 failed\n$")
 gtr_cli_test(cli_check_unknown_flag_is_usage_error ARGS check --bogus RC 2
              ERR "unknown flag --bogus")
 gtr_cli_test(cli_check_missing_file_fails ARGS check missing.test RC 1
@@ -137,7 +140,20 @@ gtr_cli_test(cli_validate_fixture_bad_expectation_fails ARGS validate bad-expect
              SETUP_FILE bad-expect.test SETUP_TEXT "-- expect --\nMAYBE\n-- trace --\nTrace Go1.22\n"
              ERR "^gotrace: internal error during bad-expect.test: failed to parse expectation \"MAYBE\\\\n\": ")
 gtr_cli_test(cli_validate_missing_fixture_fails ARGS validate missing.test RC 1
-             ERR "^gotrace: open missing.test: No such file or directory\n$")
+             ERR "^gotrace: open missing.test: no such file or directory\n$")
+# A missing input reads the same in every mode: Go's os.Open error, Go's errno text.
+foreach(_m validate stats raw|bytes2text raw|text2bytes reduce)
+  string(REPLACE "|" ";" _args "${_m}")
+  string(REPLACE "|" "_" _name "${_m}")
+  set(_ctx "")
+  if(_m STREQUAL "reduce")
+    set(_ctx "reduce: ")
+  endif()
+  gtr_cli_test(cli_${_name}_missing_file_says_go_errno_text ARGS ${_args} no-such-44 RC 1
+               ERR "^gotrace: ${_ctx}open no-such-44: no such file or directory\n$")
+endforeach()
+gtr_cli_test(cli_check_missing_file_says_go_errno_text ARGS check no-such-44 RC 1
+             OUT "^FAIL no-such-44: [^\n]*: open no-such-44: no such file or directory\n")
 gtr_cli_test(cli_validate_help_mentions_fixtures ARGS validate -h RC 0 OUT "a .test fixture")
 
 gtr_cli_test(cli_stats_fixture_is_its_wire_trace ARGS stats ${_ann} RC 0
@@ -200,7 +216,7 @@ gtr_cli_test(cli_check_dir_includes_test_gz ARGS check check-dir RC 0
              SETUP_GZIP_OF ${_sync} SETUP_GZIP_TO check-dir/a.test.gz
              OUT "^ok   check-dir/a.test.gz\nok   check-dir/b.test\n2 passed, 0 failed\n$")
 gtr_cli_test(cli_check_help_mentions_stdin_and_gzip ARGS check -h RC 0
-             OUT "\"-\" reads one fixture from stdin.*\\*\\.test\\.gz")
+             OUT "\"-\", or no argument, reads one fixture from stdin.*\\*\\.test\\.gz")
 
 # --version / version, help [MODE]. The version's one source is gtr/version.h (test_version:
 # macros, gtr_version() of the static and the shared library, PROJECT_VERSION agree).
@@ -234,6 +250,16 @@ gtr_cli_test(cli_help_reduce_prints_reduce_help ARGS help reduce RC 0
 gtr_cli_test(cli_help_unknown_mode_is_usage_error ARGS help bogus RC 2
              ERR "^gotrace: help: unknown mode bogus\nusage: gotrace <mode>")
 gtr_cli_test(cli_help_two_modes_is_usage_error ARGS help check gen RC 2 ERR "at most one MODE")
+# Help asked of help or version is printed: help's own is the top-level usage.
+gtr_cli_test(cli_help_help_prints_usage ARGS help help RC 0 OUT "^usage: gotrace <mode>"
+             SAME_AS help)
+gtr_cli_test(cli_help_flag_of_help_prints_usage ARGS help -h RC 0 OUT "^usage: gotrace <mode>"
+             SAME_AS help)
+gtr_cli_test(cli_version_help_prints_version_usage ARGS version -h RC 0
+             OUT "^usage: gotrace version [^\n]*\n\nPrints gotrace's version" ERR "^$")
+gtr_cli_test(cli_version_flag_help_prints_version_usage ARGS --version --help RC 0
+             SAME_AS version -h)
+gtr_cli_test(cli_help_version_prints_version_usage ARGS help version RC 0 SAME_AS version -h)
 
 # A usage text is printed as it stands: no printf escapes left in it.
 gtr_cli_test(cli_stats_help_has_no_doubled_percent ARGS stats -h RC 0
@@ -268,13 +294,15 @@ gtr_cli_test(cli_gen_list_one_dash_lists ARGS gen -list=t syscall-steal-proc-sim
 
 # Bad flag values are usage errors (exit 2) that say what is wrong.
 gtr_cli_test(cli_gen_out_without_value_is_usage_error ARGS gen --out RC 2
-             ERR "^gotrace: flag needs an argument: --out\nusage: gotrace gen")
+             ERR "^gotrace: gen: flag needs an argument: --out\nusage: gotrace gen")
 gtr_cli_test(cli_gen_out_empty_is_usage_error ARGS gen --out= RC 2
-             ERR "^gotrace: invalid value \"\" for flag --out: empty directory name\nusage: gotrace gen")
+             ERR "^gotrace: gen: invalid value \"\" for flag --out: empty directory name\nusage: gotrace gen")
 gtr_cli_test(cli_gen_list_bad_bool_is_usage_error ARGS gen --list=maybe RC 2
-             ERR "^gotrace: invalid boolean value \"maybe\" for --list: parse error\nusage: gotrace gen")
+             ERR "^gotrace: gen: invalid boolean value \"maybe\" for --list: parse error\nusage: gotrace gen")
+gtr_cli_test(cli_gen_unknown_flag_is_usage_error ARGS gen --bogus RC 2
+             ERR "^gotrace: gen: unknown flag --bogus\nusage: gotrace gen")
 gtr_cli_test(cli_gen_bad_regexp_is_usage_error ARGS gen "a(" RC 2
-             ERR "^gotrace: bad NAME-REGEXP a\\(: ")
+             ERR "^gotrace: gen: bad NAME-REGEXP a\\(: ")
 gtr_cli_test(cli_validate_log_events_bad_bool_is_usage_error ARGS validate --log-events=yes RC 2
              ERR "^gotrace: validate: invalid boolean value \"yes\" for --log-events: parse error\nusage: gotrace validate")
 gtr_cli_test(cli_raw_too_many_arguments_is_usage_error ARGS raw text2bytes a b c RC 2
@@ -288,7 +316,7 @@ gtr_cli_test(cli_gen_default_out_is_the_repository_corpus ARGS gen "${_bare}$" R
              CWD gen-repo/x/y
              SAME_FILES gen-repo/corpus/tests/${_bare}.test ${CMAKE_SOURCE_DIR}/corpus/tests/${_bare}.test)
 gtr_cli_test(cli_gen_outside_the_repository_needs_out ARGS gen ${_bare} RC 2 CWD /
-             ERR "^gotrace: --out DIR is needed outside the gotrace repository [^\n]*\nusage: gotrace gen")
+             ERR "^gotrace: gen: --out DIR is needed outside the gotrace repository [^\n]*\nusage: gotrace gen")
 gtr_cli_test(cli_gen_list_outside_the_repository_needs_no_out ARGS gen --list ${_bare} RC 0 CWD /
              OUT "^${_bare}\tgo1\\.22\n$")
 # --out creates every missing level.
@@ -297,12 +325,12 @@ gtr_cli_test(cli_gen_out_creates_every_level ARGS gen --out gen-deep/a/b/c ${_ba
              SAME_FILES gen-deep/a/b/c/${_bare}.test ${CMAKE_SOURCE_DIR}/corpus/tests/${_bare}.test)
 gtr_cli_test(cli_gen_out_under_a_file_fails ARGS gen --out gen-file/f/x ${_bare} RC 1
              SETUP_FILE gen-file/f SETUP_TEXT "not a directory\n"
-             ERR "^gotrace: creating gen-file/f: Not a directory\n$")
+             ERR "^gotrace: creating gen-file/f: not a directory\n$")
 
 # Write errors read the same in every mode: "gotrace: writing OUTPUT: <strerror>", exit 1.
 set(_real ${CMAKE_SOURCE_DIR}/corpus/real/testprog-annotations.trace.gz)
-set(_full "^gotrace: writing /dev/full: No space left on device\n$")
-set(_full_stdout "^gotrace: writing stdout: No space left on device\n$")
+set(_full "^gotrace: writing /dev/full: no space left on device\n$")
+set(_full_stdout "^gotrace: writing stdout: no space left on device\n$")
 gtr_cli_test(cli_raw_bytes2text_write_error ARGS raw bytes2text ${_real} /dev/full RC 1
              ERR "${_full}")
 gtr_cli_test(cli_raw_text2bytes_write_error ARGS raw text2bytes wr-ann.txt /dev/full RC 1
@@ -319,6 +347,18 @@ gtr_cli_test(cli_gen_list_stdout_write_error ARGS gen --list RC 1
              STDOUT_TO /dev/full ERR "${_full_stdout}")
 gtr_cli_test(cli_version_stdout_write_error ARGS --version RC 1
              STDOUT_TO /dev/full ERR "${_full_stdout}")
+# Help is output too: to a full disk it fails as any write does.
+foreach(_mode raw validate stats check gen reduce sim)
+  gtr_cli_test(cli_${_mode}_help_write_error ARGS ${_mode} -h RC 1
+               STDOUT_TO /dev/full ERR "${_full_stdout}")
+endforeach()
+foreach(_t IN ITEMS "flag|-h" "mode|help" "of_a_mode|help|check" "of_help|help|help"
+                    "of_version|version|-h")
+  string(REPLACE "|" ";" _t "${_t}")
+  list(POP_FRONT _t _name)
+  gtr_cli_test(cli_help_${_name}_write_error ARGS ${_t} RC 1
+               STDOUT_TO /dev/full ERR "${_full_stdout}")
+endforeach()
 
 # A trace in the text format where the wire format is wanted: Go's message, then a hint.
 set(_hint "^gotrace: bad file format: not a Go execution trace[?]\ngotrace: [(]this is a trace in the text format: convert it with gotrace raw text2bytes[)]\n$")
@@ -333,17 +373,27 @@ gtr_cli_test(cli_validate_other_bytes_get_no_hint ARGS validate hint-other.txt R
              SETUP_FILE hint-other.txt SETUP_TEXT "Trace go1.22\n"
              ERR "^gotrace: bad file format: not a Go execution trace[?]\n$")
 
-# The man page gotrace(1) (man/): generated from `gotrace help [MODE]`; clean under groff -ww
-# and holding every mode's help, line for line (man_check.cmake). groff-base is in setup.sh.
+# The man page gotrace(1) (man/): generated from man/gotrace.1.in and `gotrace help [MODE]`;
+# clean under groff -ww, within 80 columns at 80 columns, with its sections (EXIT STATUS,
+# ENVIRONMENT naming every getenv of the sources, EXAMPLES, ...) and every mode's help
+# (man_check.cmake). groff-base is in setup.sh; man(1), when there, renders it too.
 find_program(GTR_GROFF groff)
+find_program(GTR_MAN man)
 if(TARGET gotrace_man AND GTR_GROFF)
   add_test(NAME cli_man_page_has_every_mode
            COMMAND ${CMAKE_COMMAND} -DGOTRACE=$<TARGET_FILE:gotrace>
                    -DMAN=${CMAKE_BINARY_DIR}/man/gotrace.1 -DGROFF=${GTR_GROFF}
+                   -DSOURCE_DIR=${CMAKE_SOURCE_DIR} "-DMANCMD=${GTR_MAN}"
                    -P ${CMAKE_CURRENT_SOURCE_DIR}/man_check.cmake)
 elseif(TARGET gotrace_man)
   message(STATUS "groff not found: cli_man_page_has_every_mode is not run (bash ci/setup.sh)")
 endif()
+
+# The README's table of modes names every flag, its Layout every public header, and it gives
+# the main job's build the time ci/main-job.sh gives (readme_check.cmake).
+add_test(NAME cli_readme_is_true
+         COMMAND ${CMAKE_COMMAND} -DGOTRACE=$<TARGET_FILE:gotrace> -DSOURCE_DIR=${CMAKE_SOURCE_DIR}
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/readme_check.cmake)
 
 # stats: Go's gotraceeventstats table, every one of the 256 rows (zero rows included, the
 # empty name of an unused type number, "<unknown (N)>" past the version's table), rows of

@@ -6,7 +6,7 @@
 #         [-DSTDIN=<path> | -DSTDIN_PIPE=<path>]
 #         [-DSAME_AS=<a|b> [-DSAME_STDIN=<path>]] [-DSAME_FILES=<path|path>]
 #         [-DREMOVE=<path>] [-DMKDIRS=<dir|dir>] [-DCWD=<dir>] [-DSTDOUT_TO=<path>]
-#         [-DOUT_STARTS_WITH=<file>]
+#         [-DOUT_STARTS_WITH=<file>] [-DABSENT=<path|path>]
 #         -P cli_run.cmake
 # ARGS separates arguments with '|' (an empty ARGS runs CMD alone). WANT_OUT/WANT_ERR are CMake
 # regexes, matched by a backtracking engine: nested repetitions like `(.*\n)*` over a long output
@@ -26,7 +26,8 @@
 # Checks after it: OUT_STARTS_WITH names a file whose bytes stdout must begin with (a golden
 # prefix, e.g. Go's own output); SAME_AS runs CMD again with those arguments (stdin: the file SAME_STDIN)
 # and wants the same exit status, stdout and stderr; SAME_FILES names two files that must be
-# byte-identical.
+# byte-identical; ABSENT names paths that must not exist after the command (files it must
+# not create).
 if(NOT DEFINED WORKDIR)
   set(WORKDIR "${CMAKE_CURRENT_BINARY_DIR}")
 endif()
@@ -164,4 +165,13 @@ if(DEFINED SAME_FILES)
   if(NOT "${_rc}" STREQUAL "0")
     message(FATAL_ERROR "${_a} and ${_b} differ")
   endif()
+endif()
+if(DEFINED ABSENT)
+  string(REPLACE "|" ";" _absent "${ABSENT}")
+  foreach(_p IN LISTS _absent)
+    _cli_abs(_p "${_p}")
+    if(EXISTS "${_p}" OR IS_SYMLINK "${_p}")
+      message(FATAL_ERROR "${_p} exists: the command must not create it")
+    endif()
+  endforeach()
 endif()

@@ -1,10 +1,18 @@
-# man_check.cmake: the generated man page gotrace(1) is clean roff and holds every mode.
-#   cmake -DGOTRACE=<gotrace> -DMAN=<gotrace.1> -DGROFF=<groff> -P man_check.cmake
+# man_check.cmake: the generated man page gotrace(1) is clean roff, fits 80 columns, has the
+# sections a man page owes its reader, and holds every mode.
+#   cmake -DGOTRACE=<gotrace> -DMAN=<gotrace.1> -DGROFF=<groff> -DSOURCE_DIR=<repo>
+#         [-DMANCMD=<man>] -P man_check.cmake
 # 1. `groff -k -man -Tutf8 -ww -z` (-k: preconv; the page says it is UTF-8) reads it with
 #    every warning on and prints nothing;
-# 2. every mode `gotrace help` lists (but help and version) has its .SS section, and every line
-#    of `gotrace help MODE` appears, as printed, in the page groff renders (plain text):
-#    the page says what the CLI says.
+# 2. rendered at 80 columns (`groff -man -Tutf8 -rLL=80n`, and `MANWIDTH=80 man -l` when man
+#    is there) no line is longer than 80 characters;
+# 3. it has NAME, SYNOPSIS, DESCRIPTION, MODES, EXIT STATUS (0, 1 and 2), ENVIRONMENT,
+#    EXAMPLES and SEE ALSO, in that order; the DESCRIPTION is prose, not the usage text; the
+#    ENVIRONMENT names every variable the sources read (getenv("NAME") in the C files of
+#    gotrace's components);
+# 4. every mode `gotrace help` lists (but help and version) has its .SS section, and every line
+#    of `gotrace help MODE` appears in the page groff renders (plain text), its words in order
+#    (a line longer than the page is wrapped there): the page says what the CLI says.
 cmake_minimum_required(VERSION 3.20)
 execute_process(COMMAND "${GROFF}" -k -man -Tutf8 -ww -z "${MAN}"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -18,16 +26,124 @@ if(NOT rc STREQUAL "0")
 endif()
 file(READ "${MAN}" roff)
 
-execute_process(COMMAND "${GOTRACE}" help RESULT_VARIABLE rc OUTPUT_VARIABLE top)
-string(REGEX REPLACE ".*\nmodes:\n" "" top "${top}")
-string(REGEX REPLACE "\n\n.*" "\n" top "${top}")
-string(REGEX MATCHALL "\n  [a-z0-9-]+ " names "\n${top}")
-set(n 0)
-foreach(m IN LISTS names)
-  string(STRIP "${m}" m)
-  if(m STREQUAL "help" OR m STREQUAL "version")
-    continue()
+# 2. The width, in characters (a UTF-8 continuation byte, 0x80-0xBF, is no column).
+string(ASCII 128 _lo)
+string(ASCII 191 _hi)
+string(ASCII 1 _semi)
+string(ASCII 2 _open)
+string(ASCII 3 _close)
+string(ASCII 4 _backslash)
+function(check_width what text)
+  # (CMake lists split on ';', but not inside '[' ']' nor after '\': those are set aside.)
+  string(REGEX REPLACE "[${_lo}-${_hi}]" "" text "${text}")
+  string(REPLACE ";" "${_semi}" text "${text}")
+  string(REPLACE "[" "${_open}" text "${text}")
+  string(REPLACE "]" "${_close}" text "${text}")
+  string(REPLACE "\\" "${_backslash}" text "${text}")
+  string(REPLACE "\n" ";" lines "${text}")
+  set(n 0)
+  foreach(line IN LISTS lines)
+    math(EXPR n "${n} + 1")
+    string(LENGTH "${line}" len)
+    if(len GREATER 80)
+      string(REPLACE "${_semi}" ";" line "${line}")
+      string(REPLACE "${_open}" "[" line "${line}")
+      string(REPLACE "${_close}" "]" line "${line}")
+      string(REPLACE "${_backslash}" "\\" line "${line}")
+      message(FATAL_ERROR "gotrace(1) rendered by ${what}: line ${n} has ${len} columns:\n${line}")
+    endif()
+  endforeach()
+endfunction()
+execute_process(COMMAND "${GROFF}" -k -man -Tutf8 -rLL=80n -P-cbou "${MAN}"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE page80 ERROR_VARIABLE err)
+if(NOT rc STREQUAL "0")
+  message(FATAL_ERROR "groff -rLL=80n: exit ${rc}:\n${err}")
+endif()
+check_width("groff -rLL=80n" "${page80}")
+set(widths "groff -rLL=80n")
+if(MANCMD)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env MANWIDTH=80 MAN_KEEP_FORMATTING=
+                          MANPAGER=cat PAGER=cat "${MANCMD}" -l "${MAN}"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE page_man ERROR_VARIABLE err)
+  if(NOT rc STREQUAL "0")
+    message(FATAL_ERROR "MANWIDTH=80 man -l: exit ${rc}:\n${err}")
   endif()
+  check_width("MANWIDTH=80 man -l" "${page_man}")
+  string(APPEND widths " and MANWIDTH=80 man -l")
+endif()
+
+# 3. The sections, in order.
+set(at -1)
+foreach(sh NAME SYNOPSIS DESCRIPTION MODES "EXIT STATUS" ENVIRONMENT EXAMPLES "SEE ALSO")
+  if(sh MATCHES " ")
+    set(want "\n.SH \"${sh}\"\n")
+  else()
+    set(want "\n.SH ${sh}\n")
+  endif()
+  string(FIND "${roff}" "${want}" here)
+  if(here LESS 0)
+    message(FATAL_ERROR "gotrace(1) has no section ${sh} (a line \"${want}\")")
+  endif()
+  if(NOT here GREATER at)
+    message(FATAL_ERROR "gotrace(1): section ${sh} is out of order")
+  endif()
+  set(at ${here})
+endforeach()
+function(section var name next)
+  string(REGEX REPLACE ".*\n\\.SH \"?${name}\"?\n" "" s "${roff}")
+  string(REGEX REPLACE "\n\\.SH \"?${next}\"?\n.*" "" s "${s}")
+  set(${var} "${s}" PARENT_SCOPE)
+endfunction()
+section(description DESCRIPTION MODES)
+if(description MATCHES "usage: gotrace")
+  message(FATAL_ERROR "gotrace(1): the DESCRIPTION is the usage text, not a description")
+endif()
+string(LENGTH "${description}" len)
+if(len LESS 800)
+  message(FATAL_ERROR "gotrace(1): the DESCRIPTION has only ${len} characters")
+endif()
+section(exit_status "EXIT STATUS" ENVIRONMENT)
+foreach(status 0 1 2)
+  if(NOT exit_status MATCHES "\\.TP\n\\.B ${status}\n")
+    message(FATAL_ERROR "gotrace(1): EXIT STATUS does not describe ${status}")
+  endif()
+endforeach()
+section(environment ENVIRONMENT EXAMPLES)
+file(GLOB_RECURSE sources ${SOURCE_DIR}/cli/*.c ${SOURCE_DIR}/libtrace/*.c
+     ${SOURCE_DIR}/testgen/*.c ${SOURCE_DIR}/reduce/*.c ${SOURCE_DIR}/sim/*.c
+     ${SOURCE_DIR}/tracedit/*.c ${SOURCE_DIR}/txtar/*.c)
+set(vars "")
+foreach(f IN LISTS sources)
+  file(STRINGS "${f}" calls REGEX "getenv\\(\"[A-Za-z_0-9]+\"\\)")
+  foreach(c IN LISTS calls)
+    string(REGEX MATCHALL "getenv\\(\"[A-Za-z_0-9]+\"\\)" found "${c}")
+    foreach(g IN LISTS found)
+      string(REGEX REPLACE "getenv\\(\"([A-Za-z_0-9]+)\"\\)" "\\1" v "${g}")
+      list(APPEND vars "${v}")
+    endforeach()
+  endforeach()
+endforeach()
+list(REMOVE_DUPLICATES vars)
+if(NOT vars)
+  message(FATAL_ERROR "no getenv(\"NAME\") found under ${SOURCE_DIR}: is SOURCE_DIR right?")
+endif()
+foreach(v IN LISTS vars)
+  if(NOT environment MATCHES "\\.TP\n\\.B ${v}\n")
+    message(FATAL_ERROR "gotrace(1): ENVIRONMENT does not describe ${v}, which the sources read")
+  endif()
+endforeach()
+section(examples EXAMPLES "SEE ALSO")
+if(NOT examples MATCHES "gotrace validate" OR NOT examples MATCHES "gotrace reduce")
+  message(FATAL_ERROR "gotrace(1): EXAMPLES has no gotrace validate or gotrace reduce")
+endif()
+
+# 4. Every mode and every line of its help. The page and each help line are compared with
+# their runs of white space made one space.
+string(REGEX REPLACE "[ \n]+" " " flat_page "${page}")
+include(${CMAKE_CURRENT_LIST_DIR}/cli_modes.cmake)
+gtr_cli_modes(modes "${GOTRACE}")
+set(n 0)
+foreach(m IN LISTS modes)
   math(EXPR n "${n} + 1")
   if(NOT roff MATCHES "\n\\.SS ${m}\n")
     message(FATAL_ERROR "gotrace(1) has no section for mode ${m}")
@@ -43,7 +159,8 @@ foreach(m IN LISTS names)
     if(line STREQUAL "")
       continue()
     endif()
-    string(FIND "${page}" "${line}" at)
+    string(REGEX REPLACE " +" " " flat_line "${line}")
+    string(FIND "${flat_page}" "${flat_line}" at)
     if(at LESS 0)
       message(FATAL_ERROR "gotrace(1), section ${m}: no line \"${line}\"")
     endif()
@@ -52,4 +169,5 @@ endforeach()
 if(n LESS 6)
   message(FATAL_ERROR "only ${n} modes found in gotrace help")
 endif()
-message("gotrace(1): groff -ww clean, ${n} modes, every help line present")
+message("gotrace(1): groff -ww clean, within 80 columns (${widths}), every section, "
+        "${n} modes, every help line present")

@@ -7,8 +7,16 @@ add_dependencies(test_reduce gotrace)   # runs `gotrace reduce` and `gotrace che
 # `gotrace reduce`: flags and bad input (exit statuses and messages).
 set(_up ${CMAKE_SOURCE_DIR}/corpus/upstream)
 gtr_cli_test(cli_reduce_help_lists_every_flag ARGS reduce -h RC 0
-             OUT "--expect REGEXP.*--out FILE.test.*-o FILE.*--timeout SECONDS.*--oracle PATH.*--no-oracle")
-gtr_cli_test(cli_reduce_no_input_is_usage_error ARGS reduce RC 2 ERR "reduce: no input")
+             OUT "--expect REGEXP.*--out OUT.*-o OUT.*--timeout SECONDS.*--budget SECONDS.*--oracle PATH.*--no-oracle")
+# No INPUT means stdin, as '-' does (the README's rule): the same fixture as from the file.
+gtr_cli_test(cli_reduce_no_input_reads_stdin ARGS reduce --no-oracle -o reduce-stdin.test RC 0
+             STDIN ${_up}/go122-create-syscall-with-p.test
+             PRE_ARGS reduce --no-oracle ${_up}/go122-create-syscall-with-p.test -o reduce-stdin-ref.test
+             ERR "reduce: -: 104 bytes" SAME_FILES reduce-stdin.test reduce-stdin-ref.test)
+gtr_cli_test(cli_reduce_dash_reads_stdin ARGS reduce --no-oracle - -o reduce-dash.test RC 0
+             STDIN_PIPE ${_up}/go122-create-syscall-with-p.test
+             PRE_ARGS reduce --no-oracle ${_up}/go122-create-syscall-with-p.test -o reduce-dash-ref.test
+             SAME_FILES reduce-dash.test reduce-dash-ref.test)
 gtr_cli_test(cli_reduce_timeout_not_a_number_is_usage_error
              ARGS reduce --timeout abc x.trace RC 2
              ERR "reduce: --timeout abc: want a whole number of seconds from 1 to 86400")
@@ -21,9 +29,9 @@ gtr_cli_test(cli_reduce_unknown_flag_is_usage_error ARGS reduce --bogus x.trace 
 gtr_cli_test(cli_reduce_two_inputs_is_usage_error ARGS reduce a.trace b.trace RC 2
              ERR "reduce: more than one input")
 gtr_cli_test(cli_reduce_directory_fails ARGS reduce ${CMAKE_SOURCE_DIR}/corpus RC 1
-             ERR "^gotrace: reduce: read [^\n]*corpus: Is a directory\n$")
+             ERR "^gotrace: reduce: read [^\n]*corpus: is a directory\n$")
 gtr_cli_test(cli_reduce_missing_file_fails ARGS reduce no-such-file.trace RC 1
-             ERR "^gotrace: reduce: open no-such-file.trace: No such file or directory\n$")
+             ERR "^gotrace: reduce: open no-such-file.trace: no such file or directory\n$")
 gtr_cli_test(cli_reduce_empty_file_fails ARGS reduce reduce-empty.trace RC 1
              SETUP_FILE reduce-empty.trace SETUP_TEXT ""
              ERR "reduce-empty.trace: no trace to reduce: bad file format: not a Go execution trace\\?")
@@ -37,6 +45,14 @@ gtr_cli_test(cli_reduce_malformed_expectation_fails ARGS reduce reduce-badexp.te
 gtr_cli_test(cli_reduce_valid_trace_has_nothing_to_keep
              ARGS reduce --no-oracle ${_up}/go123-sync.test RC 1
              ERR "the input reads and validates: there is no failure to keep")
+# A bad --expect pattern is a usage error found before any input is read or judged (a
+# missing file, a valid trace), with Go's regexp/syntax message.
+gtr_cli_test(cli_reduce_expect_bad_regexp_is_usage_error
+             ARGS reduce --expect "(" no-such-file.trace RC 2
+             ERR "^gotrace: reduce: invalid value \"\\(\" for flag --expect: error parsing regexp: missing closing \\): `\\(`\nusage: gotrace reduce")
+gtr_cli_test(cli_reduce_expect_lookahead_is_usage_error
+             ARGS reduce --no-oracle "--expect=(?=x)" ${_up}/go123-sync.test RC 2
+             ERR "^gotrace: reduce: invalid value \"\\(\\?=x\\)\" for flag --expect: error parsing regexp: invalid or unsupported Perl syntax: `\\(\\?=`\nusage: gotrace reduce")
 gtr_cli_test(cli_reduce_expect_not_matching_fails
              ARGS reduce --no-oracle --expect "no such message" ${_up}/go122-create-syscall-with-p.test
              RC 1 ERR "--expect does not match the input's failure \\(reader error: expected a proc but didn't have one\\)")
@@ -46,6 +62,39 @@ gtr_cli_test(cli_reduce_fixture_input_and_short_out_flag
              ARGS check reduce-short.test RC 0 OUT "^ok   reduce-short.test\n1 passed, 0 failed\n$")
 gtr_cli_test(cli_reduce_write_error_names_the_output
              ARGS reduce --no-oracle ${_up}/go122-create-syscall-with-p.test --out /dev/full RC 1
-             ERR "^gotrace: writing /dev/full: No space left on device\n$")
+             ERR "^gotrace: writing /dev/full: no space left on device\n$")
+# Where reduce writes (the rule of its help text). An old-format trace with a validator error
+# is always written as wire bytes: to F.trace for --out F.test, to the named file itself for
+# any other name or a device (nothing created beside it), to stdout only when asked (-o -),
+# never unasked; a directory is refused before any work.
+set(_flaw ${CMAKE_SOURCE_DIR}/corpus/go-panics/go121-v1-blocking-syscall-validator-flaw.trace)
+gtr_cli_test(cli_reduce_wire_bytes_to_another_name_go_there
+             PRE_ARGS reduce --no-oracle ${_flaw} --out reduce-name-ref.test
+             ARGS reduce --no-oracle ${_flaw} --out reduce-name.fixture RC 0
+             ERR "as wire bytes to reduce-name\\.fixture instead"
+             SAME_FILES reduce-name.fixture reduce-name-ref.trace
+             ABSENT reduce-name.fixture.trace reduce-name-ref.test)
+gtr_cli_test(cli_reduce_wire_bytes_to_a_full_device_fail
+             ARGS reduce --no-oracle ${_flaw} -o /dev/full RC 1
+             ERR "as wire bytes to /dev/full instead[^\n]*\ngotrace: writing /dev/full: no space left on device\n$"
+             ABSENT /dev/full.trace)
+gtr_cli_test(cli_reduce_wire_bytes_not_to_stdout_unasked ARGS reduce --no-oracle ${_flaw} RC 1
+             OUT "^$" ERR "wire bytes are not written to stdout unasked: give --out FILE\\.test")
+gtr_cli_test(cli_reduce_wire_bytes_to_stdout_when_asked ARGS reduce --no-oracle ${_flaw} -o - RC 0
+             OUT "^go 1\\.21 trace" ERR "as wire bytes to stdout instead")
+if(GTR_SCRIPT)
+  add_test(NAME cli_reduce_wire_bytes_never_to_a_terminal
+           COMMAND ${CMAKE_COMMAND} -DCMD=${GTR_SCRIPT}
+                   "-DARGS=-qec|$<TARGET_FILE:gotrace> reduce --no-oracle -o - ${_flaw}|/dev/null"
+                   -DWANT_RC=1 "-DWANT_OUT=wire bytes are not written to a terminal"
+                   -DWORKDIR=${_cli_dir} -P ${CMAKE_CURRENT_SOURCE_DIR}/cli_run.cmake)
+endif()
+gtr_cli_test(cli_reduce_out_directory_is_usage_error
+             ARGS reduce --no-oracle ${_up}/go122-create-syscall-with-p.test -o reduce-outdir/ RC 2
+             ERR "^gotrace: reduce: --out reduce-outdir/: is a directory; name the file"
+             ABSENT reduce-outdir/.trace reduce-outdir/.test)
+gtr_cli_test(cli_reduce_out_existing_directory_is_usage_error
+             ARGS reduce --no-oracle ${_up}/go122-create-syscall-with-p.test --out reduce-outdir2
+             MKDIRS reduce-outdir2 RC 2 ERR "^gotrace: reduce: --out reduce-outdir2: is a directory")
 gtr_cli_test(cli_reduce_budget_not_a_number_is_usage_error ARGS reduce --budget 1.5 x.trace RC 2
              ERR "reduce: --budget 1.5: want a whole number of seconds \\(0: no limit\\)")

@@ -3,6 +3,7 @@
  * wrapf as fmt.Errorf("...: %w"), messages far beyond the inline buffer, NUL bytes, copy and
  * move, arguments that point into the error itself, and allocation failures while a message
  * is built (the leading part survives, marked truncated; nothing leaks). */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -315,6 +316,22 @@ static void test_err_every_allocation_failure_in_a_chain_is_clean(void **state)
     free(dump);
 }
 
+/* gtr_errno_text is Go's syscall.Errno text on Linux (zerrors_linux_amd64.go's table). */
+static void test_err_errno_text_is_gos(void **state)
+{
+    char buf[128], small[8];
+    (void)state;
+    assert_string_equal(gtr_errno_text(ENOENT, buf, sizeof buf), "no such file or directory");
+    assert_string_equal(gtr_errno_text(ENOSPC, buf, sizeof buf), "no space left on device");
+    assert_string_equal(gtr_errno_text(EIO, buf, sizeof buf), "input/output error");
+    assert_string_equal(gtr_errno_text(EISDIR, buf, sizeof buf), "is a directory");
+    /* Go: "RFS specific error" (EDOTDOT keeps its acronym); past the table, "errno N". */
+    assert_string_equal(gtr_errno_text(73, buf, sizeof buf), "RFS specific error");
+    assert_string_equal(gtr_errno_text(4242, buf, sizeof buf), "errno 4242");
+    /* Cut to fit, NUL-terminated. */
+    assert_string_equal(gtr_errno_text(ENOENT, small, sizeof small), "no such");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -325,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_err_arguments_may_point_into_the_error_itself),
         cmocka_unit_test(test_err_allocation_failure_keeps_the_leading_part),
         cmocka_unit_test(test_err_every_allocation_failure_in_a_chain_is_clean),
+        cmocka_unit_test(test_err_errno_text_is_gos),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

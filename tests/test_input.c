@@ -106,7 +106,7 @@ static void test_input_open_missing_path_fails_with_open_message(void **state)
     gtr_err err = GTR_ERR_INIT;
     assert_int_equal(gtr_input_open_path("/nonexistent/dir/x.trace", NULL, &in, &err), GTR_E_IO);
     assert_null(in);
-    assert_string_equal(err.msg, "open /nonexistent/dir/x.trace: No such file or directory");
+    assert_string_equal(err.msg, "open /nonexistent/dir/x.trace: no such file or directory");
 }
 
 static void test_input_memory_plain_never_decompresses(void **state)

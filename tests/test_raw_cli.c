@@ -137,7 +137,7 @@ static void test_raw_cli_read_error_writes_partial_output_and_fails(void **state
     assert_int_equal(run("$G raw bytes2text $T/missing.bin >$T/out 2>$T/err"), 1);
     err = slurp("err", NULL);
     assert_non_null(strstr(err, "gotrace: open "));
-    assert_non_null(strstr(err, "missing.bin: No such file or directory\n"));
+    assert_non_null(strstr(err, "missing.bin: no such file or directory\n"));
     free(err);
 }
 

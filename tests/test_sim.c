@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "gsim/sim.h"
+#include "gtr/input.h"
 #include "gtr/raw.h"
 #include "gtr/reader.h"
 
@@ -69,9 +70,63 @@ static void test_sim_every_version_reads_back_equal_to_the_record(void **state)
             if (rc != GTR_OK)
                 fail_msg("go1.%d seed %llu: %s", (int)c.version, (unsigned long long)seed,
                          err.msg);
-            assert_true(stats.events >= c.events);
+            assert_int_equal(stats.events, c.events);   /* --events is exact */
             assert_true(stats.gens >= c.gens);
             assert_true(stats.records > stats.events);   /* Syncs, samples, derived events */
+        }
+    }
+}
+
+/* thread_events counts the events of the trace in data[0..len) that sit in the threads'
+ * batches: all but the batch headers, the string, stack and CPU sample tables, the
+ * frequency, the experimental batches and the generation's Sync and end. */
+static uint64_t thread_events(const void *data, size_t len)
+{
+    gtr_input *in = NULL;
+    gtr_raw_reader *r = NULL;
+    gtr_raw_event ev;
+    gtr_err err = GTR_ERR_INIT;
+    uint64_t n = 0;
+    gtr_status st;
+
+    assert_int_equal(gtr_input_open_memory_plain(data, len, NULL, &in, &err), GTR_OK);
+    assert_int_equal(gtr_raw_reader_new(in, NULL, &r, &err), GTR_OK);
+    while ((st = gtr_raw_reader_next(r, &ev, &err)) == GTR_OK) {
+        switch (ev.type) {
+        case GTR_EV_EVENT_BATCH: case GTR_EV_STACKS: case GTR_EV_STACK: case GTR_EV_STRINGS:
+        case GTR_EV_STRING: case GTR_EV_CPU_SAMPLES: case GTR_EV_CPU_SAMPLE:
+        case GTR_EV_FREQUENCY: case GTR_EV_EXPERIMENTAL_BATCH: case GTR_EV_SYNC:
+        case GTR_EV_CLOCK_SNAPSHOT: case GTR_EV_END_OF_GENERATION:
+            break;
+        default:
+            n++;
+        }
+    }
+    assert_int_equal(st, GTR_EOF);
+    gtr_err_clear(&err);
+    gtr_raw_reader_free(r);
+    gtr_input_free(in);
+    return n;
+}
+
+/* `gotrace sim --events N` writes exactly N events in the threads' batches, counted in the
+ * bytes written (the statuses each generation opens with, and the STWEnds it closes open
+ * spans with, included). */
+static void test_sim_events_is_the_exact_count_written(void **state)
+{
+    static const uint64_t counts[] = {1000, 150, 333, 4096};
+    gsim_config c;
+    (void)state;
+    gsim_config_default(&c);
+    for (size_t v = 0; v < NVERSIONS; v++) {
+        for (uint64_t seed = 1; seed <= 8; seed++) {
+            gtr_buf out = {0};
+            c.version = versions[v];
+            c.events = counts[seed % 4];
+            c.gens = 1 + seed % 3;
+            assert_int_equal(run_seed(&c, seed, &out), GTR_OK);
+            assert_int_equal(thread_events(out.data, out.len), c.events);
+            gtr_buf_free(&out);
         }
     }
 }
@@ -319,6 +374,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sim_same_seed_same_bytes),
         cmocka_unit_test(test_sim_every_version_reads_back_equal_to_the_record),
+        cmocka_unit_test(test_sim_events_is_the_exact_count_written),
         cmocka_unit_test(test_sim_record_is_what_the_reader_returns),
         cmocka_unit_test(test_sim_text_is_the_wire_trace),
         cmocka_unit_test(test_sim_streams_in_bounded_memory),

@@ -113,8 +113,9 @@ static gtr_status raw_fill(gtr_input *in)
     in->raw_end = n;
     if (n == 0) {
         if (ferror(in->fp)) {
-            int e = errno;
-            return fail(in, GTR_E_IO, "read %s: %s", in->name, e ? strerror(e) : "I/O error");
+            char why[128];
+            return fail(in, GTR_E_IO, "read %s: %s", in->name,
+                        gtr_errno_text(errno != 0 ? errno : EIO, why, sizeof why));
         }
         in->raw_eof = true;
     }
@@ -136,9 +137,9 @@ static gtr_status raw_peek2(gtr_input *in)
         size_t n = fread(in->raw_buf + in->raw_end, 1, INPUT_BUF_SIZE - in->raw_end, in->fp);
         if (n == 0) {
             if (ferror(in->fp)) {
-                int e = errno;
+                char why[128];
                 return fail(in, GTR_E_IO, "read %s: %s", in->name,
-                            e ? strerror(e) : "I/O error");
+                            gtr_errno_text(errno != 0 ? errno : EIO, why, sizeof why));
             }
             break; /* the next raw_fill after this byte marks EOF */
         }
@@ -373,9 +374,11 @@ gtr_status gtr_input_open_path(const char *path, const gtr_alloc *alc, gtr_input
     if (strcmp(path, "-") == 0)
         return open_stream(stdin, false, "stdin", alc, out, err);
     FILE *fp = fopen(path, "rb");
+    char why[128];
     if (fp == NULL)
         /* Go: os.Open's *PathError "open PATH: <reason>". */
-        return gtr_err_setf(err, GTR_E_IO, "open %s: %s", path, strerror(errno));
+        return gtr_err_setf(err, GTR_E_IO, "open %s: %s", path,
+                            gtr_errno_text(errno, why, sizeof why));
     gtr_input *in = NULL;
     gtr_status st = open_stream(fp, true, path, alc, &in, err);
     if (st != GTR_OK)

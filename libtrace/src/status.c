@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* status.c: status names and the formatted error value. */
+/* status.c: status names, Go's errno texts and the formatted error value. */
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,6 +30,22 @@ const char *gtr_status_text(gtr_status st)
 #undef TEXT_
     }
     return "unknown status";
+}
+
+const char *gtr_errno_text(int errnum, char *buf, size_t cap)
+{
+    char text[256];   /* longer than any message of the C library's */
+
+    if (cap == 0)
+        return buf;
+    if (strerror_r(errnum, text, sizeof text) != 0)
+        snprintf(text, sizeof text, "errno %d", errnum);
+    snprintf(buf, cap, "%s", text);
+    /* Go's table (zerrors_linux_*.go) is glibc's with the first letter lowered, except for
+     * the messages that start with an acronym. */
+    if (isupper((unsigned char)buf[0]) && !isupper((unsigned char)buf[1]))
+        buf[0] = (char)tolower((unsigned char)buf[0]);
+    return buf;
 }
 
 /* ---- gtr_err ------------------------------------------------------------------------

@@ -87,6 +87,14 @@ GTR_API const char *gtr_status_name(gtr_status st);
 /* gtr_status_text returns a short static description of the code. */
 GTR_API const char *gtr_status_text(gtr_status st);
 
+/* gtr_errno_text writes Go's text for the errno value errnum into buf (cap bytes; always
+ * NUL-terminated when cap > 0, cut to fit) and returns buf: what syscall.Errno's Error()
+ * gives on Linux, the C library's message with a lower-case first letter ("no such file or
+ * directory", "permission denied"; "RFS specific error" keeps its acronym; an unknown value
+ * is "errno N"). libtrace's I/O messages use it, so that they read as Go's *PathError does
+ * ("open PATH: <text>"); tools built on libtrace use it for theirs. Thread-safe. */
+GTR_API const char *gtr_errno_text(int errnum, char *buf, size_t cap);
+
 /* gtr_err_init makes uninitialised memory an empty error. It does not release anything: use
  * it only on memory that holds no error yet. NULL: no-op. */
 GTR_API void gtr_err_init(gtr_err *err);

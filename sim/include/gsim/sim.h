@@ -73,7 +73,9 @@ gsim_choice gsim_choice_bytes(gsim_bytes_state *st, const uint8_t *data, size_t 
 
 typedef struct gsim_config {
     gtr_go_version version;   /* GTR_GO122, GTR_GO123, GTR_GO125 or GTR_GO126 */
-    uint64_t events;          /* events to write (wire events, structural ones excluded) */
+    uint64_t events;          /* events in the threads' batches, exactly (statuses included;
+                               * CPU samples, string and stack tables not): more only when
+                               * the generations' statuses alone need more */
     uint64_t gens;            /* generations (more if events/gens > GSIM_MAX_GEN_EVENTS) */
     unsigned procs;           /* GOMAXPROCS at the start, 1..GSIM_MAX_PROCS */
     bool text;                /* write the text format instead of the wire format */

@@ -1,0 +1,20 @@
+# cli_modes.cmake: gtr_cli_modes(var gotrace): the modes `gotrace help` lists under "modes:",
+# but help and version (the modes with flags of their own), for the checks of the man page
+# and the README.
+function(gtr_cli_modes var gotrace)
+  execute_process(COMMAND "${gotrace}" help RESULT_VARIABLE rc OUTPUT_VARIABLE top)
+  if(NOT rc STREQUAL "0")
+    message(FATAL_ERROR "gotrace help exited ${rc}")
+  endif()
+  string(REGEX REPLACE ".*\nmodes:\n" "" top "${top}")
+  string(REGEX REPLACE "\n\n.*" "\n" top "${top}")
+  string(REGEX MATCHALL "\n  [a-z0-9-]+ " names "\n${top}")
+  set(modes "")
+  foreach(m IN LISTS names)
+    string(STRIP "${m}" m)
+    if(NOT m STREQUAL "help" AND NOT m STREQUAL "version")
+      list(APPEND modes "${m}")
+    endif()
+  endforeach()
+  set(${var} "${modes}" PARENT_SCOPE)
+endfunction()
