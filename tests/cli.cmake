@@ -442,3 +442,12 @@ gtr_cli_test(cli_validate_go_panic_v1_frame_string_is_an_error
 gtr_cli_test(cli_validate_go_panic_v1_frame_string_validator
              ARGS validate ${CMAKE_SOURCE_DIR}/corpus/go-panics/go119-v1-stack-frame-undefined-string.trace
              RC 1 ERR "^gotrace: expected id 1809 in string table\n$")
+
+# Text lines as Go's bufio.Scanner reads them: 65,535 bytes are a line, 65,536 are "too long"
+# (a comment line too: the scanner fails before the text reader sees it).
+string(REPEAT "x" 65534 _x65534)
+gtr_cli_test(cli_raw_text2bytes_line_under_64k_is_read ARGS raw text2bytes line-64k-1.txt RC 0
+             OUT "^go 1.22 trace" SETUP_FILE line-64k-1.txt SETUP_TEXT "Trace Go1.22\n#${_x65534}\n")
+gtr_cli_test(cli_raw_text2bytes_line_of_64k_fails_as_go ARGS raw text2bytes line-64k.txt RC 1
+             ERR "^gotrace: bufio.Scanner: token too long\n$"
+             SETUP_FILE line-64k.txt SETUP_TEXT "Trace Go1.22\n#${_x65534}x\n")
