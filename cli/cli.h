@@ -111,6 +111,12 @@ gtr_status cli_load_input(const char *path, cli_section want, cli_input *out, gt
  * says how to convert it. Returns CLI_FAIL. */
 int cli_fail_trace_err(const cli_input *ci, const gtr_err *err);
 
+/* cli_input_check_whole is cli_mapped_file_check of ci's mapping: when the file was cut
+ * while being read, gotrace ends with "gotrace: read FILE: the file was truncated while being
+ * read" and exit status 1 (whatever the reader made of the zeros past the cut). Call it
+ * before reporting the outcome of reading ci. */
+void cli_input_check_whole(const cli_input *ci);
+
 /* cli_input_free releases what cli_load_input opened (and zeroes ci). */
 void cli_input_free(cli_input *ci);
 

@@ -381,9 +381,11 @@ int cmd_stats(int argc, char **argv)
     size_t nbytes = ci.map.data != NULL ? ci.map.len : len;
     if (size_table(bytes, nbytes, ci.from_fixture, pmode, &fig, &err) != CLI_OK ||
         high_level(bytes, nbytes, ci.from_fixture, pmode, &fig, &err) != CLI_OK) {
+        cli_input_check_whole(&ci);
         rc = cli_fail_trace_err(&ci, &err);
         goto end;
     }
+    cli_input_check_whole(&ci);
     rc = cli_close_stdout();
 end:
     gtr_err_clear(&err);

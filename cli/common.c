@@ -369,6 +369,8 @@ static gtr_status load_stream(const char *path, FILE *src, bool own_src, const c
 static void release_mapped(void *ctx, uint64_t offset)
 {
     cli_mapped_file_release_before(ctx, offset);
+    /* A generation is done with: a cut file is told as soon as it can be. */
+    cli_mapped_file_check(ctx);
 }
 
 /* map_plain_file maps path when it is a regular file that is not gzip-compressed (a gzip
@@ -464,6 +466,11 @@ int cli_fail_trace_err(const cli_input *ci, const gtr_err *err)
         fputs("gotrace: (this is a trace in the text format: convert it with gotrace raw "
               "text2bytes)\n", stderr);
     return rc;
+}
+
+void cli_input_check_whole(const cli_input *ci)
+{
+    cli_mapped_file_check(&ci->map);
 }
 
 void cli_input_free(cli_input *ci)
