@@ -16,6 +16,7 @@
 #include "gtr/input.h"
 #include "gtr/status.h"
 #include "mapped_file.h"
+#include "tgen/fixture.h"
 
 int cmd_raw(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
@@ -61,7 +62,12 @@ int cli_close_out(FILE *f);
 /* The most bytes (after gunzip) read into memory to recognise or load a .test fixture: past
  * it an input is not taken for a fixture, and a fixture fails with the input's limit message
  * (Go has no such limit). */
-#define CLI_FIXTURE_MAX (UINT64_C(64) << 20)
+#define CLI_FIXTURE_MAX TGEN_FIXTURE_MAX
+
+/* The most bytes (after gunzip) of a trace held in memory because it comes on a stream
+ * (stdin, a pipe) and must be read twice (stats): past it, "read stdin: input exceeds the
+ * limit of 268435456 bytes". A file is read afresh instead, in bounded memory. */
+#define CLI_STREAM_TRACE_MAX TGEN_TRACE_MAX
 
 /* What cli_load_input delivers from a .test fixture. */
 typedef enum cli_section {

@@ -158,6 +158,8 @@ gtr_status cli_read_decompressed(const char *path, char **data, size_t *len, gtr
         return st;
     gtr_input_set_limit(in, CLI_FIXTURE_MAX);
     if ((st = gtr_input_read_all(in, data, len, err)) < 0) {
+        if (st == GTR_E_LIMIT)
+            gtr_err_wrapf(err, "read %s", strcmp(path, "-") == 0 ? "stdin" : path);
         free(*data);
         *data = NULL;
         *len = 0;

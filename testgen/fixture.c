@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gtr/buf.h"
@@ -60,8 +61,17 @@ static const char *go_errno_text(int e, char *buf, size_t n)
     return buf;
 }
 
-/* read_file is os.ReadFile: the whole file in a malloc'd buffer, growing as bytes arrive.
- * Errors are Go's *PathError text: "open PATH: <reason>" / "read PATH: <reason>". */
+/* too_large is read_file's error for a file over TGEN_FIXTURE_MAX bytes (os.ReadFile has no
+ * limit); the wording is that of the input layer's limit (gtr_input_set_limit). */
+static gtr_status too_large(const char *path, gtr_err *err)
+{
+    return gtr_err_setf(err, GTR_E_LIMIT, "read %s: input exceeds the limit of %llu bytes", path,
+                        (unsigned long long)TGEN_FIXTURE_MAX);
+}
+
+/* read_file is os.ReadFile: the whole file in a malloc'd buffer, growing as bytes arrive,
+ * at most TGEN_FIXTURE_MAX bytes of it. Errors are Go's *PathError text: "open PATH:
+ * <reason>" / "read PATH: <reason>", and too_large's. */
 static gtr_status read_file(const char *path, char **data, size_t *len, gtr_err *err)
 {
     char reason[128];
@@ -74,7 +84,20 @@ static gtr_status read_file(const char *path, char **data, size_t *len, gtr_err 
     if (fd < 0)
         return gtr_err_setf(err, GTR_E_IO, "open %s: %s", path,
                             go_errno_text(errno, reason, sizeof reason));
+    /* A regular file past the limit fails before a byte is read; any other (a device, a
+     * pipe) when it gets there. */
+    struct stat sb;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+        (unsigned long long)sb.st_size > TGEN_FIXTURE_MAX) {
+        close(fd);
+        return too_large(path, err);
+    }
     for (;;) {
+        if (n > TGEN_FIXTURE_MAX) {
+            free(buf);
+            close(fd);
+            return too_large(path, err);
+        }
         if (cap - n < 4096) {
             size_t ncap = cap < 16384 ? 16384 : cap * 2;
             char *nbuf = ncap > cap ? realloc(buf, ncap) : NULL;
@@ -326,38 +349,170 @@ static bool has_suffix(const char *s, const char *suf)
     return n >= k && strcmp(s + n - k, suf) == 0;
 }
 
-gtr_status tgen_load_trace(const char *path, gtr_buf *wire, bool *fixture, gtr_err *err)
+gtr_status tgen_header_check(const void *head, size_t n, bool whole, gtr_err *err)
 {
     gtr_input *in = NULL;
-    char *data = NULL;
-    size_t len = 0;
+    gtr_go_version v;
+    gtr_err sub = GTR_ERR_INIT;
+    gtr_status st = gtr_input_open_memory_plain(n > 0 ? head : "", n, NULL, &in, err);
+    if (st < 0)
+        return st;
+    st = gtr_header_read(in, &v, &sub);
+    uint64_t at = gtr_input_offset(in);
+    gtr_input_free(in);
+    /* A version is judged once the whole header is read. A format error is found a rune (at
+     * most 4 bytes) ahead of where the reading stops: before the last 4 bytes, these bytes
+     * decided it, whatever follows them. */
+    if (st == GTR_OK || st == GTR_E_VERSION || whole || at + 4 <= n) {
+        gtr_err_move(err, &sub);
+        return st;
+    }
+    gtr_err_clear(&sub);
+    return GTR_EOF;
+}
+
+/* The most bytes looked at to judge a trace's header before the rest is read: a header is 16
+ * bytes, or a few more with the spaces and leading zeros Go's fmt.Fscanf lets through. */
+#define HEAD_MAX 4096
+
+/* read_rest reads the rest of in after its head (head[0..got), already read) into a malloc'd
+ * buffer (*data, *len, NUL-terminated), at most limit bytes in all: the buffer grows up to
+ * limit + 1 bytes and no further, so that memory stays within the limit on any input. Past
+ * it: "read NAME: input exceeds the limit of LIMIT bytes" (GTR_E_LIMIT). */
+static gtr_status read_rest(gtr_input *in, const char *name, uint64_t limit, const char *head,
+                            size_t got, char **data, size_t *len, gtr_err *err)
+{
+    size_t cap = got < 65536 ? 65536 : got;
+    size_t max = limit < SIZE_MAX - 1 ? (size_t)limit + 1 : SIZE_MAX;
+    char *buf = malloc(cap);
+    gtr_status st = GTR_OK;
+
+    *data = NULL;
+    *len = 0;
+    if (buf == NULL)
+        return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+    memcpy(buf, head, got);
+    size_t n = got;
+    for (;;) {
+        if (n == cap) {
+            if (cap >= max) {
+                st = gtr_err_setf(err, GTR_E_LIMIT, "read %s: input exceeds the limit of %llu bytes",
+                                  name, (unsigned long long)limit);
+                break;
+            }
+            size_t ncap = cap > max / 2 ? max : cap * 2;
+            char *nbuf = realloc(buf, ncap);
+            if (nbuf == NULL) {
+                st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+                break;
+            }
+            buf = nbuf;
+            cap = ncap;
+        }
+        size_t k = 0;
+        if ((st = gtr_input_read(in, buf + n, cap - n, &k, err)) < 0)
+            break;
+        n += k;
+        if (k == 0)
+            break;
+    }
+    if (st >= 0 && n > limit)
+        st = gtr_err_setf(err, GTR_E_LIMIT, "read %s: input exceeds the limit of %llu bytes", name,
+                          (unsigned long long)limit);
+    if (st >= 0 && n == cap) {
+        char *nbuf = realloc(buf, cap + 1);
+        if (nbuf == NULL)
+            st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+        else
+            buf = nbuf;
+    }
+    if (st < 0) {
+        free(buf);
+        return st;
+    }
+    buf[n] = '\0';
+    *data = buf;
+    *len = n;
+    return GTR_OK;
+}
+
+gtr_status tgen_read_trace(gtr_input *in, const char *name, uint64_t max, char **data,
+                           size_t *len, gtr_err *err)
+{
+    char head[HEAD_MAX];
+    size_t got = 0;
+    gtr_status st;
+
+    *data = NULL;
+    *len = 0;
+    if ((st = gtr_input_read(in, head, sizeof head, &got, err)) < 0)
+        return st;
+    st = tgen_header_check(head, got, got < sizeof head, err);
+    if (st < 0)
+        return st;
+    return read_rest(in, name, max, head, got, data, len, err);
+}
+
+gtr_status tgen_load_trace(const char *path, gtr_buf *wire, bool *fixture, gtr_err *err)
+{
+    const char *name = strcmp(path, "-") == 0 ? "stdin" : path;
+    gtr_input *in = NULL;
+    char head[HEAD_MAX], *data = NULL;
+    size_t got = 0, len = 0;
+    bool is_fixture = has_suffix(path, ".test"), nomem = false;
+    gtr_err sub = GTR_ERR_INIT;
     gtr_status st;
 
     if (fixture != NULL)
         *fixture = false;
     if ((st = gtr_input_open_path(path, NULL, &in, err)) < 0)
         return st;
-    st = gtr_input_read_all(in, &data, &len, err);
-    gtr_input_free(in);
-    if (st < 0)
+    if ((st = gtr_input_read(in, head, sizeof head, &got, err)) < 0)
         goto out;
-    bool nomem = false;
-    if (has_suffix(path, ".test") || tgen_fixture_sniff(data, len, &nomem)) {
-        tgen_fixture *f = NULL;
-        if ((st = tgen_fixture_parse(path, data, len, &f, err)) < 0)
+    if (!is_fixture) {
+        st = tgen_header_check(head, got, got < sizeof head, &sub);
+        if (st == GTR_OK || st == GTR_EOF) {
+            /* A trace (or one whose header these bytes cannot judge): all of it. */
+            if ((st = read_rest(in, name, TGEN_TRACE_MAX, head, got, &data, &len, err)) < 0)
+                goto out;
+            goto wire_bytes;
+        }
+        /* Not a trace: a fixture by its content, or bytes whose first ones fail the header
+         * anyway, which are all the reader looks at: no more of them is kept. */
+        if (read_rest(in, name, TGEN_FIXTURE_MAX, head, got, &data, &len, NULL) < 0 ||
+            !tgen_fixture_sniff(data, len, &nomem)) {
+            free(data);
+            data = NULL;
+            if (nomem) {
+                st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+                goto out;
+            }
+            if (gtr_buf_append(wire, head, got) < 0)
+                st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+            else
+                st = GTR_OK;
             goto out;
-        size_t n;
-        const uint8_t *w = tgen_fixture_trace(f, &n);
-        if (gtr_buf_append(wire, w, n) < 0)
-            st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
-        tgen_fixture_free(f);
-        if (fixture != NULL)
-            *fixture = true;
+        }
+    } else if ((st = read_rest(in, name, TGEN_FIXTURE_MAX, head, got, &data, &len, err)) < 0) {
         goto out;
     }
-    if (nomem || gtr_buf_append(wire, data, len) < 0)
+    tgen_fixture *f = NULL;
+    if ((st = tgen_fixture_parse(path, data, len, &f, err)) < 0)
+        goto out;
+    size_t n;
+    const uint8_t *w = tgen_fixture_trace(f, &n);
+    if (gtr_buf_append(wire, w, n) < 0)
+        st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+    tgen_fixture_free(f);
+    if (fixture != NULL)
+        *fixture = true;
+    goto out;
+wire_bytes:
+    if (gtr_buf_append(wire, data, len) < 0)
         st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
 out:
+    gtr_err_clear(&sub);
+    gtr_input_free(in);
     free(data);
     return st;
 }

@@ -461,3 +461,11 @@ if(TARGET gtr_sim)
                    $<TARGET_FILE:gotrace> ${CMAKE_CURRENT_BINARY_DIR}/cli-truncate 13)
   set_tests_properties(cli_validate_file_cut_while_read_says_truncated PROPERTIES TIMEOUT 300)
 endif()
+
+# Hostile input in every mode (/dev/zero, a gzip bomb, 1 GiB sparse files, bad headers before
+# endless data; by path and on stdin): exit status 1 and a clear message within 20 s, under a
+# 512 MiB address-space limit (not for sanitizer builds). The script makes its own inputs.
+add_test(NAME cli_hostile_input_is_bounded
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/hostile_input.sh $<TARGET_FILE:gotrace>
+                 ${CMAKE_CURRENT_BINARY_DIR}/cli-hostile)
+set_tests_properties(cli_hostile_input_is_bounded PROPERTIES TIMEOUT 1200)

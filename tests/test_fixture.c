@@ -242,6 +242,105 @@ static void test_fixture_check_upstream_failure_fixture_passes(void **state)
     assert_int_equal(rep.failures, 0);
 }
 
+/* --- bounded reading of hostile input ---------------------------------------------------- */
+
+/* temp_path makes an empty temporary file and returns its path (the caller unlinks, frees). */
+static char *temp_path(void)
+{
+    char *path = strdup("/tmp/gtr-fixture-XXXXXX");
+    assert_non_null(path);
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    return path;
+}
+
+static void test_fixture_header_check_decides_on_the_first_bytes(void **state)
+{
+    (void)state;
+    gtr_err err = GTR_ERR_INIT;
+    static const char good[] = "go 1.22 trace\0\0\0", bad[] = "go 1.99 trace\0\0\0";
+    char zeros[64] = {0}, spaces[4096];
+
+    assert_int_equal(tgen_header_check(good, sizeof good - 1, false, &err), GTR_OK);
+    assert_int_equal(tgen_header_check(bad, sizeof bad - 1, false, &err), GTR_E_VERSION);
+    assert_string_equal(err.msg, "unknown or unsupported trace version go 1.99");
+    assert_int_equal(tgen_header_check(zeros, sizeof zeros, false, &err), GTR_E_FORMAT);
+    assert_string_equal(err.msg, "bad file format: not a Go execution trace?");
+    /* "go" and spaces to the end of what was read: the rest could still make a header. */
+    memset(spaces, ' ', sizeof spaces);
+    memcpy(spaces, "go", 2);
+    gtr_err_clear(&err);
+    assert_int_equal(tgen_header_check(spaces, sizeof spaces, false, &err), GTR_EOF);
+    assert_int_equal(err.code, GTR_OK);
+    /* ... unless the input ends there. */
+    assert_int_equal(tgen_header_check(spaces, sizeof spaces, true, &err), GTR_E_FORMAT);
+    gtr_err_clear(&err);
+}
+
+static void test_fixture_read_trace_stops_at_its_limit(void **state)
+{
+    (void)state;
+    static char trace[10000] = "go 1.22 trace";
+    gtr_input *in = NULL;
+    gtr_err err = GTR_ERR_INIT;
+    char *data = NULL;
+    size_t len = 0;
+
+    assert_int_equal(gtr_input_open_memory_plain(trace, sizeof trace, NULL, &in, &err), GTR_OK);
+    assert_int_equal(tgen_read_trace(in, "t", 9999, &data, &len, &err), GTR_E_LIMIT);
+    assert_string_equal(err.msg, "read t: input exceeds the limit of 9999 bytes");
+    assert_null(data);
+    gtr_input_free(in);
+
+    assert_int_equal(gtr_input_open_memory_plain(trace, sizeof trace, NULL, &in, &err), GTR_OK);
+    assert_int_equal(tgen_read_trace(in, "t", 10000, &data, &len, &err), GTR_OK);
+    assert_int_equal(len, sizeof trace);
+    assert_memory_equal(data, trace, sizeof trace);
+    assert_int_equal(data[len], '\0');
+    free(data);
+    gtr_input_free(in);
+
+    /* A bad header is the error, whatever follows. */
+    memcpy(trace, "go 1.99", 7);
+    assert_int_equal(gtr_input_open_memory_plain(trace, sizeof trace, NULL, &in, &err), GTR_OK);
+    assert_int_equal(tgen_read_trace(in, "t", 10000, &data, &len, &err), GTR_E_VERSION);
+    assert_string_equal(err.msg, "unknown or unsupported trace version go 1.99");
+    assert_null(data);
+    gtr_input_free(in);
+    memcpy(trace, "go 1.22", 7);
+    gtr_err_clear(&err);
+}
+
+/* A wire input whose header fails gives its first bytes only (they decide the verdict): a
+ * 1 GiB file of them is not read whole. A huge .test fails on its size, before it is read. */
+static void test_fixture_load_huge_inputs_is_bounded(void **state)
+{
+    (void)state;
+    char *path = temp_path();
+    gtr_err err = GTR_ERR_INIT;
+    gtr_buf wire = {0};
+    bool fixture = true;
+
+    assert_int_equal(truncate(path, (off_t)1 << 30), 0);
+    assert_int_equal(tgen_load_trace(path, &wire, &fixture, &err), GTR_OK);
+    assert_false(fixture);
+    assert_int_equal(wire.len, 4096);
+
+    tgen_fixture *f = NULL;
+    assert_int_equal(tgen_fixture_parse_file(path, &f, &err), GTR_E_LIMIT);
+    char want[256];
+    snprintf(want, sizeof want,
+             "failed to read test file for %s: read %s: input exceeds the limit of 67108864 "
+             "bytes", path, path);
+    assert_string_equal(err.msg, want);
+    assert_null(f);
+    gtr_err_clear(&err);
+    gtr_buf_free(&wire);
+    unlink(path);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -253,6 +352,9 @@ int main(void)
         cmocka_unit_test(test_fixture_check_missing_and_directory_fail_like_go),
         cmocka_unit_test(test_fixture_parse_name_with_nul_is_bad_filename),
         cmocka_unit_test(test_fixture_check_upstream_failure_fixture_passes),
+        cmocka_unit_test(test_fixture_header_check_decides_on_the_first_bytes),
+        cmocka_unit_test(test_fixture_read_trace_stops_at_its_limit),
+        cmocka_unit_test(test_fixture_load_huge_inputs_is_bounded),
     };
     return cmocka_run_group_tests_name("fixture", tests, setup_dir, teardown_dir);
 }
