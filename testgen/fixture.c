@@ -61,17 +61,17 @@ static const char *go_errno_text(int e, char *buf, size_t n)
     return buf;
 }
 
-/* too_large is read_file's error for a file over TGEN_FIXTURE_MAX bytes (os.ReadFile has no
- * limit); the wording is that of the input layer's limit (gtr_input_set_limit). */
-static gtr_status too_large(const char *path, gtr_err *err)
+/* over_limit is the error of an input past limit bytes, in the input layer's words
+ * (gtr_input_set_limit) with the input's name. */
+static gtr_status over_limit(const char *name, uint64_t limit, gtr_err *err)
 {
-    return gtr_err_setf(err, GTR_E_LIMIT, "read %s: input exceeds the limit of %llu bytes", path,
-                        (unsigned long long)TGEN_FIXTURE_MAX);
+    return gtr_err_setf(err, GTR_E_LIMIT, "read %s: input exceeds the limit of %llu bytes", name,
+                        (unsigned long long)limit);
 }
 
 /* read_file is os.ReadFile: the whole file in a malloc'd buffer, growing as bytes arrive,
  * at most TGEN_FIXTURE_MAX bytes of it. Errors are Go's *PathError text: "open PATH:
- * <reason>" / "read PATH: <reason>", and too_large's. */
+ * <reason>" / "read PATH: <reason>", and over_limit's (os.ReadFile has no limit). */
 static gtr_status read_file(const char *path, char **data, size_t *len, gtr_err *err)
 {
     char reason[128];
@@ -90,13 +90,13 @@ static gtr_status read_file(const char *path, char **data, size_t *len, gtr_err 
     if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
         (unsigned long long)sb.st_size > TGEN_FIXTURE_MAX) {
         close(fd);
-        return too_large(path, err);
+        return over_limit(path, TGEN_FIXTURE_MAX, err);
     }
     for (;;) {
         if (n > TGEN_FIXTURE_MAX) {
             free(buf);
             close(fd);
-            return too_large(path, err);
+            return over_limit(path, TGEN_FIXTURE_MAX, err);
         }
         if (cap - n < 4096) {
             size_t ncap = cap < 16384 ? 16384 : cap * 2;
@@ -382,13 +382,17 @@ gtr_status tgen_header_check(const void *head, size_t n, bool whole, gtr_err *er
 static gtr_status read_rest(gtr_input *in, const char *name, uint64_t limit, const char *head,
                             size_t got, char **data, size_t *len, gtr_err *err)
 {
-    size_t cap = got < 65536 ? 65536 : got;
     size_t max = limit < SIZE_MAX - 1 ? (size_t)limit + 1 : SIZE_MAX;
-    char *buf = malloc(cap);
+    size_t cap = got < 65536 ? 65536 : got;
     gtr_status st = GTR_OK;
 
     *data = NULL;
     *len = 0;
+    if (got > limit)
+        return over_limit(name, limit, err);
+    if (cap > max)
+        cap = max;   /* > got */
+    char *buf = malloc(cap);
     if (buf == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
     memcpy(buf, head, got);
@@ -396,8 +400,7 @@ static gtr_status read_rest(gtr_input *in, const char *name, uint64_t limit, con
     for (;;) {
         if (n == cap) {
             if (cap >= max) {
-                st = gtr_err_setf(err, GTR_E_LIMIT, "read %s: input exceeds the limit of %llu bytes",
-                                  name, (unsigned long long)limit);
+                st = over_limit(name, limit, err);
                 break;
             }
             size_t ncap = cap > max / 2 ? max : cap * 2;
@@ -416,9 +419,7 @@ static gtr_status read_rest(gtr_input *in, const char *name, uint64_t limit, con
         if (k == 0)
             break;
     }
-    if (st >= 0 && n > limit)
-        st = gtr_err_setf(err, GTR_E_LIMIT, "read %s: input exceeds the limit of %llu bytes", name,
-                          (unsigned long long)limit);
+    /* The loop stops at limit + 1 bytes: n == cap < max here, so the NUL adds one byte. */
     if (st >= 0 && n == cap) {
         char *nbuf = realloc(buf, cap + 1);
         if (nbuf == NULL)
