@@ -106,7 +106,8 @@ typedef struct cli_input {
  * through a FILE that records the raw bytes read, and then read through one that replays
  * them before reading on (gtr_input has no public peek). Looking reads the first decompressed
  * bytes; only an input starting with neither magic is read further, at most CLI_FIXTURE_MAX
- * bytes (past that it is not a fixture).
+ * bytes, and no further than a NUL byte before its first line starting with "-- " (past
+ * either it is not a fixture: tgen_read_fixture_candidate).
  * Errors: the input's open/read message ("open PATH: <reason>"), ParseFile's message for a
  * malformed fixture, "out of memory". On failure *out holds nothing to free; on success
  * release it with cli_input_free. */

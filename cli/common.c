@@ -187,16 +187,11 @@ static gtr_status sniff(gtr_input *in, char **data, size_t *len, bool *text, gtr
     *text = starts_with(head, got, text_magic);
     if (*text || starts_with(head, got, wire_magic))
         return GTR_OK;
-    /* The head, then the rest: gtr_input_read_all appends to a malloc'd buffer of n bytes. */
-    size_t n = got;
-    char *buf = malloc(got > 0 ? got : 1);
-    if (buf == NULL)
-        return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
-    memcpy(buf, head, got);
-    if (gtr_input_read_all(in, &buf, &n, NULL) < 0) {
-        free(buf);
+    /* The head, then the rest, as long as it may be a fixture. */
+    size_t n = 0;
+    char *buf = NULL;
+    if (tgen_read_fixture_candidate(in, head, got, &buf, &n, NULL) < 0)
         return GTR_OK;
-    }
     if (!tgen_fixture_sniff(buf, n, &nomem)) {
         free(buf);
         return nomem ? gtr_err_setf(err, GTR_E_NOMEM, "out of memory") : GTR_OK;

@@ -375,13 +375,54 @@ gtr_status tgen_header_check(const void *head, size_t n, bool whole, gtr_err *er
  * bytes, or a few more with the spaces and leading zeros Go's fmt.Fscanf lets through. */
 #define HEAD_MAX 4096
 
+/* A fixture recognised by its content is text before its first file: no NUL byte comes
+ * before the first line that starts with "-- " (a txtar file marker). comment_scan follows
+ * that over a growing buffer. */
+typedef struct comment_scan {
+    size_t from;    /* the bytes before it were looked at */
+    bool marker;    /* a line starting with "-- " was seen: nothing more to look at */
+} comment_scan;
+
+/* comment_has_nul: buf[0..n), the bytes read so far, has a NUL byte before any line starting
+ * with "-- ". Each call looks at the bytes the last one had not seen (and 3 before them, for
+ * a marker across two reads). */
+static bool comment_has_nul(comment_scan *sc, const char *buf, size_t n)
+{
+    if (sc->marker)
+        return false;
+    size_t marker = SIZE_MAX;
+    if (n >= 3 && memcmp(buf, "-- ", 3) == 0) {
+        marker = 0;
+    } else {
+        for (size_t i = sc->from > 3 ? sc->from - 3 : 0; i < n;) {
+            const char *nl = memchr(buf + i, '\n', n - i);
+            if (nl == NULL || (size_t)(nl - buf) + 4 > n)
+                break;
+            if (memcmp(nl + 1, "-- ", 3) == 0) {
+                marker = (size_t)(nl - buf) + 1;
+                break;
+            }
+            i = (size_t)(nl - buf) + 1;
+        }
+    }
+    const char *nul = memchr(buf + sc->from, '\0', n - sc->from);
+    sc->from = n;
+    if (nul != NULL && (size_t)(nul - buf) < marker)
+        return true;
+    sc->marker = marker != SIZE_MAX;
+    return false;
+}
+
 /* read_rest reads the rest of in after its head (head[0..got), already read) into a malloc'd
  * buffer (*data, *len, NUL-terminated), at most limit bytes in all: the buffer grows up to
  * limit + 1 bytes and no further, so that memory stays within the limit on any input. Past
- * it: "read NAME: input exceeds the limit of LIMIT bytes" (GTR_E_LIMIT). */
-static gtr_status read_rest(gtr_input *in, const char *name, uint64_t limit, const char *head,
-                            size_t got, char **data, size_t *len, gtr_err *err)
+ * it: "read NAME: input exceeds the limit of LIMIT bytes" (GTR_E_LIMIT). With fixture_text,
+ * the reading stops as soon as the bytes cannot be a fixture recognised by its content
+ * (comment_has_nul): GTR_E_FORMAT "not a fixture: a NUL byte before its first file". */
+static gtr_status read_rest(gtr_input *in, const char *name, uint64_t limit, bool fixture_text,
+                            const char *head, size_t got, char **data, size_t *len, gtr_err *err)
 {
+    comment_scan sc = {0, false};
     size_t max = limit < SIZE_MAX - 1 ? (size_t)limit + 1 : SIZE_MAX;
     size_t cap = got < 65536 ? 65536 : got;
     gtr_status st = GTR_OK;
@@ -395,7 +436,8 @@ static gtr_status read_rest(gtr_input *in, const char *name, uint64_t limit, con
     char *buf = malloc(cap);
     if (buf == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
-    memcpy(buf, head, got);
+    if (got > 0)
+        memcpy(buf, head, got);
     size_t n = got;
     for (;;) {
         if (n == cap) {
@@ -416,6 +458,10 @@ static gtr_status read_rest(gtr_input *in, const char *name, uint64_t limit, con
         if ((st = gtr_input_read(in, buf + n, cap - n, &k, err)) < 0)
             break;
         n += k;
+        if (fixture_text && comment_has_nul(&sc, buf, n)) {
+            st = gtr_err_setf(err, GTR_E_FORMAT, "not a fixture: a NUL byte before its first file");
+            break;
+        }
         if (k == 0)
             break;
     }
@@ -451,7 +497,13 @@ gtr_status tgen_read_trace(gtr_input *in, const char *name, uint64_t max, char *
     st = tgen_header_check(head, got, got < sizeof head, err);
     if (st < 0)
         return st;
-    return read_rest(in, name, max, head, got, data, len, err);
+    return read_rest(in, name, max, false, head, got, data, len, err);
+}
+
+gtr_status tgen_read_fixture_candidate(gtr_input *in, const void *head, size_t got, char **data,
+                                       size_t *len, gtr_err *err)
+{
+    return read_rest(in, "input", TGEN_FIXTURE_MAX, true, head, got, data, len, err);
 }
 
 gtr_status tgen_load_trace(const char *path, gtr_buf *wire, bool *fixture, gtr_err *err)
@@ -474,13 +526,13 @@ gtr_status tgen_load_trace(const char *path, gtr_buf *wire, bool *fixture, gtr_e
         st = tgen_header_check(head, got, got < sizeof head, &sub);
         if (st == GTR_OK || st == GTR_EOF) {
             /* A trace (or one whose header these bytes cannot judge): all of it. */
-            if ((st = read_rest(in, name, TGEN_TRACE_MAX, head, got, &data, &len, err)) < 0)
+            if ((st = read_rest(in, name, TGEN_TRACE_MAX, false, head, got, &data, &len, err)) < 0)
                 goto out;
             goto wire_bytes;
         }
         /* Not a trace: a fixture by its content, or bytes whose first ones fail the header
          * anyway, which are all the reader looks at: no more of them is kept. */
-        if (read_rest(in, name, TGEN_FIXTURE_MAX, head, got, &data, &len, NULL) < 0 ||
+        if (tgen_read_fixture_candidate(in, head, got, &data, &len, NULL) < 0 ||
             !tgen_fixture_sniff(data, len, &nomem)) {
             free(data);
             data = NULL;
@@ -494,7 +546,8 @@ gtr_status tgen_load_trace(const char *path, gtr_buf *wire, bool *fixture, gtr_e
                 st = GTR_OK;
             goto out;
         }
-    } else if ((st = read_rest(in, name, TGEN_FIXTURE_MAX, head, got, &data, &len, err)) < 0) {
+    } else if ((st = read_rest(in, name, TGEN_FIXTURE_MAX, false, head, got, &data, &len, err)) <
+               0) {
         goto out;
     }
     tgen_fixture *f = NULL;

@@ -312,6 +312,49 @@ static void test_fixture_read_trace_stops_at_its_limit(void **state)
     gtr_err_clear(&err);
 }
 
+/* An input that may be a fixture is read until it cannot be one: a NUL byte before its first
+ * "-- " line ends the reading of 1 MiB of zeros after a 64 KiB read or so; after a file
+ * marker, a NUL byte is a fixture's own business. */
+static void test_fixture_candidate_stops_at_a_nul_before_the_first_file(void **state)
+{
+    (void)state;
+    const size_t big = (size_t)1 << 20;
+    char *text = calloc(1, big);
+    gtr_input *in = NULL;
+    gtr_err err = GTR_ERR_INIT;
+    char *data = NULL;
+    size_t len = 0;
+    assert_non_null(text);
+
+    memcpy(text, "comment\n", 8);
+    assert_int_equal(gtr_input_open_memory_plain(text, big, NULL, &in, &err), GTR_OK);
+    assert_int_equal(tgen_read_fixture_candidate(in, NULL, 0, &data, &len, &err), GTR_E_FORMAT);
+    assert_null(data);
+    assert_in_range(gtr_input_offset(in), 8, 128 << 10);
+    gtr_input_free(in);
+
+    static const char fixture[] = "-- expect --\nSUCCESS\n-- trace --\n";
+    memcpy(text, fixture, sizeof fixture - 1);
+    assert_int_equal(gtr_input_open_memory_plain(text, big, NULL, &in, &err), GTR_OK);
+    assert_int_equal(tgen_read_fixture_candidate(in, NULL, 0, &data, &len, &err), GTR_OK);
+    assert_int_equal(len, big);
+    assert_true(tgen_fixture_sniff(data, len, NULL));
+    free(data);
+    gtr_input_free(in);
+
+    /* The marker after a comment line, the head given apart. */
+    static const char commented[] = "a comment\n-- expect --\nSUCCESS\n-- trace --\n";
+    memcpy(text, commented + 4, sizeof commented - 5);
+    assert_int_equal(gtr_input_open_memory_plain(text, big, NULL, &in, &err), GTR_OK);
+    assert_int_equal(tgen_read_fixture_candidate(in, commented, 4, &data, &len, &err), GTR_OK);
+    assert_int_equal(len, big + 4);
+    assert_memory_equal(data, commented, sizeof commented - 1);
+    free(data);
+    gtr_input_free(in);
+    gtr_err_clear(&err);
+    free(text);
+}
+
 /* A wire input whose header fails gives its first bytes only (they decide the verdict): a
  * 1 GiB file of them is not read whole. A huge .test fails on its size, before it is read. */
 static void test_fixture_load_huge_inputs_is_bounded(void **state)
@@ -355,6 +398,7 @@ int main(void)
         cmocka_unit_test(test_fixture_header_check_decides_on_the_first_bytes),
         cmocka_unit_test(test_fixture_read_trace_stops_at_its_limit),
         cmocka_unit_test(test_fixture_load_huge_inputs_is_bounded),
+        cmocka_unit_test(test_fixture_candidate_stops_at_a_nul_before_the_first_file),
     };
     return cmocka_run_group_tests_name("fixture", tests, setup_dir, teardown_dir);
 }

@@ -84,6 +84,17 @@ GTR_API gtr_status tgen_header_check(const void *head, size_t n, bool whole, gtr
 GTR_API gtr_status tgen_read_trace(gtr_input *in, const char *name, uint64_t max, char **data,
                                    size_t *len, gtr_err *err);
 
+/* tgen_read_fixture_candidate reads the rest of in after its first bytes head[0..got)
+ * (already read from it) into a malloc'd buffer (*data, *len, NUL-terminated; the caller
+ * frees *data), for tgen_fixture_sniff to tell whether it is a fixture: at most
+ * TGEN_FIXTURE_MAX bytes in all, and no further than a NUL byte that comes before the first
+ * line starting with "-- " (a fixture's comment, before its first file, is text: an input
+ * with such a byte is not taken for a fixture by its content). Either way it fails
+ * (GTR_E_LIMIT, GTR_E_FORMAT), *data NULL: the input is no fixture. Also in's read errors,
+ * "out of memory". */
+GTR_API gtr_status tgen_read_fixture_candidate(gtr_input *in, const void *head, size_t got,
+                                               char **data, size_t *len, gtr_err *err);
+
 /* tgen_load_trace appends to wire the wire bytes of the trace in the file at path ("-":
  * stdin), gunzipped when compressed. A .test fixture (a name ending in ".test", or content
  * tgen_fixture_sniff recognises) gives its trace section, converted
