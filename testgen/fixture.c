@@ -99,7 +99,10 @@ static gtr_status read_file(const char *path, char **data, size_t *len, gtr_err 
             return over_limit(path, TGEN_FIXTURE_MAX, err);
         }
         if (cap - n < 4096) {
+            /* Past the limit by one read at most: the buffer need not double beyond it. */
             size_t ncap = cap < 16384 ? 16384 : cap * 2;
+            if (ncap > (size_t)TGEN_FIXTURE_MAX + 8192)
+                ncap = (size_t)TGEN_FIXTURE_MAX + 8192;
             char *nbuf = ncap > cap ? realloc(buf, ncap) : NULL;
             if (nbuf == NULL) {
                 free(buf);
