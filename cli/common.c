@@ -154,8 +154,16 @@ gtr_status cli_read_decompressed(const char *path, char **data, size_t *len, gtr
 
     *data = NULL;
     *len = 0;
+    struct stat sb;
     if ((st = gtr_input_open_path(path, NULL, &in, err)) < 0)
         return st;
+    /* A plain regular file too large to hold fails before it is read. */
+    if (strcmp(path, "-") != 0 && !gtr_input_is_gzip(in) && stat(path, &sb) == 0 &&
+        S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > CLI_FIXTURE_MAX) {
+        gtr_input_free(in);
+        return gtr_err_setf(err, GTR_E_LIMIT, "read %s: input exceeds the limit of %llu bytes",
+                            path, (unsigned long long)CLI_FIXTURE_MAX);
+    }
     gtr_input_set_limit(in, CLI_FIXTURE_MAX);
     if ((st = gtr_input_read_all(in, data, len, err)) < 0) {
         if (st == GTR_E_LIMIT)

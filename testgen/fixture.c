@@ -523,6 +523,13 @@ gtr_status tgen_load_trace(const char *path, gtr_buf *wire, bool *fixture, gtr_e
         *fixture = false;
     if ((st = gtr_input_open_path(path, NULL, &in, err)) < 0)
         return st;
+    /* A plain regular .test too large to hold fails before it is read. */
+    struct stat sb;
+    if (is_fixture && strcmp(path, "-") != 0 && !gtr_input_is_gzip(in) && stat(path, &sb) == 0 &&
+        S_ISREG(sb.st_mode) && (unsigned long long)sb.st_size > TGEN_FIXTURE_MAX) {
+        st = over_limit(name, TGEN_FIXTURE_MAX, err);
+        goto out;
+    }
     if ((st = gtr_input_read(in, head, sizeof head, &got, err)) < 0)
         goto out;
     if (!is_fixture) {

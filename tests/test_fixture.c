@@ -378,6 +378,21 @@ static void test_fixture_load_huge_inputs_is_bounded(void **state)
              "bytes", path, path);
     assert_string_equal(err.msg, want);
     assert_null(f);
+
+    /* Named .test, it is a fixture for tgen_load_trace: too large to hold. */
+    char test_path[64];
+    snprintf(test_path, sizeof test_path, "%s.test", path);   /* unique as path is */
+    FILE *tf = fopen(test_path, "wb");
+    assert_non_null(tf);
+    fclose(tf);
+    assert_int_equal(truncate(test_path, (off_t)1 << 30), 0);
+    gtr_buf_reset(&wire);
+    assert_int_equal(tgen_load_trace(test_path, &wire, &fixture, &err), GTR_E_LIMIT);
+    snprintf(want, sizeof want, "read %s: input exceeds the limit of 67108864 bytes", test_path);
+    assert_string_equal(err.msg, want);
+    assert_int_equal(wire.len, 0);
+    unlink(test_path);
+
     gtr_err_clear(&err);
     gtr_buf_free(&wire);
     unlink(path);
