@@ -2,7 +2,9 @@
 # fuzz-ci.sh: the CI fuzzing job.
 #  1. Replay: every target over its seeds (corpus/fuzz/<target>/) and every regression input
 #     (fuzz/regressions/) with the engine-free regression driver under ASan+UBSan (any C
-#     compiler; `ctest -L fuzz`). Fast: well under 30 s.
+#     compiler; `ctest -L fuzz`), then the sweep: every target over every real trace and
+#     fixture (fuzz/tools/sweep_inputs.sh gathers them; a real trace must never make an oracle
+#     fail). Fast: well under 30 s.
 #  2. Fuzz: when clang's libFuzzer runtime is available, FUZZ_SECONDS (default 60) of real
 #     fuzzing per target, from the seeds, JOBS (default 2) targets at a time (each a
 #     single-threaded process: ci/fuzz-libfuzzer.sh), with libFuzzer's value profile for a
@@ -37,7 +39,7 @@ else
 fi
 list=""
 for t in $targets; do list="$list fuzz_${t}_replay"; done
-cmake --build "$replay_build" -j"$jobs" --target $list gtr_gofuzz2bin fuzz_dicts || exit 1
+cmake --build "$replay_build" -j"$jobs" --target $list gtr_gofuzz2bin fuzz_dicts gotrace || exit 1
 start=$(date +%s)
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 for t in $targets; do
@@ -46,6 +48,18 @@ for t in $targets; do
     failed=1
   fi
 done
+if bash "$root/fuzz/tools/sweep_inputs.sh" "$replay_build/bin/gotrace" "$root" \
+  "$replay_build/fuzz-sweep"; then
+  for t in $targets; do
+    if ! "$replay_build/bin/fuzz_${t}_replay" "$replay_build/fuzz-sweep"; then
+      echo "fuzz-ci: sweep of $t over the real traces and fixtures FAILED" >&2
+      failed=1
+    fi
+  done
+else
+  echo "fuzz-ci: gathering the sweep's inputs FAILED" >&2
+  failed=1
+fi
 echo "fuzz-ci: replay took $(( $(date +%s) - start )) s"
 
 if [ "$secs" -gt 0 ]; then

@@ -16,6 +16,7 @@
 #include "gtr/input.h"
 #include "gtr/status.h"
 #include "mapped_file.h"
+#include "tgen/fixture.h"
 
 int cmd_raw(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
@@ -67,7 +68,12 @@ int cli_close_out(FILE *f);
 /* The most bytes (after gunzip) read into memory to recognise or load a .test fixture: past
  * it an input is not taken for a fixture, and a fixture fails with the input's limit message
  * (Go has no such limit). */
-#define CLI_FIXTURE_MAX (UINT64_C(64) << 20)
+#define CLI_FIXTURE_MAX TGEN_FIXTURE_MAX
+
+/* The most bytes (after gunzip) of a trace held in memory because it comes on a stream
+ * (stdin, a pipe) and must be read twice (stats): past it, "read stdin: input exceeds the
+ * limit of 268435456 bytes". A file is read afresh instead, in bounded memory. */
+#define CLI_STREAM_TRACE_MAX TGEN_TRACE_MAX
 
 /* What cli_load_input delivers from a .test fixture. */
 typedef enum cli_section {
@@ -106,7 +112,8 @@ typedef struct cli_input {
  * through a FILE that records the raw bytes read, and then read through one that replays
  * them before reading on (gtr_input has no public peek). Looking reads the first decompressed
  * bytes; only an input starting with neither magic is read further, at most CLI_FIXTURE_MAX
- * bytes (past that it is not a fixture).
+ * bytes, and no further than a NUL byte before its first line starting with "-- " (past
+ * either it is not a fixture: tgen_read_fixture_candidate).
  * Errors: the input's open/read message ("open PATH: <reason>"), ParseFile's message for a
  * malformed fixture, "out of memory". On failure *out holds nothing to free; on success
  * release it with cli_input_free. */
@@ -116,6 +123,12 @@ gtr_status cli_load_input(const char *path, cli_section want, cli_input *out, gt
  * text format and err is Go's "bad file format: not a Go execution trace?", a second line
  * says how to convert it. Returns CLI_FAIL. */
 int cli_fail_trace_err(const cli_input *ci, const gtr_err *err);
+
+/* cli_input_check_whole is cli_mapped_file_check of ci's mapping: when the file was cut
+ * while being read, gotrace ends with "gotrace: read FILE: the file was truncated while being
+ * read" and exit status 1 (whatever the reader made of the zeros past the cut). Call it
+ * before reporting the outcome of reading ci. */
+void cli_input_check_whole(const cli_input *ci);
 
 /* cli_input_free releases what cli_load_input opened (and zeroes ci). */
 void cli_input_free(cli_input *ci);

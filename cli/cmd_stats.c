@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "duration.h"
@@ -17,6 +18,7 @@
 #include "progress.h"
 #include "gtr/raw.h"
 #include "gtr/reader.h"
+#include "tgen/fixture.h"
 
 static const char usage_text[] =
     "usage: gotrace stats [--progress|--quiet] [--] [FILE|-]\n"
@@ -58,6 +60,10 @@ static const char usage_text[] =
     "txtar archive whose files are exactly `expect` then `trace` (gzip is accepted). The\n"
     "statistics are those of its trace file converted to wire bytes (as Go's\n"
     "testtrace.ParseFile does); a malformed fixture fails with ParseFile's message.\n"
+    "\n"
+    "Both parts read the whole trace: a plain file from a mapping, a gzip file afresh for\n"
+    "each part; a trace on stdin or a pipe is held in memory, at most 256 MiB of it\n"
+    "(decompressed; past it: \"read stdin: input exceeds the limit of 268435456 bytes\").\n"
     "\n"
     "Exits 0; 1 (\"gotrace: <error>\") when the trace cannot be read, after printing the\n"
     "table when only the high-level reader fails; 2 on usage errors.\n"
@@ -126,13 +132,23 @@ static void idset_free(idset *s)
     free(s->used);
 }
 
-/* open_data opens the whole input, read into memory: a fixture's wire bytes as they are (Go
- * never gunzips them), any other input with gzip sniffed as before. */
-static gtr_status open_data(const char *data, size_t len, bool plain, gtr_input **in,
-                            gtr_err *err)
+/* The trace the two passes read: bytes in memory (data: a mapped file, a fixture's trace, a
+ * stream read whole), or a regular file each pass opens afresh (path), so that a gzip file
+ * is never held whole. */
+typedef struct stats_source {
+    const char *data;   /* NULL: read path */
+    size_t len;
+    const char *path;
+    uint64_t size;      /* the bytes a pass reads: len, or the file's (an estimate when gzip) */
+} stats_source;
+
+/* source_open opens src for one pass: the bytes in memory as they are (decompressed
+ * already: a fixture's are never gunzipped, as in Go), or the file with gzip sniffed. */
+static gtr_status source_open(const stats_source *src, gtr_input **in, gtr_err *err)
 {
-    return plain ? gtr_input_open_memory_plain(data, len, NULL, in, err)
-                 : gtr_input_open_memory(data, len, NULL, in, err);
+    if (src->data != NULL)
+        return gtr_input_open_memory_plain(src->data, src->len, NULL, in, err);
+    return gtr_input_open_path(src->path, NULL, in, err);
 }
 
 /* ---- the size table (gotraceeventstats) ---- */
@@ -184,11 +200,12 @@ static void print_table(const row *rows, size_t n)
 
 typedef struct raw_figures {
     uint64_t events, batches, generations;
-    bool v1;   /* an old-format trace: no raw figures */
+    uint64_t bytes;   /* the decompressed input's size, header included (0: not known yet) */
+    bool v1;          /* an old-format trace: no raw figures */
 } raw_figures;
 
-static int size_table(const char *data, size_t len, bool plain, cli_progress_mode pmode,
-                      raw_figures *fig, gtr_err *err)
+static int size_table(const stats_source *src, cli_progress_mode pmode, raw_figures *fig,
+                      gtr_err *err)
 {
     cli_progress prog = {0};
     type_stat stats[256];
@@ -204,8 +221,7 @@ static int size_table(const char *data, size_t len, bool plain, cli_progress_mod
 
     for (unsigned i = 0; i < 256; i++)
         stats[i] = (type_stat){i, 0, 0};
-    if (open_data(data, len, plain, &in, err) < 0 ||
-        gtr_raw_reader_new(in, NULL, &r, err) < 0)
+    if (source_open(src, &in, err) < 0 || gtr_raw_reader_new(in, NULL, &r, err) < 0)
         goto end;
     if (gtr_raw_reader_version(r) < GTR_GO122) {
         fig->v1 = true;
@@ -214,7 +230,7 @@ static int size_table(const char *data, size_t len, bool plain, cli_progress_mod
         rc = CLI_OK;
         goto end;
     }
-    cli_progress_start(&prog, pmode, "stats (raw events)", in, len, false);
+    cli_progress_start(&prog, pmode, "stats (raw events)", in, src->size, false);
     while ((st = gtr_raw_reader_next(r, &ev, err)) == GTR_OK) {
         cli_progress_event(&prog);
         stats[ev.type].count++;
@@ -230,6 +246,7 @@ static int size_table(const char *data, size_t len, bool plain, cli_progress_mod
     cli_progress_end(&prog, st == GTR_EOF);
     if (st < 0)
         goto end;
+    fig->bytes = gtr_input_offset(in);
     cli_go_sort_func(stats, 256, sizeof stats[0], by_bytes_desc);
     nspecs = gtr_version_nspecs(gtr_raw_reader_version(r));
     rows[nrows++] = (row){{"Event", "Bytes", "%", "Count", "%"}};
@@ -243,7 +260,7 @@ static int size_table(const char *data, size_t len, bool plain, cli_progress_mod
         else
             snprintf(w->cell[0], CELL, "%s", name != NULL ? name : "");
         snprintf(w->cell[1], CELL, "%" PRIu64, s->bytes);
-        percent(w->cell[2], s->bytes, len);
+        percent(w->cell[2], s->bytes, fig->bytes);
         snprintf(w->cell[3], CELL, "%" PRIu64, s->count);
         percent(w->cell[4], s->count, fig->events);
         nrows++;
@@ -259,8 +276,8 @@ end:
 
 /* ---- the high-level figures ---- */
 
-static int high_level(const char *data, size_t len, bool plain, cli_progress_mode pmode,
-                      const raw_figures *fig, gtr_err *err)
+static int high_level(const stats_source *src, cli_progress_mode pmode, const raw_figures *fig,
+                      gtr_err *err)
 {
     cli_progress prog = {0};
     gtr_input *in = NULL;
@@ -273,10 +290,9 @@ static int high_level(const char *data, size_t len, bool plain, cli_progress_mod
     bool ok = true;
     int rc = CLI_FAIL;
 
-    if (open_data(data, len, plain, &in, err) < 0 ||
-        gtr_reader_new(in, NULL, &r, err) < 0)
+    if (source_open(src, &in, err) < 0 || gtr_reader_new(in, NULL, &r, err) < 0)
         goto end;
-    cli_progress_start(&prog, pmode, "stats (reader)", in, len, false);
+    cli_progress_start(&prog, pmode, "stats (reader)", in, src->size, false);
     while ((st = gtr_reader_next(r, &ev, err)) == GTR_OK) {
         gtr_event_kind k = gtr_event_get_kind(&ev);
         cli_progress_event(&prog);
@@ -305,7 +321,8 @@ static int high_level(const char *data, size_t len, bool plain, cli_progress_mod
     cli_progress_end(&prog, st == GTR_EOF);
     if (st < 0)
         goto end;
-    printf("\nbytes: %zu\n", len);
+    /* An old-format trace has no size table: its size is what this pass read. */
+    printf("\nbytes: %" PRIu64 "\n", fig->v1 ? gtr_input_offset(in) : fig->bytes);
     if (fig->v1) {
         printf("generations: 1\nbatches: -\nwire events: -\n");
     } else {
@@ -345,7 +362,7 @@ int cmd_stats(int argc, char **argv)
     cli_input ci = {0};
     char *data = NULL;
     size_t len = 0;
-    raw_figures fig = {0, 0, 0, false};
+    raw_figures fig = {0, 0, 0, 0, false};
     gtr_err err = GTR_ERR_INIT;
     int rc = CLI_FAIL;
 
@@ -369,20 +386,41 @@ int cmd_stats(int argc, char **argv)
         }
     }
     gtr_err_clear(&err);
-    /* Read the whole (decompressed) input once: both passes run over memory. A plain
-     * regular file is that memory already, mapped. */
-    if (cli_load_input(path != NULL ? path : "-", CLI_SECTION_WIRE, &ci, &err) < 0 ||
-        (ci.map.data == NULL && gtr_input_read_all(ci.in, &data, &len, &err) < 0)) {
+    const char *in_path = path != NULL ? path : "-";
+    stats_source src = {NULL, 0, NULL, 0};
+    struct stat sb;
+    if (cli_load_input(in_path, CLI_SECTION_WIRE, &ci, &err) < 0) {
         rc = cli_fail_err(&err);
         goto end;
     }
-    const char *bytes = ci.map.data != NULL ? (const char *)ci.map.data : data;
-    size_t nbytes = ci.map.data != NULL ? ci.map.len : len;
-    if (size_table(bytes, nbytes, ci.from_fixture, pmode, &fig, &err) != CLI_OK ||
-        high_level(bytes, nbytes, ci.from_fixture, pmode, &fig, &err) != CLI_OK) {
+    if (ci.map.data != NULL) {
+        /* A plain regular file: its mapping is the memory both passes read. */
+        src = (stats_source){ci.map.data, ci.map.len, NULL, ci.map.len};
+    } else if (ci.from_fixture) {
+        if (gtr_input_read_all(ci.in, &data, &len, &err) < 0) {
+            rc = cli_fail_err(&err);
+            goto end;
+        }
+        src = (stats_source){data, len, NULL, len};
+    } else if (strcmp(in_path, "-") != 0 && stat(in_path, &sb) == 0 && S_ISREG(sb.st_mode)) {
+        /* A gzip file: each pass reads it afresh, never whole. */
+        src = (stats_source){NULL, 0, in_path, cli_file_size(in_path, ci.in)};
+    } else {
+        /* A stream cannot be read twice: it is held in memory, its header judged first. */
+        if (tgen_read_trace(ci.in, strcmp(in_path, "-") == 0 ? "stdin" : in_path,
+                            CLI_STREAM_TRACE_MAX, &data, &len, &err) < 0) {
+            rc = cli_fail_trace_err(&ci, &err);
+            goto end;
+        }
+        src = (stats_source){data, len, NULL, len};
+    }
+    if (size_table(&src, pmode, &fig, &err) != CLI_OK ||
+        high_level(&src, pmode, &fig, &err) != CLI_OK) {
+        cli_input_check_whole(&ci);
         rc = cli_fail_trace_err(&ci, &err);
         goto end;
     }
+    cli_input_check_whole(&ci);
     rc = cli_close_stdout();
 end:
     gtr_err_clear(&err);

@@ -125,6 +125,7 @@ int cmd_validate(int argc, char **argv)
         gtr_reader_new(ci.in, NULL, &r, &err) < 0 || gtr_validator_new(NULL, &v, &err) < 0 ||
         (log_events && gtr_event_formatter_new(NULL, &fmt, &err) < 0) ||
         (explain && gtr_history_new(NULL, &hist, &err) < 0)) {
+        cli_input_check_whole(&ci);
         rc = cli_fail_trace_err(&ci, &err);
         goto end;
     }
@@ -174,11 +175,13 @@ int cmd_validate(int argc, char **argv)
             goto fail;
     }
 done:;
+    cli_input_check_whole(&ci);
     int werr = flush_lines(&lines);
     cli_progress_end(&prog, werr == 0);
     rc = werr != 0 ? cli_fail_write(NULL, werr) : cli_close_stdout();
     goto end;
 fail:
+    cli_input_check_whole(&ci);
     /* The dump ends with the failing event, then the error goes to stderr. */
     flush_lines(&lines);
     cli_progress_end(&prog, false);

@@ -166,10 +166,20 @@ gtr_status cli_read_decompressed(const char *path, char **data, size_t *len, gtr
 
     *data = NULL;
     *len = 0;
+    struct stat sb;
     if ((st = gtr_input_open_path(path, NULL, &in, err)) < 0)
         return st;
+    /* A plain regular file too large to hold fails before it is read. */
+    if (strcmp(path, "-") != 0 && !gtr_input_is_gzip(in) && stat(path, &sb) == 0 &&
+        S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > CLI_FIXTURE_MAX) {
+        gtr_input_free(in);
+        return gtr_err_setf(err, GTR_E_LIMIT, "read %s: input exceeds the limit of %llu bytes",
+                            path, (unsigned long long)CLI_FIXTURE_MAX);
+    }
     gtr_input_set_limit(in, CLI_FIXTURE_MAX);
     if ((st = gtr_input_read_all(in, data, len, err)) < 0) {
+        if (st == GTR_E_LIMIT)
+            gtr_err_wrapf(err, "read %s", strcmp(path, "-") == 0 ? "stdin" : path);
         free(*data);
         *data = NULL;
         *len = 0;
@@ -197,16 +207,11 @@ static gtr_status sniff(gtr_input *in, char **data, size_t *len, bool *text, gtr
     *text = starts_with(head, got, text_magic);
     if (*text || starts_with(head, got, wire_magic))
         return GTR_OK;
-    /* The head, then the rest: gtr_input_read_all appends to a malloc'd buffer of n bytes. */
-    size_t n = got;
-    char *buf = malloc(got > 0 ? got : 1);
-    if (buf == NULL)
-        return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
-    memcpy(buf, head, got);
-    if (gtr_input_read_all(in, &buf, &n, NULL) < 0) {
-        free(buf);
+    /* The head, then the rest, as long as it may be a fixture. */
+    size_t n = 0;
+    char *buf = NULL;
+    if (tgen_read_fixture_candidate(in, head, got, &buf, &n, NULL) < 0)
         return GTR_OK;
-    }
     if (!tgen_fixture_sniff(buf, n, &nomem)) {
         free(buf);
         return nomem ? gtr_err_setf(err, GTR_E_NOMEM, "out of memory") : GTR_OK;
@@ -381,6 +386,8 @@ static gtr_status load_stream(const char *path, FILE *src, bool own_src, const c
 static void release_mapped(void *ctx, uint64_t offset)
 {
     cli_mapped_file_release_before(ctx, offset);
+    /* A generation is done with: a cut file is told as soon as it can be. */
+    cli_mapped_file_check(ctx);
 }
 
 /* map_plain_file maps path when it is a regular file that is not gzip-compressed (a gzip
@@ -476,6 +483,11 @@ int cli_fail_trace_err(const cli_input *ci, const gtr_err *err)
         fputs("gotrace: (this is a trace in the text format: convert it with gotrace raw "
               "text2bytes)\n", stderr);
     return rc;
+}
+
+void cli_input_check_whole(const cli_input *ci)
+{
+    cli_mapped_file_check(&ci->map);
 }
 
 void cli_input_free(cli_input *ci)

@@ -52,9 +52,10 @@ bool cli_map_file(const char *path, cli_mapped_file *out)
     }
     size_t len = (size_t)sb.st_size;
     void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);   /* the mapping keeps the file */
-    if (p == MAP_FAILED)
+    if (p == MAP_FAILED) {
+        close(fd);
         return false;
+    }
     (void)madvise(p, len, MADV_SEQUENTIAL);
 
     /* Longer paths are cut in the message; the exit status says the rest. */
@@ -74,6 +75,7 @@ bool cli_map_file(const char *path, cli_mapped_file *out)
     sigaction(SIGBUS, &sa, NULL);
 
     out->data = p;
+    out->fd = fd;
     out->len = len;
     populate_ahead(out, CLI_MAPPED_FILE_AHEAD);
     return true;
@@ -96,9 +98,19 @@ void cli_mapped_file_release_before(cli_mapped_file *m, uint64_t offset)
     populate_ahead(m, m->released + CLI_MAPPED_FILE_AHEAD);
 }
 
+void cli_mapped_file_check(const cli_mapped_file *m)
+{
+    struct stat sb;
+    if (m->data == NULL || fstat(m->fd, &sb) != 0 || (unsigned long long)sb.st_size >= m->len)
+        return;
+    on_sigbus(SIGBUS);
+}
+
 void cli_unmap_file(cli_mapped_file *m)
 {
-    if (m->data != NULL)
+    if (m->data != NULL) {
         munmap(m->data, m->len);
+        close(m->fd);
+    }
     memset(m, 0, sizeof *m);
 }

@@ -15,6 +15,7 @@
 
 typedef struct cli_mapped_file {
     void *data;       /* NULL: nothing mapped */
+    int fd;           /* the file, open while it is mapped: its size is checked against len */
     size_t len;
     size_t released;  /* bytes at the start let go by cli_mapped_file_release_before */
     size_t populated; /* the end of the bytes made resident in advance */
@@ -27,8 +28,16 @@ typedef struct cli_mapped_file {
  * any error in Go's words. A file cut short by another process while it is mapped would
  * raise SIGBUS on the next read of a lost page: once a file is mapped, SIGBUS ends gotrace
  * with "gotrace: read PATH: the file was truncated while being read" (PATH the last file
- * mapped) and exit status 1. */
+ * mapped) and exit status 1. A cut that is not page-aligned raises no SIGBUS for the rest of
+ * its last page, which reads as zeros: cli_mapped_file_check catches that one. */
 bool cli_map_file(const char *path, cli_mapped_file *out);
+
+/* cli_mapped_file_check ends gotrace as SIGBUS does (the same message, exit status 1) when
+ * the file of m is now shorter than its mapping: bytes read from it may have been the zeros
+ * that stand for the lost part of the last page. Call it before any outcome of reading the
+ * mapping is reported, so that the outcome of a cut file is always that message. Returns
+ * when nothing is mapped or the file is whole. */
+void cli_mapped_file_check(const cli_mapped_file *m);
 
 /* cli_mapped_file_release_before lets go of the whole pages of m before offset, so that a
  * long file read front to back keeps the memory of a short one: they leave the process (its

@@ -2,19 +2,21 @@
 /* fuzz_raw_roundtrip.c: the wire format round trip (Go's internal/trace/raw).
  *
  * Input: a wire-format trace, plain or gzip. Oracles:
- *  1. Whatever the raw reader parses (the events before EOF or the first error) re-encodes
- *     with the raw writer and re-parses to the same events, to a clean EOF: type,
- *     arguments, frames and trailer bytes equal (nil and empty trailers both encode as
- *     length 0, and both come back from the wire reader the same way).
+ *  1. Whatever the raw reader parses (the events before EOF, the first error or a cap of
+ *     fuzz_common.h) re-encodes with the raw writer and re-parses to the same events, to a
+ *     clean EOF: type, arguments, frames and trailer bytes equal (nil and empty trailers
+ *     both encode as length 0, and both come back from the wire reader the same way).
  *  2. The writer's output is the sum of the header and every event's EncodedSize().
  *  3. Encoding is canonical: encoding the re-parsed events again gives the same bytes.
  *  4. raw.Event.String() of an event and of its re-parsed copy are identical. */
 #include "fuzz_common.h"
 
-/* read_all parses the wire trace in into l (up to FUZZ_MAX_EVENTS events). Returns the
- * reader's last status (GTR_EOF for a clean end), or GTR_E_USAGE when the header did not
- * parse. */
-static gtr_status read_all(gtr_input *in, fuzz_rawlist *l)
+/* read_all parses the wire trace in into l, at most max events. Returns the reader's last
+ * status (GTR_EOF for a clean end), GTR_E_LIMIT when the trace has more than max events, or
+ * GTR_E_USAGE when the header did not parse. A trace of exactly max events ends in GTR_EOF:
+ * the cap is checked by reading one more, so that a long trace's first max events, re-encoded,
+ * read back to the clean end they should have. */
+static gtr_status read_all(gtr_input *in, fuzz_rawlist *l, size_t max)
 {
     gtr_raw_reader *r = NULL;
     gtr_err err = GTR_ERR_INIT;
@@ -26,13 +28,13 @@ static gtr_status read_all(gtr_input *in, fuzz_rawlist *l)
     l->version = gtr_raw_reader_version(r);
     for (;;) {
         gtr_raw_event ev;
-        if (l->n >= FUZZ_MAX_EVENTS) {
-            st = GTR_E_LIMIT;
-            break;
-        }
         st = gtr_raw_reader_next(r, &ev, &err);
         if (st != GTR_OK)
             break;
+        if (l->n >= max) {
+            st = GTR_E_LIMIT;
+            break;
+        }
         FUZZ_CHECK(ev.version == l->version, "event version is the reader's version");
         FUZZ_CHECK(ev.nargs == 0 || ev.args != NULL, "args present");
         FUZZ_CHECK(ev.data_len == 0 || ev.data != NULL, "data present");
@@ -111,7 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gtr_input *in = fuzz_input_open(data, size);
     if (in == NULL)
         return 0;
-    gtr_status st = read_all(in, &first);
+    gtr_status st = read_all(in, &first, FUZZ_MAX_EVENTS);
     gtr_input_free(in);
     if (st == GTR_E_USAGE || !fuzz_rawlist_ok(&first))
         goto done;
@@ -120,7 +122,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         goto done;
     in = fuzz_input_open((const uint8_t *)wire2.data, wire2.len);
     FUZZ_CHECK(in != NULL, "re-encoded trace opens");
-    st = read_all(in, &second);
+    /* Whatever stopped the first read (an error, the event cap, the decompressed limit), the
+     * events it kept are a whole trace of first.n events. */
+    st = read_all(in, &second, first.n);
     gtr_input_free(in);
     if (st == GTR_E_NOMEM || !fuzz_rawlist_ok(&second))
         goto done;

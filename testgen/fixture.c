@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gtr/buf.h"
@@ -48,8 +49,17 @@ const tgen_expect *tgen_fixture_expect(const tgen_fixture *f)
     return f->expect;
 }
 
-/* read_file is os.ReadFile: the whole file in a malloc'd buffer, growing as bytes arrive.
- * Errors are Go's *PathError text: "open PATH: <reason>" / "read PATH: <reason>". */
+/* over_limit is the error of an input past limit bytes, in the input layer's words
+ * (gtr_input_set_limit) with the input's name. */
+static gtr_status over_limit(const char *name, uint64_t limit, gtr_err *err)
+{
+    return gtr_err_setf(err, GTR_E_LIMIT, "read %s: input exceeds the limit of %llu bytes", name,
+                        (unsigned long long)limit);
+}
+
+/* read_file is os.ReadFile: the whole file in a malloc'd buffer, growing as bytes arrive,
+ * at most TGEN_FIXTURE_MAX bytes of it. Errors are Go's *PathError text: "open PATH:
+ * <reason>" / "read PATH: <reason>", and over_limit's (os.ReadFile has no limit). */
 static gtr_status read_file(const char *path, char **data, size_t *len, gtr_err *err)
 {
     char reason[128];
@@ -62,9 +72,25 @@ static gtr_status read_file(const char *path, char **data, size_t *len, gtr_err 
     if (fd < 0)
         return gtr_err_setf(err, GTR_E_IO, "open %s: %s", path,
                             gtr_errno_text(errno, reason, sizeof reason));
+    /* A regular file past the limit fails before a byte is read; any other (a device, a
+     * pipe) when it gets there. */
+    struct stat sb;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+        (unsigned long long)sb.st_size > TGEN_FIXTURE_MAX) {
+        close(fd);
+        return over_limit(path, TGEN_FIXTURE_MAX, err);
+    }
     for (;;) {
+        if (n > TGEN_FIXTURE_MAX) {
+            free(buf);
+            close(fd);
+            return over_limit(path, TGEN_FIXTURE_MAX, err);
+        }
         if (cap - n < 4096) {
+            /* Past the limit by one read at most: the buffer need not double beyond it. */
             size_t ncap = cap < 16384 ? 16384 : cap * 2;
+            if (ncap > (size_t)TGEN_FIXTURE_MAX + 8192)
+                ncap = (size_t)TGEN_FIXTURE_MAX + 8192;
             char *nbuf = ncap > cap ? realloc(buf, ncap) : NULL;
             if (nbuf == NULL) {
                 free(buf);
@@ -314,38 +340,231 @@ static bool has_suffix(const char *s, const char *suf)
     return n >= k && strcmp(s + n - k, suf) == 0;
 }
 
-gtr_status tgen_load_trace(const char *path, gtr_buf *wire, bool *fixture, gtr_err *err)
+gtr_status tgen_header_check(const void *head, size_t n, bool whole, gtr_err *err)
 {
     gtr_input *in = NULL;
-    char *data = NULL;
-    size_t len = 0;
+    gtr_go_version v;
+    gtr_err sub = GTR_ERR_INIT;
+    gtr_status st = gtr_input_open_memory_plain(n > 0 ? head : "", n, NULL, &in, err);
+    if (st < 0)
+        return st;
+    st = gtr_header_read(in, &v, &sub);
+    uint64_t at = gtr_input_offset(in);
+    gtr_input_free(in);
+    /* A version is judged once the whole header is read. A format error is found a rune (at
+     * most 4 bytes) ahead of where the reading stops: before the last 4 bytes, these bytes
+     * decided it, whatever follows them. */
+    if (st == GTR_OK || st == GTR_E_VERSION || whole || at + 4 <= n) {
+        gtr_err_move(err, &sub);
+        return st;
+    }
+    gtr_err_clear(&sub);
+    return GTR_EOF;
+}
+
+/* The most bytes looked at to judge a trace's header before the rest is read: a header is 16
+ * bytes, or a few more with the spaces and leading zeros Go's fmt.Fscanf lets through. */
+#define HEAD_MAX 4096
+
+/* A fixture recognised by its content is text before its first file: no NUL byte comes
+ * before the first line that starts with "-- " (a txtar file marker). comment_scan follows
+ * that over a growing buffer. */
+typedef struct comment_scan {
+    size_t from;    /* the bytes before it were looked at */
+    bool marker;    /* a line starting with "-- " was seen: nothing more to look at */
+} comment_scan;
+
+/* comment_has_nul: buf[0..n), the bytes read so far, has a NUL byte before any line starting
+ * with "-- ". Each call looks at the bytes the last one had not seen (and 3 before them, for
+ * a marker across two reads). */
+static bool comment_has_nul(comment_scan *sc, const char *buf, size_t n)
+{
+    if (sc->marker)
+        return false;
+    size_t marker = SIZE_MAX;
+    if (n >= 3 && memcmp(buf, "-- ", 3) == 0) {
+        marker = 0;
+    } else {
+        for (size_t i = sc->from > 3 ? sc->from - 3 : 0; i < n;) {
+            const char *nl = memchr(buf + i, '\n', n - i);
+            if (nl == NULL || (size_t)(nl - buf) + 4 > n)
+                break;
+            if (memcmp(nl + 1, "-- ", 3) == 0) {
+                marker = (size_t)(nl - buf) + 1;
+                break;
+            }
+            i = (size_t)(nl - buf) + 1;
+        }
+    }
+    const char *nul = memchr(buf + sc->from, '\0', n - sc->from);
+    sc->from = n;
+    if (nul != NULL && (size_t)(nul - buf) < marker)
+        return true;
+    sc->marker = marker != SIZE_MAX;
+    return false;
+}
+
+/* read_rest reads the rest of in after its head (head[0..got), already read) into a malloc'd
+ * buffer (*data, *len, NUL-terminated), at most limit bytes in all: the buffer grows up to
+ * limit + 1 bytes and no further, so that memory stays within the limit on any input. Past
+ * it: "read NAME: input exceeds the limit of LIMIT bytes" (GTR_E_LIMIT). With fixture_text,
+ * the reading stops as soon as the bytes cannot be a fixture recognised by its content
+ * (comment_has_nul): GTR_E_FORMAT "not a fixture: a NUL byte before its first file". */
+static gtr_status read_rest(gtr_input *in, const char *name, uint64_t limit, bool fixture_text,
+                            const char *head, size_t got, char **data, size_t *len, gtr_err *err)
+{
+    comment_scan sc = {0, false};
+    size_t max = limit < SIZE_MAX - 1 ? (size_t)limit + 1 : SIZE_MAX;
+    size_t cap = got < 65536 ? 65536 : got;
+    gtr_status st = GTR_OK;
+
+    *data = NULL;
+    *len = 0;
+    if (got > limit)
+        return over_limit(name, limit, err);
+    if (cap > max)
+        cap = max;   /* > got */
+    char *buf = malloc(cap);
+    if (buf == NULL)
+        return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+    if (got > 0)
+        memcpy(buf, head, got);
+    size_t n = got;
+    for (;;) {
+        if (n == cap) {
+            if (cap >= max) {
+                st = over_limit(name, limit, err);
+                break;
+            }
+            size_t ncap = cap > max / 2 ? max : cap * 2;
+            char *nbuf = realloc(buf, ncap);
+            if (nbuf == NULL) {
+                st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+                break;
+            }
+            buf = nbuf;
+            cap = ncap;
+        }
+        size_t k = 0;
+        if ((st = gtr_input_read(in, buf + n, cap - n, &k, err)) < 0)
+            break;
+        n += k;
+        if (fixture_text && comment_has_nul(&sc, buf, n)) {
+            st = gtr_err_setf(err, GTR_E_FORMAT, "not a fixture: a NUL byte before its first file");
+            break;
+        }
+        if (k == 0)
+            break;
+    }
+    /* The loop stops at limit + 1 bytes: n == cap < max here, so the NUL adds one byte. */
+    if (st >= 0 && n == cap) {
+        char *nbuf = realloc(buf, cap + 1);
+        if (nbuf == NULL)
+            st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+        else
+            buf = nbuf;
+    }
+    if (st < 0) {
+        free(buf);
+        return st;
+    }
+    buf[n] = '\0';
+    *data = buf;
+    *len = n;
+    return GTR_OK;
+}
+
+gtr_status tgen_read_trace(gtr_input *in, const char *name, uint64_t max, char **data,
+                           size_t *len, gtr_err *err)
+{
+    char head[HEAD_MAX];
+    size_t got = 0;
+    gtr_status st;
+
+    *data = NULL;
+    *len = 0;
+    if ((st = gtr_input_read(in, head, sizeof head, &got, err)) < 0)
+        return st;
+    st = tgen_header_check(head, got, got < sizeof head, err);
+    if (st < 0)
+        return st;
+    return read_rest(in, name, max, false, head, got, data, len, err);
+}
+
+gtr_status tgen_read_fixture_candidate(gtr_input *in, const void *head, size_t got, char **data,
+                                       size_t *len, gtr_err *err)
+{
+    return read_rest(in, "input", TGEN_FIXTURE_MAX, true, head, got, data, len, err);
+}
+
+gtr_status tgen_load_trace(const char *path, gtr_buf *wire, bool *fixture, gtr_err *err)
+{
+    const char *name = strcmp(path, "-") == 0 ? "stdin" : path;
+    gtr_input *in = NULL;
+    char head[HEAD_MAX], *data = NULL;
+    size_t got = 0, len = 0;
+    bool is_fixture = has_suffix(path, ".test"), nomem = false;
+    gtr_err sub = GTR_ERR_INIT;
     gtr_status st;
 
     if (fixture != NULL)
         *fixture = false;
     if ((st = gtr_input_open_path(path, NULL, &in, err)) < 0)
         return st;
-    st = gtr_input_read_all(in, &data, &len, err);
-    gtr_input_free(in);
-    if (st < 0)
-        goto out;
-    bool nomem = false;
-    if (has_suffix(path, ".test") || tgen_fixture_sniff(data, len, &nomem)) {
-        tgen_fixture *f = NULL;
-        if ((st = tgen_fixture_parse(path, data, len, &f, err)) < 0)
-            goto out;
-        size_t n;
-        const uint8_t *w = tgen_fixture_trace(f, &n);
-        if (gtr_buf_append(wire, w, n) < 0)
-            st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
-        tgen_fixture_free(f);
-        if (fixture != NULL)
-            *fixture = true;
+    /* A plain regular .test too large to hold fails before it is read. */
+    struct stat sb;
+    if (is_fixture && strcmp(path, "-") != 0 && !gtr_input_is_gzip(in) && stat(path, &sb) == 0 &&
+        S_ISREG(sb.st_mode) && (unsigned long long)sb.st_size > TGEN_FIXTURE_MAX) {
+        st = over_limit(name, TGEN_FIXTURE_MAX, err);
         goto out;
     }
-    if (nomem || gtr_buf_append(wire, data, len) < 0)
+    if ((st = gtr_input_read(in, head, sizeof head, &got, err)) < 0)
+        goto out;
+    if (!is_fixture) {
+        st = tgen_header_check(head, got, got < sizeof head, &sub);
+        if (st == GTR_OK || st == GTR_EOF) {
+            /* A trace (or one whose header these bytes cannot judge): all of it. */
+            if ((st = read_rest(in, name, TGEN_TRACE_MAX, false, head, got, &data, &len, err)) < 0)
+                goto out;
+            goto wire_bytes;
+        }
+        /* Not a trace: a fixture by its content, or bytes whose first ones fail the header
+         * anyway, which are all the reader looks at: no more of them is kept. */
+        if (tgen_read_fixture_candidate(in, head, got, &data, &len, NULL) < 0 ||
+            !tgen_fixture_sniff(data, len, &nomem)) {
+            free(data);
+            data = NULL;
+            if (nomem) {
+                st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+                goto out;
+            }
+            if (gtr_buf_append(wire, head, got) < 0)
+                st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+            else
+                st = GTR_OK;
+            goto out;
+        }
+    } else if ((st = read_rest(in, name, TGEN_FIXTURE_MAX, false, head, got, &data, &len, err)) <
+               0) {
+        goto out;
+    }
+    tgen_fixture *f = NULL;
+    if ((st = tgen_fixture_parse(path, data, len, &f, err)) < 0)
+        goto out;
+    size_t n;
+    const uint8_t *w = tgen_fixture_trace(f, &n);
+    if (gtr_buf_append(wire, w, n) < 0)
+        st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+    tgen_fixture_free(f);
+    if (fixture != NULL)
+        *fixture = true;
+    goto out;
+wire_bytes:
+    if (gtr_buf_append(wire, data, len) < 0)
         st = gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
 out:
+    gtr_err_clear(&sub);
+    gtr_input_free(in);
     free(data);
     return st;
 }

@@ -505,3 +505,30 @@ gtr_cli_test(cli_validate_explain_other_failure_adds_nothing
              RC 1 ERR "^gotrace: expected a proc but didn't have one\n$")
 gtr_cli_test(cli_validate_explain_bad_value ARGS validate --explain=maybe ${_stuck} RC 2
              ERR "invalid boolean value \"maybe\" for --explain: parse error")
+
+# Text lines as Go's bufio.Scanner reads them: 65,535 bytes are a line, 65,536 are "too long"
+# (a comment line too: the scanner fails before the text reader sees it).
+string(REPEAT "x" 65534 _x65534)
+gtr_cli_test(cli_raw_text2bytes_line_under_64k_is_read ARGS raw text2bytes line-64k-1.txt RC 0
+             OUT "^go 1.22 trace" SETUP_FILE line-64k-1.txt SETUP_TEXT "Trace Go1.22\n#${_x65534}\n")
+gtr_cli_test(cli_raw_text2bytes_line_of_64k_fails_as_go ARGS raw text2bytes line-64k.txt RC 1
+             ERR "^gotrace: bufio.Scanner: token too long\n$"
+             SETUP_FILE line-64k.txt SETUP_TEXT "Trace Go1.22\n#${_x65534}x\n")
+
+# A mapped file cut by another process while validate reads it, at offsets that are not
+# page-aligned (the rest of the cut's last page reads as zeros, no SIGBUS): always the
+# documented message, never what the reader makes of the zeros. Traces from `gotrace sim`.
+if(TARGET gtr_sim)
+  add_test(NAME cli_validate_file_cut_while_read_says_truncated
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/truncate_during_validate.sh
+                   $<TARGET_FILE:gotrace> ${CMAKE_CURRENT_BINARY_DIR}/cli-truncate 13)
+  set_tests_properties(cli_validate_file_cut_while_read_says_truncated PROPERTIES TIMEOUT 300)
+endif()
+
+# Hostile input in every mode (/dev/zero, a gzip bomb, 1 GiB sparse files, bad headers before
+# endless data; by path and on stdin): exit status 1 and a clear message within 20 s, under a
+# 512 MiB address-space limit (not for sanitizer builds). The script makes its own inputs.
+add_test(NAME cli_hostile_input_is_bounded
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/hostile_input.sh $<TARGET_FILE:gotrace>
+                 ${CMAKE_CURRENT_BINARY_DIR}/cli-hostile)
+set_tests_properties(cli_hostile_input_is_bounded PROPERTIES TIMEOUT 1200)

@@ -7,6 +7,26 @@ foreach(t reader raw_roundtrip text txtar_check testgen)
   set_tests_properties(fuzz_replay_${t} PROPERTIES LABELS fuzz TIMEOUT 120)
 endforeach()
 
+# The sweep: every target's replay driver over every real trace (as it is, gunzipped, in the
+# text format) and every fixture (as wire bytes, as text, as the .test file), not only over its
+# own seeds: a target whose oracle fails on a real trace raises a false alarm a fuzzer would
+# file as a crash. fuzz_sweep_inputs gathers them (fuzz/tools/sweep_inputs.sh) once.
+if(TARGET gotrace)
+  add_test(NAME fuzz_sweep_inputs
+    COMMAND bash ${CMAKE_SOURCE_DIR}/fuzz/tools/sweep_inputs.sh $<TARGET_FILE:gotrace>
+      ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/fuzz-sweep)
+  set_tests_properties(fuzz_sweep_inputs PROPERTIES LABELS fuzz FIXTURES_SETUP fuzz_sweep)
+  set(_sweep_targets reader raw_roundtrip text txtar_check testgen)
+  if(TARGET gtr_sim)
+    list(APPEND _sweep_targets sim)
+  endif()
+  foreach(t IN LISTS _sweep_targets)
+    add_test(NAME fuzz_sweep_${t} COMMAND fuzz_${t}_replay ${CMAKE_BINARY_DIR}/fuzz-sweep)
+    set_tests_properties(fuzz_sweep_${t} PROPERTIES LABELS fuzz TIMEOUT 300
+                         FIXTURES_REQUIRED fuzz_sweep)
+  endforeach()
+endif()
+
 # The committed Go crashers in fuzz/regressions/reader/go-* are exactly what the converter
 # makes of Go's testdata/fuzz/FuzzReader files (when that source tree is present).
 set(GTR_GO_FUZZREADER_DIR

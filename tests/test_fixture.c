@@ -242,6 +242,163 @@ static void test_fixture_check_upstream_failure_fixture_passes(void **state)
     assert_int_equal(rep.failures, 0);
 }
 
+/* --- bounded reading of hostile input ---------------------------------------------------- */
+
+/* temp_path makes an empty temporary file and returns its path (the caller unlinks, frees). */
+static char *temp_path(void)
+{
+    char *path = strdup("/tmp/gtr-fixture-XXXXXX");
+    assert_non_null(path);
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    return path;
+}
+
+static void test_fixture_header_check_decides_on_the_first_bytes(void **state)
+{
+    (void)state;
+    gtr_err err = GTR_ERR_INIT;
+    static const char good[] = "go 1.22 trace\0\0\0", bad[] = "go 1.99 trace\0\0\0";
+    char zeros[64] = {0}, spaces[4096];
+
+    assert_int_equal(tgen_header_check(good, sizeof good - 1, false, &err), GTR_OK);
+    assert_int_equal(tgen_header_check(bad, sizeof bad - 1, false, &err), GTR_E_VERSION);
+    assert_string_equal(err.msg, "unknown or unsupported trace version go 1.99");
+    assert_int_equal(tgen_header_check(zeros, sizeof zeros, false, &err), GTR_E_FORMAT);
+    assert_string_equal(err.msg, "bad file format: not a Go execution trace?");
+    /* "go" and spaces to the end of what was read: the rest could still make a header. */
+    memset(spaces, ' ', sizeof spaces);
+    memcpy(spaces, "go", 2);
+    gtr_err_clear(&err);
+    assert_int_equal(tgen_header_check(spaces, sizeof spaces, false, &err), GTR_EOF);
+    assert_int_equal(err.code, GTR_OK);
+    /* ... unless the input ends there. */
+    assert_int_equal(tgen_header_check(spaces, sizeof spaces, true, &err), GTR_E_FORMAT);
+    gtr_err_clear(&err);
+}
+
+static void test_fixture_read_trace_stops_at_its_limit(void **state)
+{
+    (void)state;
+    static char trace[10000] = "go 1.22 trace";
+    gtr_input *in = NULL;
+    gtr_err err = GTR_ERR_INIT;
+    char *data = NULL;
+    size_t len = 0;
+
+    assert_int_equal(gtr_input_open_memory_plain(trace, sizeof trace, NULL, &in, &err), GTR_OK);
+    assert_int_equal(tgen_read_trace(in, "t", 9999, &data, &len, &err), GTR_E_LIMIT);
+    assert_string_equal(err.msg, "read t: input exceeds the limit of 9999 bytes");
+    assert_null(data);
+    gtr_input_free(in);
+
+    assert_int_equal(gtr_input_open_memory_plain(trace, sizeof trace, NULL, &in, &err), GTR_OK);
+    assert_int_equal(tgen_read_trace(in, "t", 10000, &data, &len, &err), GTR_OK);
+    assert_int_equal(len, sizeof trace);
+    assert_memory_equal(data, trace, sizeof trace);
+    assert_int_equal(data[len], '\0');
+    free(data);
+    gtr_input_free(in);
+
+    /* A bad header is the error, whatever follows. */
+    memcpy(trace, "go 1.99", 7);
+    assert_int_equal(gtr_input_open_memory_plain(trace, sizeof trace, NULL, &in, &err), GTR_OK);
+    assert_int_equal(tgen_read_trace(in, "t", 10000, &data, &len, &err), GTR_E_VERSION);
+    assert_string_equal(err.msg, "unknown or unsupported trace version go 1.99");
+    assert_null(data);
+    gtr_input_free(in);
+    memcpy(trace, "go 1.22", 7);
+    gtr_err_clear(&err);
+}
+
+/* An input that may be a fixture is read until it cannot be one: a NUL byte before its first
+ * "-- " line ends the reading of 1 MiB of zeros after a 64 KiB read or so; after a file
+ * marker, a NUL byte is a fixture's own business. */
+static void test_fixture_candidate_stops_at_a_nul_before_the_first_file(void **state)
+{
+    (void)state;
+    const size_t big = (size_t)1 << 20;
+    char *text = calloc(1, big);
+    gtr_input *in = NULL;
+    gtr_err err = GTR_ERR_INIT;
+    char *data = NULL;
+    size_t len = 0;
+    assert_non_null(text);
+
+    memcpy(text, "comment\n", 8);
+    assert_int_equal(gtr_input_open_memory_plain(text, big, NULL, &in, &err), GTR_OK);
+    assert_int_equal(tgen_read_fixture_candidate(in, NULL, 0, &data, &len, &err), GTR_E_FORMAT);
+    assert_null(data);
+    assert_in_range(gtr_input_offset(in), 8, 128 << 10);
+    gtr_input_free(in);
+
+    static const char fixture[] = "-- expect --\nSUCCESS\n-- trace --\n";
+    memcpy(text, fixture, sizeof fixture - 1);
+    assert_int_equal(gtr_input_open_memory_plain(text, big, NULL, &in, &err), GTR_OK);
+    assert_int_equal(tgen_read_fixture_candidate(in, NULL, 0, &data, &len, &err), GTR_OK);
+    assert_int_equal(len, big);
+    assert_true(tgen_fixture_sniff(data, len, NULL));
+    free(data);
+    gtr_input_free(in);
+
+    /* The marker after a comment line, the head given apart. */
+    static const char commented[] = "a comment\n-- expect --\nSUCCESS\n-- trace --\n";
+    memcpy(text, commented + 4, sizeof commented - 5);
+    assert_int_equal(gtr_input_open_memory_plain(text, big, NULL, &in, &err), GTR_OK);
+    assert_int_equal(tgen_read_fixture_candidate(in, commented, 4, &data, &len, &err), GTR_OK);
+    assert_int_equal(len, big + 4);
+    assert_memory_equal(data, commented, sizeof commented - 1);
+    free(data);
+    gtr_input_free(in);
+    gtr_err_clear(&err);
+    free(text);
+}
+
+/* A wire input whose header fails gives its first bytes only (they decide the verdict): a
+ * 1 GiB file of them is not read whole. A huge .test fails on its size, before it is read. */
+static void test_fixture_load_huge_inputs_is_bounded(void **state)
+{
+    (void)state;
+    char *path = temp_path();
+    gtr_err err = GTR_ERR_INIT;
+    gtr_buf wire = {0};
+    bool fixture = true;
+
+    assert_int_equal(truncate(path, (off_t)1 << 30), 0);
+    assert_int_equal(tgen_load_trace(path, &wire, &fixture, &err), GTR_OK);
+    assert_false(fixture);
+    assert_int_equal(wire.len, 4096);
+
+    tgen_fixture *f = NULL;
+    assert_int_equal(tgen_fixture_parse_file(path, &f, &err), GTR_E_LIMIT);
+    char want[256];
+    snprintf(want, sizeof want,
+             "failed to read test file for %s: read %s: input exceeds the limit of 67108864 "
+             "bytes", path, path);
+    assert_string_equal(err.msg, want);
+    assert_null(f);
+
+    /* Named .test, it is a fixture for tgen_load_trace: too large to hold. */
+    char test_path[64];
+    snprintf(test_path, sizeof test_path, "%s.test", path);   /* unique as path is */
+    FILE *tf = fopen(test_path, "wb");
+    assert_non_null(tf);
+    fclose(tf);
+    assert_int_equal(truncate(test_path, (off_t)1 << 30), 0);
+    gtr_buf_reset(&wire);
+    assert_int_equal(tgen_load_trace(test_path, &wire, &fixture, &err), GTR_E_LIMIT);
+    snprintf(want, sizeof want, "read %s: input exceeds the limit of 67108864 bytes", test_path);
+    assert_string_equal(err.msg, want);
+    assert_int_equal(wire.len, 0);
+    unlink(test_path);
+
+    gtr_err_clear(&err);
+    gtr_buf_free(&wire);
+    unlink(path);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -253,6 +410,10 @@ int main(void)
         cmocka_unit_test(test_fixture_check_missing_and_directory_fail_like_go),
         cmocka_unit_test(test_fixture_parse_name_with_nul_is_bad_filename),
         cmocka_unit_test(test_fixture_check_upstream_failure_fixture_passes),
+        cmocka_unit_test(test_fixture_header_check_decides_on_the_first_bytes),
+        cmocka_unit_test(test_fixture_read_trace_stops_at_its_limit),
+        cmocka_unit_test(test_fixture_load_huge_inputs_is_bounded),
+        cmocka_unit_test(test_fixture_candidate_stops_at_a_nul_before_the_first_file),
     };
     return cmocka_run_group_tests_name("fixture", tests, setup_dir, teardown_dir);
 }

@@ -687,17 +687,21 @@ static void test_input_read_line_scanner_rules(void **state)
     assert_string_equal(err.msg, "EOF");
     gtr_input_free(in);
 
-    /* A line across gzip windows, with its CR right at a boundary. */
-    size_t n = (64u << 10) * 2 + 10, zn;
+    /* Lines across gzip windows, a CR right at a boundary (every line under the scanner's
+     * 64 KiB). */
+    size_t n = (64u << 10) + 1 + 60000 + 1, zn;
     char *big = malloc(n);
     memset(big, 'x', n);
+    big[2] = '\n';
     big[(64u << 10) - 1] = '\r';
     big[64u << 10] = '\n';
     big[n - 1] = '\n';
     uint8_t *z = gz(big, n, &zn);
     assert_int_equal(gtr_input_open_memory(z, zn, NULL, &in, &err), GTR_OK);
     assert_int_equal(gtr__input_read_line(in, &line, &err), GTR_OK);
-    assert_int_equal(line.len, (64u << 10) - 1);
+    assert_int_equal(line.len, 2);
+    assert_int_equal(gtr__input_read_line(in, &line, &err), GTR_OK);
+    assert_int_equal(line.len, (64u << 10) - 1 - 3);
     assert_int_equal(gtr__input_read_line(in, &line, &err), GTR_OK);
     assert_int_equal(line.len, n - (64u << 10) - 2);
     assert_int_equal(gtr__input_read_line(in, &line, &err), GTR_EOF);
@@ -705,6 +709,54 @@ static void test_input_read_line_scanner_rules(void **state)
     free(z);
     free(big);
     gtr_buf_free(&line);
+}
+
+/* read_one_line opens text[0..n) and reads its first line. */
+static gtr_status read_one_line(const char *text, size_t n, gtr_buf *line, gtr_err *err)
+{
+    gtr_input *in = NULL;
+    assert_int_equal(gtr_input_open_memory_plain(text, n, NULL, &in, err), GTR_OK);
+    gtr_status st = gtr__input_read_line(in, line, err);
+    gtr_input_free(in);
+    return st;
+}
+
+static void test_input_read_line_over_scanner_limit_fails_token_too_long(void **state)
+{
+    (void)state;
+    /* Go's bufio.Scanner (checked with Go's text reader): 65,535 bytes and a newline, or at
+     * the end, is a line; 65,536 is too long either way, a final CR counted. */
+    const size_t max = 64u << 10;
+    char *text = malloc(max + 2);
+    gtr_buf line;
+    gtr_err err = GTR_ERR_INIT;
+    gtr_buf_init(&line, NULL);
+    memset(text, 'x', max + 2);
+
+    text[max - 1] = '\n';
+    assert_int_equal(read_one_line(text, max, &line, &err), GTR_OK);
+    assert_int_equal(line.len, max - 1);
+    assert_int_equal(read_one_line(text, max - 1, &line, &err), GTR_OK);
+    assert_int_equal(line.len, max - 1);
+
+    text[max - 1] = 'x';
+    text[max] = '\n';
+    assert_int_equal(read_one_line(text, max + 1, &line, &err), GTR_E_FORMAT);
+    assert_string_equal(err.msg, "bufio.Scanner: token too long");
+    assert_int_equal(read_one_line(text, max, &line, &err), GTR_E_FORMAT);
+    assert_string_equal(err.msg, "bufio.Scanner: token too long");
+
+    text[max - 1] = '\r';
+    assert_int_equal(read_one_line(text, max + 1, &line, &err), GTR_E_FORMAT);
+    assert_string_equal(err.msg, "bufio.Scanner: token too long");
+    text[max - 2] = '\r';
+    text[max - 1] = '\n';
+    assert_int_equal(read_one_line(text, max, &line, &err), GTR_OK);
+    assert_int_equal(line.len, max - 2);
+
+    gtr_err_clear(&err);
+    gtr_buf_free(&line);
+    free(text);
 }
 
 int main(void)
@@ -729,6 +781,7 @@ int main(void)
         cmocka_unit_test(test_input_peek_across_windows_is_contiguous),
         cmocka_unit_test(test_input_peek_short_at_end_and_limit),
         cmocka_unit_test(test_input_read_line_scanner_rules),
+        cmocka_unit_test(test_input_read_line_over_scanner_limit_fails_token_too_long),
         cmocka_unit_test(test_input_borrow_only_from_plain_memory),
         cmocka_unit_test(test_input_borrow_rest_only_whole_plain_memory),
     };

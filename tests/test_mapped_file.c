@@ -208,6 +208,65 @@ static void test_mapped_file_truncated_under_it_exits_cleanly(void **state)
     free(path);
 }
 
+/* run_cut_child forks a child that maps path, cuts the file to `cut` bytes, reads the byte
+ * at `at` (past the cut, in the cut's last page: a zero, no SIGBUS), then calls
+ * cli_mapped_file_check. Returns the child's stderr and wait status. */
+static void run_cut_child(const char *path, size_t cut, size_t at, char *out, size_t cap,
+                          int *status)
+{
+    int pipefd[2];
+    assert_int_equal(pipe(pipefd), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(pipefd[1], STDERR_FILENO);
+        close(pipefd[0]);
+        cli_mapped_file m;
+        if (!cli_map_file(path, &m))
+            _exit(3);
+        cli_mapped_file_check(&m);   /* whole: returns */
+        if (truncate(path, (off_t)cut) != 0)
+            _exit(4);
+        volatile const unsigned char *p = m.data;
+        if (p[at] != 0)
+            _exit(6);   /* the lost bytes read as zeros */
+        cli_mapped_file_check(&m);
+        _exit(5);
+    }
+    close(pipefd[1]);
+    size_t n = 0;
+    ssize_t k;
+    while (n < cap - 1 && (k = read(pipefd[0], out + n, cap - 1 - n)) > 0)
+        n += (size_t)k;
+    out[n] = '\0';
+    close(pipefd[0]);
+    assert_int_equal(waitpid(pid, status, 0), pid);
+}
+
+/* A cut that is not page-aligned leaves the rest of its last page readable, as zeros: the
+ * check after reading tells it with the same message and status as SIGBUS, at every such
+ * offset. */
+static void test_mapped_file_cut_inside_a_page_is_caught_by_check(void **state)
+{
+    (void)state;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const size_t cuts[] = {1, 37, page - 1, page + 1, page * 2 + 1234, page * 4 - 1};
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+        char *path = temp_file(page * 4 + 100);
+        char out[1024], want[256];
+        int status;
+        size_t at = (cuts[i] / page + 1) * page - 1;   /* the last byte of the cut's page */
+        run_cut_child(path, cuts[i], at, out, sizeof out, &status);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 1);
+        snprintf(want, sizeof want,
+                 "gotrace: read %s: the file was truncated while being read\n", path);
+        assert_string_equal(out, want);
+        unlink(path);
+        free(path);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -216,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_mapped_file_is_made_resident_ahead),
         cmocka_unit_test(test_mapped_file_declines_what_it_cannot_map),
         cmocka_unit_test(test_mapped_file_truncated_under_it_exits_cleanly),
+        cmocka_unit_test(test_mapped_file_cut_inside_a_page_is_caught_by_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -359,11 +359,12 @@ static void test_text_reader_go_table_matches(void **state)
     }
 }
 
-static void test_text_reader_long_lines_are_read(void **state)
+static void test_text_reader_lines_under_scanner_limit_are_read(void **state)
 {
     (void)state;
-    /* A 300 KB data line and a 100 KB run of spaces inside an event line. */
-    size_t dn = 300000, sn = 100000;
+    /* A 65,000-byte data line and a 60,000-byte run of spaces inside an event line: long,
+     * but under bufio.Scanner's 64 KiB. */
+    size_t dn = 65000, sn = 60000;
     gtr_buf text;
     gtr_buf_init(&text, NULL);
     gtr_buf_puts(&text, "Trace Go1.26\nString id=1\n\tdata=\"");
@@ -393,6 +394,36 @@ static void test_text_reader_long_lines_are_read(void **state)
     assert_true(ev.args[2] == 3);
     assert_int_equal(gtr_text_reader_next(r, &ev, &err), GTR_EOF);
     assert_string_equal(err.msg, "EOF");
+    gtr_text_reader_free(r);
+    gtr_input_free(in);
+    gtr_buf_free(&text);
+}
+
+static void test_text_reader_line_over_scanner_limit_fails(void **state)
+{
+    (void)state;
+    /* A 300 KB data line: Go's scanner gives up at 64 KiB (checked with Go's text reader),
+     * and so does this reader, with Go's error, repeated after. */
+    size_t dn = 300000;
+    gtr_buf text;
+    gtr_buf_init(&text, NULL);
+    gtr_buf_puts(&text, "Trace Go1.26\nString id=1\n\tdata=\"");
+    for (size_t i = 0; i < dn; i++)
+        gtr_buf_putc(&text, 'a');
+    gtr_buf_puts(&text, "\"\n");
+    assert_int_equal(gtr_buf_status(&text), GTR_OK);
+
+    gtr_input *in = NULL;
+    gtr_err err = GTR_ERR_INIT;
+    assert_int_equal(gtr_input_open_memory(text.data, text.len, NULL, &in, &err), GTR_OK);
+    gtr_text_reader *r = NULL;
+    assert_int_equal(gtr_text_reader_new(in, NULL, &r, &err), GTR_OK);
+    gtr_raw_event ev;
+    assert_int_equal(gtr_text_reader_next(r, &ev, &err), GTR_E_FORMAT);
+    assert_string_equal(err.msg, "bufio.Scanner: token too long");
+    assert_int_equal(gtr_text_reader_next(r, &ev, &err), GTR_E_FORMAT);
+    assert_string_equal(err.msg, "bufio.Scanner: token too long");
+    gtr_err_clear(&err);
     gtr_text_reader_free(r);
     gtr_input_free(in);
     gtr_buf_free(&text);
@@ -457,7 +488,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text_reader_go_table_matches),
-        cmocka_unit_test(test_text_reader_long_lines_are_read),
+        cmocka_unit_test(test_text_reader_lines_under_scanner_limit_are_read),
+        cmocka_unit_test(test_text_reader_line_over_scanner_limit_fails),
         cmocka_unit_test(test_text_writer_header_and_data_quirk),
         cmocka_unit_test(test_text_reader_errors_are_sticky),
     };

@@ -664,6 +664,9 @@ void gtr__input_skip(gtr_input *in, size_t n)
     in->pos += n;
 }
 
+/* bufio.MaxScanTokenSize, the longest line (plus its '\n') bufio.Scanner holds by default. */
+#define SCAN_MAX_TOKEN_SIZE (64 * 1024)
+
 gtr_status gtr__input_read_line(gtr_input *in, gtr_buf *line, gtr_err *err)
 {
     gtr_buf_reset(line);
@@ -687,6 +690,11 @@ gtr_status gtr__input_read_line(gtr_input *in, gtr_buf *line, gtr_err *err)
         size_t k = in->end - in->pos;
         const uint8_t *nl = memchr(p, '\n', k);
         size_t take = nl != NULL ? (size_t)(nl - p) : k;
+        /* bufio.Scanner's buffer stops growing at MaxScanTokenSize: a line (its '\r' counted,
+         * not its '\n') that fills it is an error, whether a '\n' or the end follows. */
+        if (line->len + take >= SCAN_MAX_TOKEN_SIZE)
+            /* Go: bufio.ErrTooLong */
+            return gtr_err_setf(err, GTR_E_FORMAT, "bufio.Scanner: token too long");
         gtr_buf_append(line, p, take);
         any = true;
         in->pos += take;

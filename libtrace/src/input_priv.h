@@ -33,10 +33,12 @@ bool gtr__input_borrow_rest(gtr_input *in, const uint8_t **p, size_t *n);
  * if any, that no byte before offset is borrowed any more. */
 void gtr__input_release_before(gtr_input *in, uint64_t offset);
 
-/* gtr__input_read_line reads the next line into line (reset first) with bufio.ScanLines'
- * rules but no length limit: the line ends at '\n' (not included), one trailing '\r' is
- * dropped, a last line without '\n' counts if it is not empty. GTR_EOF ("EOF") when no line
- * is left. An input error after part of a line returns that part first, then the error. */
+/* gtr__input_read_line reads the next line into line (reset first) as bufio.Scanner with
+ * ScanLines does: the line ends at '\n' (not included), one trailing '\r' is dropped, a last
+ * line without '\n' counts if it is not empty. GTR_EOF ("EOF") when no line is left. An input
+ * error after part of a line returns that part first, then the error. A line of 64 KiB or
+ * more (its '\r' counted) fails as Go's scanner fails it, GTR_E_FORMAT "bufio.Scanner: token
+ * too long", having held at most 64 KiB of it. */
 gtr_status gtr__input_read_line(gtr_input *in, gtr_buf *line, gtr_err *err);
 
 #endif /* GTR_SRC_INPUT_PRIV_H */

@@ -2,9 +2,9 @@
 /* Port of src/internal/trace/raw/textreader.go at go1.27.3: the text format reader (the
  * grammar is in raw/doc.go; see UPSTREAM.md §9).
  *
- * One deliberate difference: Go's bufio.Scanner fails on lines over 64 KiB ("bufio.Scanner:
- * token too long"); this reader takes lines of any length. Messages are Go's, %q through
- * strconv.Quote and %v of []uint64 as "[a b c]". After an error the reader repeats it. */
+ * Lines are read as Go's bufio.Scanner reads them, with its limit: a line of 64 KiB or more
+ * fails with "bufio.Scanner: token too long". Messages are Go's, %q through strconv.Quote and
+ * %v of []uint64 as "[a b c]". After an error the reader repeats it. */
 #include <inttypes.h>
 #include <string.h>
 

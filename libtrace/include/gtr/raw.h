@@ -59,7 +59,9 @@ GTR_API gtr_status gtr_raw_writer_write(gtr_raw_writer *w, const gtr_raw_event *
 GTR_API gtr_status gtr_raw_writer_flush(gtr_raw_writer *w, gtr_err *err);
 GTR_API void gtr_raw_writer_free(gtr_raw_writer *w);
 
-/* Text reader: raw.TextReader. Reads lines of any length. */
+/* Text reader: raw.TextReader. Reads lines as Go's bufio.Scanner does, up to its limit: a
+ * line of 64 KiB or more (its '\n' not counted) fails with GTR_E_FORMAT "bufio.Scanner: token
+ * too long", as in Go. */
 typedef struct gtr_text_reader gtr_text_reader;
 GTR_API gtr_status gtr_text_reader_new(gtr_input *in, const gtr_alloc *alc,
                                        gtr_text_reader **out, gtr_err *err);

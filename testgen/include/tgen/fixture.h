@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "gtr/buf.h"
+#include "gtr/input.h"
 #include "gtr/spec.h"
 #include "gtr/status.h"
 #include "tgen/expect.h"
@@ -22,10 +23,20 @@ extern "C" {
 
 typedef struct tgen_fixture tgen_fixture;   /* opaque; immutable once parsed */
 
-/* tgen_fixture_parse_file reads and parses the fixture at path (ParseFile). Errors carry
+/* TGEN_FIXTURE_MAX: the most bytes of a fixture read into memory (after gunzip): past it,
+ * reading one fails with "read PATH: input exceeds the limit of 67108864 bytes" (Go's
+ * os.ReadFile has no limit; Go's own fixtures are at most a few KiB). */
+#define TGEN_FIXTURE_MAX (UINT64_C(64) << 20)
+
+/* TGEN_TRACE_MAX: the most bytes of a wire trace tgen_load_trace holds (after gunzip): 256
+ * MiB, more than any real trace a reduction starts from, far less than a hostile input. */
+#define TGEN_TRACE_MAX (UINT64_C(256) << 20)
+
+/* tgen_fixture_parse_file reads and parses the fixture at path (ParseFile), at most
+ * TGEN_FIXTURE_MAX bytes (a larger regular file fails before it is read). Errors carry
  * Go's messages, path as given:
  *   "failed to read test file for %s: %v" (GTR_E_IO; %v is Go's "open PATH: <reason>" or
- *   "read PATH: <reason>"), "malformed test %s: wrong number of files",
+ *   "read PATH: <reason>"; GTR_E_LIMIT past the limit), "malformed test %s: wrong number of files",
  *   "malformed test %s: bad filename %s", "malformed test %s: bad trace file: %v",
  *   "failed to create trace byte writer: %v",
  *   "internal error during %s: failed to write trace bytes: %v",
@@ -57,12 +68,45 @@ GTR_API void tgen_fixture_free(tgen_fixture *f);
  * ParseFile accepts. *nomem (may be NULL) is set when parsing ran out of memory. */
 GTR_API bool tgen_fixture_sniff(const char *data, size_t len, bool *nomem);
 
+/* tgen_header_check judges a trace's header from its first bytes head[0..n) as
+ * gtr_header_read judges it on the whole input (whole: the input ends there). Returns GTR_OK
+ * for a valid header, the header's error (Go's message) when these bytes decide it, and
+ * GTR_EOF (err untouched) when they cannot: a header padded with more spaces or digits than
+ * n bytes hold. */
+GTR_API gtr_status tgen_header_check(const void *head, size_t n, bool whole, gtr_err *err);
+
+/* tgen_read_trace reads the wire trace in delivers (nothing read from it yet) into a malloc'd
+ * buffer (*data, *len, NUL-terminated; the caller frees *data), as tgen_load_trace reads one:
+ * its header is judged on its first 4 KiB (tgen_header_check), and a header they reject is
+ * that error (Go's message) before anything more is read; then at most max bytes in all, the
+ * buffer never larger than max + 1. Errors: in's, the header's, "read NAME: input exceeds the
+ * limit of MAX bytes" (GTR_E_LIMIT), "out of memory". */
+GTR_API gtr_status tgen_read_trace(gtr_input *in, const char *name, uint64_t max, char **data,
+                                   size_t *len, gtr_err *err);
+
+/* tgen_read_fixture_candidate reads the rest of in after its first bytes head[0..got)
+ * (already read from it) into a malloc'd buffer (*data, *len, NUL-terminated; the caller
+ * frees *data), for tgen_fixture_sniff to tell whether it is a fixture: at most
+ * TGEN_FIXTURE_MAX bytes in all, and no further than a NUL byte that comes before the first
+ * line starting with "-- " (a fixture's comment, before its first file, is text: an input
+ * with such a byte is not taken for a fixture by its content). Either way it fails
+ * (GTR_E_LIMIT, GTR_E_FORMAT), *data NULL: the input is no fixture. Also in's read errors,
+ * "out of memory". */
+GTR_API gtr_status tgen_read_fixture_candidate(gtr_input *in, const void *head, size_t got,
+                                               char **data, size_t *len, gtr_err *err);
+
 /* tgen_load_trace appends to wire the wire bytes of the trace in the file at path ("-":
  * stdin), gunzipped when compressed. A .test fixture (a name ending in ".test", or content
  * tgen_fixture_sniff recognises) gives its trace section, converted
  * the way ParseFile does (with its messages); anything else is taken as wire bytes. *fixture
- * (may be NULL) tells which. Errors: "open PATH: <reason>", "read PATH: <reason>" (a
- * directory: "read PATH: is a directory"), the gzip layer's, or ParseFile's. */
+ * (may be NULL) tells which. Memory is bounded whatever the input: a trace is read whole
+ * only once its header is valid (tgen_header_check on its first 4 KiB), and then at most
+ * TGEN_TRACE_MAX bytes of it; a fixture, or an input that may be one, at most
+ * TGEN_FIXTURE_MAX bytes. An input whose header fails and that is no fixture gives only its
+ * first bytes (at most 4 KiB, all that decides a reader's verdict on it). Errors: "open PATH:
+ * <reason>", "read PATH: <reason>" (a directory: "read PATH: is a directory"; past
+ * TGEN_TRACE_MAX: "read PATH: input exceeds the limit of 268435456 bytes", PATH "stdin" for
+ * "-"), the gzip layer's, or ParseFile's. */
 GTR_API gtr_status tgen_load_trace(const char *path, gtr_buf *wire, bool *fixture, gtr_err *err);
 
 /* What a golden check saw. */
