@@ -231,7 +231,7 @@ static int size_table(const char *data, size_t len, bool plain, cli_progress_mod
     if (st < 0)
         goto end;
     cli_go_sort_func(stats, 256, sizeof stats[0], by_bytes_desc);
-    nspecs = gtr_version_nspecs(gtr_raw_reader_version(r));
+    nspecs = gtr_go_version_nspecs(gtr_raw_reader_version(r));
     rows[nrows++] = (row){{"Event", "Bytes", "%", "Count", "%"}};
     rows[nrows++] = (row){{"-", "-", "-", "-", "-"}};
     for (unsigned i = 0; i < 256; i++) {
