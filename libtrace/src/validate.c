@@ -961,13 +961,14 @@ static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_eve
 
     if ((st = gtr_event_range(ev, &r, err)) < 0)
         return st;
+    gtr_str rname = gtr_range_name(&r);
     /* The name's copy in the pool (NULL: never interned): remembered by event type when the
      * name is a static string, looked up by value otherwise (a stop-the-world range's name
-     * holds its reason, in r's own buffer). */
-    bool fixed = r.name.data != r.name_buf_;
+     * holds its reason, in r's own buffer: no name_ext_). */
+    bool fixed = r.name_ext_ != NULL;
     const char *name = fixed ? v->range_names[ev->type_] : NULL;
     if (name == NULL) {
-        const istr *e = strpool_find(&v->pool, r.name);
+        const istr *e = strpool_find(&v->pool, rname);
         name = e != NULL ? e->s : NULL;
     }
     switch (kind) {
@@ -975,7 +976,7 @@ static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_eve
         if (name != NULL && has_range(v, r.scope, name)) {
             gtr_buf *b = acc_begin(v);
             gtr_buf_puts(b, "already active range ");
-            put_q(b, r.name.data, r.name.len);
+            put_q(b, rname.data, rname.len);
             gtr_buf_puts(b, " on ");
             gtr_resource_id_string(r.scope, b);
             gtr_buf_puts(b, " begun again");
@@ -989,7 +990,7 @@ static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_eve
         if (name == NULL || !has_range(v, r.scope, name)) {
             gtr_buf *b = acc_begin(v);
             gtr_buf_puts(b, "inactive range ");
-            put_q(b, r.name.data, r.name.len);
+            put_q(b, rname.data, rname.len);
             gtr_buf_puts(b, " on ");
             gtr_resource_id_string(r.scope, b);
             gtr_buf_puts(b, " ended");
@@ -1003,7 +1004,7 @@ static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_eve
     }
     /* Begin and Active add the range. */
     if (name == NULL) {
-        const istr *e = strpool_intern(&v->pool, &v->alc, r.name);
+        const istr *e = strpool_intern(&v->pool, &v->alc, rname);
         if (e == NULL)
             return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
         name = e->s;
