@@ -425,6 +425,7 @@ struct gtr_validator {
     strpool pool;
     last_sync last;
     gtr_go_version go_version;
+    bool go_version_set;   /* by the caller (gtr_validator_set_go_version) */
     bool skip_clock_snapshot_checks;
     bool fast_paths_off;   /* gtr__validator_set_fast_paths(v, false) */
     gtr_buf errs;        /* the accumulator: messages joined with "\n" */
@@ -478,8 +479,10 @@ gtr_status gtr_validator_new(const gtr_alloc *alc, gtr_validator **out, gtr_err 
 
 void gtr_validator_set_go_version(gtr_validator *v, gtr_go_version ver)
 {
-    if (v != NULL)
+    if (v != NULL) {
         v->go_version = ver;
+        v->go_version_set = true;
+    }
 }
 
 void gtr_validator_skip_clock_snapshot_checks(gtr_validator *v)
@@ -1391,6 +1394,8 @@ gtr_status gtr_validator_run(gtr_validator *v, gtr_reader *r, uint64_t max, uint
     }
     /* Clear once: a step that succeeds (the reader's and the validator's) leaves it clear. */
     gtr_err_clear(err);
+    if (!v->go_version_set)
+        v->go_version = gtr_reader_go_version(r);
     reset_accumulator(v);
     while (max == 0 || k < max) {
         if ((st = gtr__reader_next_ref(r, &buf, &ev, err)) != GTR_OK)
@@ -1403,8 +1408,9 @@ gtr_status gtr_validator_run(gtr_validator *v, gtr_reader *r, uint64_t max, uint
             break;
         }
     }
-    if (err == &local)
-        gtr_err_clear(&local);
+    /* The end of the trace is a success: the reader's "EOF" is not the caller's error. */
+    if (st == GTR_EOF || err == &local)
+        gtr_err_clear(err);
     if (n != NULL)
         *n = k;
     return st;
