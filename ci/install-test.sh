@@ -14,7 +14,8 @@
 #              write_trace: gotrace::tgen), and count_events also as C++ with g++ (and
 #              against gtr-testgen, whose headers must be C++-clean too); every reader runs on
 #              corpus/real/testprog-annotations.trace.gz and must exit 0 with plausible
-#              output; write_trace writes a .test that the installed `gotrace check` passes.
+#              output; write_trace writes a .test that the installed `gotrace check` passes;
+#              validate_trace (the README's example) validates a go1.22 and a go1.19 trace.
 #  4. abi      ci/abi-check.sh: libgtr.so's ABI against the baseline ci/abi/libgtr.so.MAJOR.abi
 #              (abidiff; an incompatible change fails: see that script for the policy).
 # Prints one line per check and a summary; exit status 0 only when every check passed.
@@ -135,13 +136,14 @@ plausible() {
                            [ "$(wc -l <"$2")" -ge 2 ] ;;
         write_trace) grep -q ' valid events$' "$2" &&
                      "$prefix/bin/gotrace" check "$3" >"$2.check" 2>&1 ;;
+        validate_trace) grep -q '^[1-9][0-9]* valid events$' "$2" ;;
         *) [ -s "$2" ] ;;
     esac
 }
-# run_example CHECK NAME BINARY: run BINARY on the trace (write_trace: writing a .test of its
-# own), record CHECK.
+# run_example CHECK NAME BINARY [TRACE]: run BINARY on TRACE (default: the trace; write_trace:
+# writing a .test of its own), record CHECK.
 run_example() {
-    local check=$1 name=$2 bin=$3 out=$tmp/$1.out rc=0 arg=$trace
+    local check=$1 name=$2 bin=$3 out=$tmp/$1.out rc=0 arg=${4:-$trace}
     [ "$name" = write_trace ] && arg=$tmp/$check.test
     LD_LIBRARY_PATH=$libdir "$bin" "$arg" >"$out" 2>"$out.err" || rc=$?
     if [ "$rc" -ne 0 ]; then
@@ -171,6 +173,12 @@ for ex in "${examples[@]}"; do
     else
         record "$ex (pkg-config, cc)" FAILED "$(head -c 300 "$tmp/$ex.pc.log")"
     fi
+done
+# The README's example as written (validate_trace: no version given to the validator) on a
+# go1.22 and a go1.19 trace, whose first events fail as of the current version.
+for t in real/go1.22-testprog-gc-stress old/go1.19-gc; do
+    run_example "validate_trace ${t#*/} (pkg-config, cc)" validate_trace "$tmp/validate_trace.pc" \
+        "$root/corpus/$t.trace.gz"
 done
 if g++ -x c++ -std=c++17 "${warn[@]}" examples/count_events.c -x none "${gtr_flags[@]}" \
         -o "$tmp/count_events.cxx" 2>"$tmp/cxx.log"; then
