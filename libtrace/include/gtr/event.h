@@ -420,8 +420,8 @@ typedef enum gtr_details_kind {
 
 /* trace.EventConfig. stack is the event's stack (NoStack: {NULL, 0}), from
  * gtr_make_stack or another event. The transition's stack is transition.stack. For a
- * range, only its name (gtr_range_set_name) and range.scope are read. For a sync, sync.n and the clock
- * snapshot (experimental batches cannot be given). */
+ * range, only its name (gtr_range_set_name) and range.scope are read. For a sync, sync.n
+ * and the clock snapshot (experimental batches cannot be given). */
 typedef struct gtr_event_config {
     gtr_time time;
     gtr_event_kind kind;
