@@ -7,8 +7,9 @@
 #  1. setup    install what is missing (Debian 12, root), as ci/setup.sh does.
 #  2. install  configure (-DGTR_WERROR=ON, no tests), build gotrace_installable only (as the
 #              main job does), `cmake --install --prefix P`;
-#              the headers, libgtr.a, libgtr.so.0, gotrace, gotrace(1), gtr.pc and the CMake package must
-#              be there, and libgtr.so must export gtr_ symbols only.
+#              the headers, libgtr.a, libgtr.so.0, gotrace, gotrace(1), gtr.pc, gtr-static.pc
+#              and the CMake package must be there, and libgtr.so must export gtr_ symbols
+#              only.
 #  3. per example (examples/*.c): built with `cc $(pkg-config --cflags --libs gtr)` (must
 #              need libgtr.so) and with gtr-static (libgtr.a: must not need it, and runs
 #              without LD_LIBRARY_PATH; count_events with --static too; write_trace with
