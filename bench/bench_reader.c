@@ -120,7 +120,6 @@ static long run(const char *data, size_t len, bool validate, const gtr_alloc *al
             gtr_input_free(in);
             return -1;
         }
-        gtr_validator_set_go_version(v, gtr_reader_go_version(r));
     }
     long n = 0;
     gtr_event ev;

@@ -61,7 +61,6 @@ static bool validate_pass(const void *data, size_t len)
     if (gtr_input_open_memory_plain(data, len, NULL, &in, &err) == GTR_OK &&
         gtr_reader_new(in, NULL, &r, &err) == GTR_OK &&
         gtr_validator_new(NULL, &v, &err) == GTR_OK) {
-        gtr_validator_set_go_version(v, gtr_reader_go_version(r));
         uint64_t n;
         gtr_status st = gtr_validator_run(v, r, 0, &n, &err);
         ok = st == GTR_EOF || st == GTR_E_INVALID;

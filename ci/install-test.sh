@@ -5,16 +5,21 @@
 #   bash ci/install-test.sh
 #
 #  1. setup    install what is missing (Debian 12, root), as ci/setup.sh does.
-#  2. install  configure (-DGTR_WERROR=ON, no tests), build, `cmake --install --prefix P`;
-#              the headers, libgtr.a, libgtr.so.0, gotrace, gotrace(1), gtr.pc and the CMake package must
-#              be there, and libgtr.so must export gtr_ symbols only.
-#  3. per example (examples/*.c): built with `cc $(pkg-config --cflags --libs --static gtr)`
-#              (links libgtr.so; write_trace: gtr-testgen), with the examples/ CMake project
+#  2. install  configure (-DGTR_WERROR=ON, no tests), build gotrace_installable only (as the
+#              main job does), `cmake --install --prefix P`;
+#              the headers, libgtr.a, libgtr.so.0, gotrace, gotrace(1), gtr.pc, gtr-static.pc
+#              and the CMake package must be there, and libgtr.so must export gtr_ symbols
+#              only.
+#  3. per example (examples/*.c): built with `cc $(pkg-config --cflags --libs gtr)` (must
+#              need libgtr.so) and with gtr-static (libgtr.a: must not need it, and runs
+#              without LD_LIBRARY_PATH; count_events with --static too; write_trace with
+#              gtr-testgen, which links libgtr.a too), with the examples/ CMake project
 #              (find_package(gotrace): gotrace::gtr, static, and gotrace::gtr_shared;
 #              write_trace: gotrace::tgen), and count_events also as C++ with g++ (and
 #              against gtr-testgen, whose headers must be C++-clean too); every reader runs on
 #              corpus/real/testprog-annotations.trace.gz and must exit 0 with plausible
-#              output; write_trace writes a .test that the installed `gotrace check` passes.
+#              output; write_trace writes a .test that the installed `gotrace check` passes;
+#              validate_trace (the README's example) validates a go1.22 and a go1.19 trace.
 #  4. abi      ci/abi-check.sh: libgtr.so's ABI against the baseline ci/abi/libgtr.so.MAJOR.abi
 #              (abidiff; an incompatible change fails: see that script for the policy).
 # Prints one line per check and a summary; exit status 0 only when every check passed.
@@ -86,7 +91,10 @@ if ! cmake -S "$root" -B "$tmp/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGTR_WE
     record install FAILED configure
     summary
 fi
-if ! cmake --build "$tmp/build" -j"$jobs" >"$tmp/build.log" 2>&1; then
+# Only what is installed (gotrace_installable, as the main job builds it): the rest of the
+# tree need not be built for `cmake --install` to succeed.
+if ! cmake --build "$tmp/build" -j"$jobs" --target gotrace_installable >"$tmp/build.log" 2>&1
+then
     grep -E "error|warning" "$tmp/build.log" | head -n 40
     record install FAILED build
     summary
@@ -105,7 +113,8 @@ for f in include/gtr/gtr.h include/gtr/version.h include/gtr/reader.h include/gt
     [ -f "$prefix/$f" ] || absent+=("$f")
 done
 for f in libgtr.a libgtr.so.0 libgtr_txtar.a libgtr_testgen.a pkgconfig/gtr.pc \
-         pkgconfig/gtr-txtar.pc pkgconfig/gtr-testgen.pc cmake/gotrace/gotraceConfig.cmake \
+         pkgconfig/gtr-static.pc pkgconfig/gtr-txtar.pc pkgconfig/gtr-testgen.pc \
+         cmake/gotrace/gotraceConfig.cmake \
          cmake/gotrace/gotraceConfigVersion.cmake cmake/gotrace/gotraceTargets.cmake \
          cmake/gotrace/gotraceTestgenTargets.cmake; do
     [ -e "$libdir/$f" ] || absent+=("${libdir#"$prefix"/}/$f")
@@ -135,15 +144,16 @@ plausible() {
                            [ "$(wc -l <"$2")" -ge 2 ] ;;
         write_trace) grep -q ' valid events$' "$2" &&
                      "$prefix/bin/gotrace" check "$3" >"$2.check" 2>&1 ;;
+        validate_trace) grep -q '^[1-9][0-9]* valid events$' "$2" ;;
         *) [ -s "$2" ] ;;
     esac
 }
-# run_example CHECK NAME BINARY: run BINARY on the trace (write_trace: writing a .test of its
-# own), record CHECK.
+# run_example CHECK NAME BINARY [TRACE]: run BINARY on TRACE (default: the trace; write_trace:
+# writing a .test of its own), record CHECK.
 run_example() {
-    local check=$1 name=$2 bin=$3 out=$tmp/$1.out rc=0 arg=$trace
+    local check=$1 name=$2 bin=$3 out=$tmp/$1.out rc=0 arg=${4:-$trace}
     [ "$name" = write_trace ] && arg=$tmp/$check.test
-    LD_LIBRARY_PATH=$libdir "$bin" "$arg" >"$out" 2>"$out.err" || rc=$?
+    LD_LIBRARY_PATH=$ld_path "$bin" "$arg" >"$out" 2>"$out.err" || rc=$?
     if [ "$rc" -ne 0 ]; then
         record "$check" FAILED "exit $rc: $(head -c 200 "$out.err")"
     elif ! plausible "$name" "$out" "$arg"; then
@@ -153,25 +163,59 @@ run_example() {
     fi
 }
 
-# 3. the examples against the installed tree.
+# 3. the examples against the installed tree. gtr.pc links libgtr.so (run with
+# LD_LIBRARY_PATH: no rpath); gtr-static.pc links libgtr.a, with or without --static, and
+# gtr-testgen.pc links it too: those binaries must not need libgtr.so, and run without
+# LD_LIBRARY_PATH.
 export PKG_CONFIG_PATH=$libdir/pkgconfig
-read -r -a gtr_flags <<<"$(pkg-config --cflags --libs --static gtr)"
-read -r -a tgen_flags <<<"$(pkg-config --cflags --libs --static gtr-testgen)"
+ld_path=$libdir
+read -r -a gtr_flags <<<"$(pkg-config --cflags --libs gtr)"
+read -r -a static_flags <<<"$(pkg-config --cflags --libs gtr-static)"
+read -r -a static_flags_s <<<"$(pkg-config --cflags --libs --static gtr-static)"
+read -r -a tgen_flags <<<"$(pkg-config --cflags --libs gtr-testgen)"
 warn=(-Wall -Wextra -Wpedantic -Werror)
 examples=()
 for src in examples/*.c; do
     examples+=("$(basename "$src" .c)")
 done
-for ex in "${examples[@]}"; do
-    flags=("${gtr_flags[@]}")
-    [ "$ex" = write_trace ] && flags=("${tgen_flags[@]}")
-    if cc -std=c11 "${warn[@]}" "examples/$ex.c" "${flags[@]}" -o "$tmp/$ex.pc" \
-            2>"$tmp/$ex.pc.log"; then
-        run_example "$ex (pkg-config, cc)" "$ex" "$tmp/$ex.pc"
+# needs_libgtr_so BINARY: BINARY's dynamic section needs libgtr.so.
+needs_libgtr_so() { readelf -d "$1" 2>/dev/null | grep -q 'NEEDED.*\[libgtr\.so'; }
+# build_pc NAME PC LINK FLAGS...: examples/NAME.c built with FLAGS (pkg-config PC's) and run.
+# LINK shared: the binary must need libgtr.so; static: it must not, and runs without
+# LD_LIBRARY_PATH.
+build_pc() {
+    local ex=$1 pc=$2 link=$3 bin=$tmp/$1.${2// /}
+    local check="$ex (pkg-config $pc, cc)"
+    shift 3
+    if ! cc -std=c11 "${warn[@]}" "examples/$ex.c" "$@" -o "$bin" 2>"$bin.log"; then
+        record "$check" FAILED "$(head -c 300 "$bin.log")"
+    elif [ "$link" = shared ] && ! needs_libgtr_so "$bin"; then
+        record "$check" FAILED "does not link libgtr.so"
+    elif [ "$link" = static ] && needs_libgtr_so "$bin"; then
+        record "$check" FAILED "links libgtr.so"
     else
-        record "$ex (pkg-config, cc)" FAILED "$(head -c 300 "$tmp/$ex.pc.log")"
+        [ "$link" = static ] && ld_path=
+        run_example "$check" "$ex" "$bin"
+        ld_path=$libdir
+    fi
+}
+for ex in "${examples[@]}"; do
+    if [ "$ex" = write_trace ]; then
+        build_pc "$ex" gtr-testgen static "${tgen_flags[@]}"
+    else
+        build_pc "$ex" gtr shared "${gtr_flags[@]}"
+        build_pc "$ex" gtr-static static "${static_flags[@]}"
     fi
 done
+build_pc count_events "gtr-static --static" static "${static_flags_s[@]}"
+# The README's example as written (validate_trace: no version given to the validator) on a
+# go1.22 and a go1.19 trace, whose first events fail as of the current version.
+ld_path=
+for t in real/go1.22-testprog-gc-stress old/go1.19-gc; do
+    run_example "validate_trace ${t#*/} (pkg-config gtr-static)" validate_trace \
+        "$tmp/validate_trace.gtr-static" "$root/corpus/$t.trace.gz"
+done
+ld_path=$libdir
 if g++ -x c++ -std=c++17 "${warn[@]}" examples/count_events.c -x none "${gtr_flags[@]}" \
         -o "$tmp/count_events.cxx" 2>"$tmp/cxx.log"; then
     run_example "count_events (pkg-config, g++)" count_events "$tmp/count_events.cxx"

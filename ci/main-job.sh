@@ -5,7 +5,8 @@
 #   bash ci/main-job.sh
 #
 #  1. ci/setup.sh (installs what is missing; Debian 12, root)
-#  2. build gotrace (build-main/, Release, profile-guided: ci/pgo-build.sh)
+#  2. build gotrace and what `cmake --install build-main` installs (build-main/, Release,
+#     profile-guided: ci/pgo-build.sh)
 #  3. gotrace gen --out corpus/tests          (every testgen generator writes its fixture)
 #  4. gotrace check corpus/upstream corpus/tests
 #  5. when ci/fuzz-ci.sh exists: replay of the fuzz corpora and FUZZ_SECONDS (default 10) of
@@ -32,8 +33,11 @@ bash ci/setup.sh || { echo "main-job: setup failed" >&2; exit 1; }
 echo "== build ($(now) s)"
 # Release, link-time and profile-guided optimised (ci/pgo-build.sh: an instrumented build, a
 # training run over traces the benchmarks do not measure, the build with its profile; about
-# 1.5 minutes the first time, then again only when the sources change).
-if ! JOBS=$jobs bash ci/pgo-build.sh "$build" gotrace -- -DGTR_BUILD_TESTS=OFF; then
+# 1.5 minutes the first time, then again only when the sources change). gotrace_installable
+# (libgtr.so and the man page beside what gotrace needs) leaves a tree that
+# `cmake --install build-main --prefix P` installs.
+if ! JOBS=$jobs bash ci/pgo-build.sh "$build" gotrace gotrace_installable \
+        -- -DGTR_BUILD_TESTS=OFF; then
     echo "main-job: build FAILED" >&2
     exit 1
 fi

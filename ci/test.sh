@@ -40,8 +40,9 @@
 #               reader; ci/oss-fuzz/build.sh runs as OSS-Fuzz calls it, for ASan+UBSan and
 #               for MemorySanitizer, and every target it puts in $OUT replays its seed corpus.
 # 12. install   ci/install-test.sh: cmake --install into a temporary prefix (headers, libgtr.a,
-#               libgtr.so.0, gotrace, gtr.pc, the CMake package), then examples/ built against
-#               it with pkg-config (C and C++) and find_package (static and shared), and run;
+#               libgtr.so.0, gotrace, gtr.pc and gtr-static.pc, the CMake package), then
+#               examples/ built against it with pkg-config (C and C++; gtr links libgtr.so,
+#               gtr-static libgtr.a) and find_package (static and shared), and run;
 #               then ci/abi-check.sh (the shared library's ABI against ci/abi/).
 # Every step runs even when an earlier one failed (except when a build fails, which stops the
 # steps that need it); the summary lists each step's result. Exit status 0 only when every

@@ -248,7 +248,7 @@ static int size_table(const stats_source *src, cli_progress_mode pmode, raw_figu
         goto end;
     fig->bytes = gtr_input_offset(in);
     cli_go_sort_func(stats, 256, sizeof stats[0], by_bytes_desc);
-    nspecs = gtr_version_nspecs(gtr_raw_reader_version(r));
+    nspecs = gtr_go_version_nspecs(gtr_raw_reader_version(r));
     rows[nrows++] = (row){{"Event", "Bytes", "%", "Count", "%"}};
     rows[nrows++] = (row){{"-", "-", "-", "-", "-"}};
     for (unsigned i = 0; i < 256; i++) {

@@ -7,6 +7,7 @@
 set_target_properties(gtr_txtar PROPERTIES EXPORT_NAME txtar)
 add_library(gotrace::txtar ALIAS gtr_txtar)
 install(TARGETS gtr_txtar EXPORT gotraceTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+set_property(GLOBAL APPEND PROPERTY GTR_INSTALLED_TARGETS gtr_txtar)
 install(FILES ${PROJECT_SOURCE_DIR}/txtar/include/txtar.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 gtr_pkgconfig(gtr-txtar.pc.in gtr-txtar)
@@ -14,6 +15,7 @@ gtr_pkgconfig(gtr-txtar.pc.in gtr-txtar)
 if(TARGET gtr_testgen)
   set_target_properties(gtr_testgen PROPERTIES EXPORT_NAME tgen)
   add_library(gotrace::tgen ALIAS gtr_testgen)
+  set_property(GLOBAL APPEND PROPERTY GTR_INSTALLED_TARGETS gtr_testgen)
   install(TARGETS gtr_testgen EXPORT gotraceTestgenTargets
           ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/testgen/include/tgen

@@ -45,7 +45,6 @@ static void enter(g_info *g, gtr_go_state to, gtr_time now)
 
 int main(int argc, char **argv)
 {
-    gtr_input *in = NULL;
     gtr_reader *r = NULL;
     gtr_event ev;
     gtr_state_transition t;
@@ -58,8 +57,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: goroutine_summary TRACE\n");
         return 2;
     }
-    if ((st = gtr_input_open_path(argv[1], NULL, &in, &err)) == GTR_OK &&
-        (st = gtr_reader_new(in, NULL, &r, &err)) == GTR_OK) {
+    if ((st = gtr_reader_open_path(argv[1], NULL, &r, &err)) == GTR_OK) {
         while ((st = gtr_reader_next(r, &ev, &err)) == GTR_OK) {
             last = gtr_event_time(&ev);
             if (gtr_event_get_kind(&ev) != GTR_EVENT_STATE_TRANSITION ||
@@ -75,8 +73,7 @@ int main(int argc, char **argv)
             enter(g, to, last);
         }
     }
-    gtr_reader_free(r);
-    gtr_input_free(in);
+    gtr_reader_free(r);   /* and the input it opened */
     if (st != GTR_EOF) {
         fprintf(stderr, "goroutine_summary: %s\n", gtr_err_text(&err, NULL));
         gtr_err_clear(&err);

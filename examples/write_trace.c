@@ -12,7 +12,7 @@
  *
  *   write_trace out.test && gotrace check out.test
  *
- * Build: cc write_trace.c $(pkg-config --cflags --libs --static gtr-testgen), or
+ * Build: cc write_trace.c $(pkg-config --cflags --libs gtr-testgen), or
  * target_link_libraries(app PRIVATE gotrace::tgen) after
  * find_package(gotrace CONFIG REQUIRED COMPONENTS tgen). */
 #include <gtr/gtr.h>

@@ -402,7 +402,7 @@ static void probe_make(const gtr_event *ev, gtr_event_kind k, probe *p)
         break;
     case GTR_DETAILS_RANGE:
         FUZZ_CHECK(gtr_event_range(&m, &d.range, NULL) == GTR_OK &&
-                       same_str(d.range.name, c.range.name) &&
+                       same_str(gtr_range_name(&d.range), gtr_range_name(&c.range)) &&
                        gtr_resource_id_equal(d.range.scope, c.range.scope),
                    "MakeEvent keeps the range");
         break;

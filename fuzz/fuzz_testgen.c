@@ -119,7 +119,7 @@ static size_t take_frames(choices *c, frames *fr)
 /* An event type of version v with a name (for tgen_event and raw events). */
 static uint8_t take_event_type(choices *c, gtr_go_version v)
 {
-    size_t n = gtr_version_nspecs(v);
+    size_t n = gtr_go_version_nspecs(v);
     uint8_t t = (uint8_t)(1 + take_below(c, (unsigned)(n - 1)));
     return gtr_spec(t)->name != NULL ? t : GTR_EV_PROC_START;
 }

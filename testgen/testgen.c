@@ -177,7 +177,7 @@ tgen_trace *tgen_trace_new(gtr_go_version v, const gtr_alloc *alc)
     t->ver = v;
     t->valid_ts = true;
     gtr_err_clear(&t->err);
-    if (!gtr_version_valid((uint64_t)v) || gtr_version_nspecs((uint64_t)v) == 0)
+    if (!gtr_go_version_valid((uint64_t)v) || gtr_go_version_nspecs((uint64_t)v) == 0)
         fail(t, GTR_E_USAGE, "tgen: unsupported trace version go1.%d", (int)v);
     return t;
 }
@@ -281,7 +281,7 @@ static bool make_rec(tgen_trace *t, uint8_t typ, const void *data, size_t len,
 {
     const gtr_event_spec *spec = gtr_spec(typ);
     memset(out, 0, sizeof *out);
-    if (typ >= gtr_version_nspecs((uint64_t)t->ver) || spec->name == NULL) {
+    if (typ >= gtr_go_version_nspecs((uint64_t)t->ver) || spec->name == NULL) {
         /* Go indexes t.specs[ev] and panics (index out of range). */
         fail(t, GTR_E_USAGE, "tgen: invalid event type %u for go1.%d traces", (unsigned)typ,
              (int)t->ver);
@@ -573,7 +573,7 @@ void tgen__event(tgen_batch *b, const char *name, const tgen_arg *args, size_t n
     if (b == NULL || failed(b->gen->trace))
         return;
     t = b->gen->trace;
-    typ = name != NULL ? gtr_version_lookup_event((uint64_t)t->ver, name, strlen(name)) : -1;
+    typ = name != NULL ? gtr_go_version_lookup_event((uint64_t)t->ver, name, strlen(name)) : -1;
     if (typ < 0) {
         /* Go: panic(fmt.Sprintf("invalid or unknown event %s", name)) */
         fail(t, GTR_E_USAGE, "invalid or unknown event %s", name != NULL ? name : "(null)");

@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -358,10 +359,49 @@ static void test_event_range_stw_name_is_computed(void **state)
     gtr_range r;
     (void)state;
     assert_int_equal(gtr_event_range(&e, &r, NULL), GTR_OK);
-    assert_int_equal(r.name.len, strlen("stop-the-world (GC sweep termination)"));
-    assert_string_equal(r.name.data, "stop-the-world (GC sweep termination)");
+    assert_int_equal(gtr_range_name(&r).len, strlen("stop-the-world (GC sweep termination)"));
+    assert_string_equal(gtr_range_name(&r).data, "stop-the-world (GC sweep termination)");
     assert_int_equal(r.scope.kind, GTR_RESOURCE_GOROUTINE);
     assert_int_equal(r.scope.id, 9);
+    gtr__evt_free(t);
+}
+
+/* range_name_is: the name of r is want (whole, and no more). */
+static void range_name_is(const gtr_range *r, const char *want)
+{
+    gtr_str name = gtr_range_name(r);
+    assert_int_equal(name.len, strlen(want));
+    assert_memory_equal(name.data, want, name.len);
+}
+
+/* A range copied by assignment or memcpy gives its name from the copy: the made name of a
+ * stop-the-world range lives in the copy's own buffer, so the original may be overwritten;
+ * a static name is the same string in every copy. */
+static void test_event_range_copy_keeps_its_name(void **state)
+{
+    vec_event stw = {.table = 1, .type = GTR_EV_STW_BEGIN, .g = 9, .args = {7}};
+    vec_event gc = {.table = 1, .type = GTR_EV_GC_BEGIN};
+    gtr__ev_table *t = vec_table(&stw);
+    gtr_event e = vec_make_event(&stw, t);
+    gtr_range *r = malloc(sizeof *r);
+    gtr_range assigned, copied;
+    (void)state;
+    assert_non_null(r);
+    assert_int_equal(gtr_event_range(&e, r, NULL), GTR_OK);
+    assigned = *r;
+    memcpy(&copied, r, sizeof copied);
+    memset(r, 'x', sizeof *r);   /* the original, overwritten (freed only at the end) */
+    range_name_is(&assigned, "stop-the-world (GC sweep termination)");
+    range_name_is(&copied, "stop-the-world (GC sweep termination)");
+    assert_int_equal(copied.scope.kind, GTR_RESOURCE_GOROUTINE);
+    assert_int_equal(copied.scope.id, 9);
+    free(r);
+
+    e = vec_make_event(&gc, t);
+    assert_int_equal(gtr_event_range(&e, &copied, NULL), GTR_OK);
+    assigned = copied;
+    memset(&copied, 0, sizeof copied);
+    range_name_is(&assigned, "GC concurrent mark phase");
     gtr__evt_free(t);
 }
 
@@ -402,6 +442,7 @@ int main(void)
         cmocka_unit_test(test_event_stack_frames_accessed_by_index),
         cmocka_unit_test(test_event_missing_string_fails),
         cmocka_unit_test(test_event_range_stw_name_is_computed),
+        cmocka_unit_test(test_event_range_copy_keeps_its_name),
         cmocka_unit_test(test_event_wall_time_formats_like_go),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,7 +49,7 @@ static gtr_event_config cfg(gtr_event_kind kind, gtr_details_kind details)
 static gtr_event_config rng(gtr_event_kind kind, gtr_str name, gtr_resource_id scope)
 {
     gtr_event_config c = cfg(kind, GTR_DETAILS_RANGE);
-    c.range.name = name;
+    gtr_range_set_name(&c.range, name);
     c.range.scope = scope;
     return c;
 }

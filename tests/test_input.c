@@ -150,6 +150,13 @@ static void test_input_gzip_memory_large_streams(void **state)
     free(plain);
 }
 
+/* gtr_input_open_file is declared with a FILE *, so that a pointer to anything else is a
+ * compile error at the call, not a stream read from the wrong memory. */
+_Static_assert(__builtin_types_compatible_p(__typeof__(gtr_input_open_file),
+                                            gtr_status(FILE *, const gtr_alloc *, gtr_input **,
+                                                       gtr_err *)),
+               "gtr_input_open_file takes a FILE *");
+
 static void test_input_gzip_path_and_file_stream(void **state)
 {
     (void)state;

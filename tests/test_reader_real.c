@@ -258,12 +258,90 @@ static void test_reader_gzip_input_never_releases(void **state)
     free(gz);
 }
 
+/* counting: an allocator that counts the blocks it has handed out and not taken back. */
+typedef struct counting {
+    long live;
+} counting;
+
+static void *counting_malloc(void *ctx, size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    ((counting *)ctx)->live += p != NULL;
+    return p;
+}
+
+static void *counting_realloc(void *ctx, void *old, size_t n)
+{
+    void *p = realloc(old, n ? n : 1);
+    ((counting *)ctx)->live += old == NULL && p != NULL;
+    return p;
+}
+
+static void counting_free(void *ctx, void *p)
+{
+    ((counting *)ctx)->live -= p != NULL;
+    free(p);
+}
+
+/* gtr_reader_open_path is gtr_input_open_path and gtr_reader_new in one call: the same events
+ * (a gzip real trace and an old one), and the reader owns the input, so gtr_reader_free alone
+ * gives every block back. On failure (no such file, not a trace) nothing is left. */
+static void test_reader_open_path_owns_its_input(void **state)
+{
+    (void)state;
+    static const char *const traces[] = {"real/go1.22-testprog-annotations-stress",
+                                         "real/testprog-annotations", "old/go1.19-gc"};
+    counting c = {0};
+    gtr_alloc alc = {counting_malloc, counting_realloc, counting_free, &c};
+    gtr_err err = GTR_ERR_INIT;
+    char path[1024];
+    for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++) {
+        snprintf(path, sizeof path, "%s/corpus/%s.trace.gz", GTR_SOURCE_DIR, traces[i]);
+        gtr_input *in;
+        gtr_reader *r;
+        gtr_event ev;
+        unsigned long long want = 0, got = 0;
+        assert_int_equal(gtr_input_open_path(path, NULL, &in, &err), GTR_OK);
+        assert_int_equal(gtr_reader_new(in, NULL, &r, &err), GTR_OK);
+        while (gtr_reader_next(r, &ev, &err) == GTR_OK)
+            want++;
+        gtr_reader_free(r);
+        gtr_input_free(in);
+
+        assert_int_equal(gtr_reader_open_path(path, &alc, &r, &err), GTR_OK);
+        assert_true(c.live > 0);
+        gtr_status st;
+        while ((st = gtr_reader_next(r, &ev, &err)) == GTR_OK)
+            got++;
+        assert_int_equal(st, GTR_EOF);
+        assert_true(want > 0);
+        assert_int_equal(got, want);
+        gtr_reader_free(r);
+        assert_int_equal(c.live, 0);
+        gtr_err_clear(&err);
+    }
+
+    gtr_reader *r = (gtr_reader *)&c;
+    assert_int_equal(gtr_reader_open_path("/nonexistent/dir/x.trace", &alc, &r, &err), GTR_E_IO);
+    assert_null(r);
+    assert_memory_equal(gtr_err_text(&err, NULL), "open /nonexistent/dir/x.trace: ", 31);
+    snprintf(path, sizeof path, "%s/corpus/real/REFERENCE.tsv", GTR_SOURCE_DIR);
+    assert_int_equal(gtr_reader_open_path(path, &alc, &r, &err), GTR_E_FORMAT);
+    assert_null(r);
+    assert_string_equal(gtr_err_text(&err, NULL), "bad file format: not a Go execution trace?");
+    assert_int_equal(c.live, 0);
+    assert_int_equal(gtr_reader_open_path(NULL, &alc, &r, &err), GTR_E_USAGE);
+    assert_null(r);
+    gtr_err_clear(&err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reader_real_traces_match_go),
         cmocka_unit_test(test_reader_real_borrowed_and_released),
         cmocka_unit_test(test_reader_gzip_input_never_releases),
+        cmocka_unit_test(test_reader_open_path_owns_its_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

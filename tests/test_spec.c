@@ -80,8 +80,8 @@ static void test_spec_rows_match_go(void **state)
             unsigned v, n;
             char valid[8];
             assert_int_equal(sscanf(line, "V %u %7s %u", &v, valid, &n), 3);
-            assert_int_equal(gtr_version_valid(v), strcmp(valid, "true") == 0);
-            assert_int_equal(gtr_version_nspecs(v), n);
+            assert_int_equal(gtr_go_version_valid(v), strcmp(valid, "true") == 0);
+            assert_int_equal(gtr_go_version_nspecs(v), n);
             versions++;
         } else if (line[0] == 'N') {
             unsigned v, t;
@@ -89,7 +89,7 @@ static void test_spec_rows_match_go(void **state)
             assert_int_equal(sscanf(line, "N %u %u %63s", &v, &t, want), 3);
             /* EventName of "<invalid trace version>" has a space: take the rest of line. */
             const char *rest = strchr(strchr(line + 2, ' ') + 1, ' ') + 1;
-            assert_string_equal(gtr_version_event_name(v, (uint8_t)t, buf, sizeof buf), rest);
+            assert_string_equal(gtr_go_version_event_name(v, (uint8_t)t, buf, sizeof buf), rest);
             names++;
         }
     }
@@ -196,13 +196,13 @@ static void test_spec_invariants_hold_for_all_events(void **state)
 static void test_spec_lookup_and_header_format(void **state)
 {
     (void)state;
-    assert_int_equal(gtr_version_lookup_event(GTR_GO122, "GoStart", 7), GTR_EV_GO_START);
-    assert_int_equal(gtr_version_lookup_event(GTR_GO122, "GoSwitch", 8), -1);
-    assert_int_equal(gtr_version_lookup_event(GTR_GO123, "GoSwitch", 8), GTR_EV_GO_SWITCH);
-    assert_int_equal(gtr_version_lookup_event(GTR_GO125, "Span", 4), -1);
-    assert_int_equal(gtr_version_lookup_event(GTR_GO126, "Span", 4), GTR_EV_SPAN);
-    assert_int_equal(gtr_version_lookup_event(GTR_GO111, "GoStart", 7), -1);
-    assert_int_equal(gtr_version_lookup_event(GTR_GO126, "GoStar", 6), -1);
+    assert_int_equal(gtr_go_version_lookup_event(GTR_GO122, "GoStart", 7), GTR_EV_GO_START);
+    assert_int_equal(gtr_go_version_lookup_event(GTR_GO122, "GoSwitch", 8), -1);
+    assert_int_equal(gtr_go_version_lookup_event(GTR_GO123, "GoSwitch", 8), GTR_EV_GO_SWITCH);
+    assert_int_equal(gtr_go_version_lookup_event(GTR_GO125, "Span", 4), -1);
+    assert_int_equal(gtr_go_version_lookup_event(GTR_GO126, "Span", 4), GTR_EV_SPAN);
+    assert_int_equal(gtr_go_version_lookup_event(GTR_GO111, "GoStart", 7), -1);
+    assert_int_equal(gtr_go_version_lookup_event(GTR_GO126, "GoStar", 6), -1);
     char h[GTR_HEADER_MAX];
     assert_int_equal(gtr_header_format(22, h), 16);
     assert_memory_equal(h, "go 1.22 trace\0\0\0", 16);

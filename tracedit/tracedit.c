@@ -226,7 +226,7 @@ static bool decode_event(tracedit_trace *t, cursor *c, uint32_t *idx, bool *oom)
         return false;
     uint8_t type = k.p[0];
     const gtr_event_spec *spec = gtr_spec(type);
-    if (type == 0 || type >= gtr_version_nspecs(t->version) || spec->name == NULL)
+    if (type == 0 || type >= gtr_go_version_nspecs(t->version) || spec->name == NULL)
         return false;
     k.p++;
     k.n--;

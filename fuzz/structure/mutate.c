@@ -776,7 +776,7 @@ static bool apply(gtr_fs_mutator *m, enum op op)
     case OP_NEW_EVENT: {
         if (!pick_batch(m, is_body_batch, &b))
             return false;
-        size_t ns = gtr_version_nspecs(t->version);
+        size_t ns = gtr_go_version_nspecs(t->version);
         uint8_t type = (uint8_t)(1 + below(m, ns > 1 ? ns - 1 : 1));
         const gtr_event_spec *sp = gtr_spec(type);
         if (sp->name == NULL || sp->is_stack || sp->has_data)

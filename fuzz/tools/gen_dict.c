@@ -128,7 +128,7 @@ static void gen_text(void)
         put_str(name, hdr);
     }
     printf("# Event names and argument tokens (newest version's table).\n");
-    size_t nspecs = gtr_version_nspecs(GTR_GO_CURRENT);
+    size_t nspecs = gtr_go_version_nspecs(GTR_GO_CURRENT);
     for (unsigned t = 1; t < GTR_EV_MAX_EXPERIMENTAL; t++) {
         const gtr_event_spec *s = gtr_spec((uint8_t)t);
         if (s->name == NULL || (t >= nspecs && !gtr_event_type_experimental((uint8_t)t)))

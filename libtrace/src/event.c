@@ -509,6 +509,12 @@ static void set_static(gtr_str *s, const char *text)
     s->len = strlen(text);
 }
 
+static void set_static_range_name(gtr_range *r, const char *text)
+{
+    r->name_ext_ = text;
+    r->name_len_ = strlen(text);
+}
+
 gtr_status gtr_event_range(const gtr_event *ev, gtr_range *out, gtr_err *err)
 {
     gtr_status st;
@@ -519,6 +525,8 @@ gtr_status gtr_event_range(const gtr_event *ev, gtr_range *out, gtr_err *err)
         return GTR__ERR_LIT(err, GTR_E_USAGE, "Range called on non-Range event");
     }
     out->name_buf_[0] = '\0';
+    out->name_ext_ = NULL;
+    out->name_len_ = 0;
     switch (ev->type_) {
     case GTR_EV_STW_BEGIN:
     case GTR_EV_STW_END:
@@ -533,25 +541,25 @@ gtr_status gtr_event_range(const gtr_event *ev, gtr_range *out, gtr_err *err)
         memcpy(out->name_buf_ + 16, kind.data, kind.len);
         out->name_buf_[16 + kind.len] = ')';
         out->name_buf_[17 + kind.len] = '\0';
-        out->name = (gtr_str){out->name_buf_, 17 + kind.len};
+        out->name_len_ = 17 + kind.len;   /* name_ext_ NULL: in name_buf_ */
         out->scope = gtr_make_resource_goroutine(ev->g_);
         break;
     case GTR_EV_GC_BEGIN:
     case GTR_EV_GC_ACTIVE:
     case GTR_EV_GC_END:
-        set_static(&out->name, "GC concurrent mark phase");
+        set_static_range_name(out, "GC concurrent mark phase");
         out->scope = (gtr_resource_id){GTR_RESOURCE_NONE, 0};
         break;
     case GTR_EV_GC_SWEEP_BEGIN:
     case GTR_EV_GC_SWEEP_ACTIVE:
     case GTR_EV_GC_SWEEP_END:
-        set_static(&out->name, "GC incremental sweep");
+        set_static_range_name(out, "GC incremental sweep");
         out->scope = gtr_make_resource_proc(ev->type_ == GTR_EV_GC_SWEEP_ACTIVE
                                                 ? (gtr_procid)ev->args_[0]
                                                 : ev->p_);
         break;
     default: /* GCMarkAssistBegin, GCMarkAssistActive, GCMarkAssistEnd */
-        set_static(&out->name, "GC mark assist");
+        set_static_range_name(out, "GC mark assist");
         out->scope = gtr_make_resource_goroutine(ev->type_ == GTR_EV_GC_MARK_ASSIST_ACTIVE
                                                      ? (gtr_goid)ev->args_[0]
                                                      : ev->g_);
@@ -814,7 +822,7 @@ static gtr_status string_details(const gtr_event *ev, gtr_event_kind kind, gtr_b
         if ((st = gtr_event_range(ev, &r, err)) < 0)
             return st;
         gtr_buf_puts(out, " Name=");
-        put_q(out, r.name);
+        put_q(out, gtr_range_name(&r));
         gtr_buf_puts(out, " Scope=");
         gtr_resource_id_string(r.scope, out);
         if (kind == GTR_EVENT_RANGE_END) {
@@ -1244,17 +1252,19 @@ static gtr_status make_range(make_ctx *m, gtr_event_kind kind, const gtr_range *
     };
     int which;
 
-    if (str_eq(d->name, "GC concurrent mark phase"))
+    gtr_str name = gtr_range_name(d);
+
+    if (str_eq(name, "GC concurrent mark phase"))
         which = 0, want = GTR_RESOURCE_NONE;
-    else if (str_eq(d->name, "GC incremental sweep"))
+    else if (str_eq(name, "GC incremental sweep"))
         which = 1, want = GTR_RESOURCE_PROC;
-    else if (str_eq(d->name, "GC mark assist"))
+    else if (str_eq(name, "GC mark assist"))
         which = 2, want = GTR_RESOURCE_GOROUTINE;
-    else if (stw_kind(d->name, &stw))
+    else if (stw_kind(name, &stw))
         which = 3, want = GTR_RESOURCE_GOROUTINE;
     else { /* Go: fmt.Errorf("unexpected range name: %s", r.Name) */
         gtr_err_setf(m->err, GTR_E_INVALID, "unexpected range name: ");
-        return gtr_err_appendn(m->err, d->name.data, d->name.len);
+        return gtr_err_appendn(m->err, name.data, name.len);
     }
     if (d->scope.kind != want) {
         /* Go: fmt.Errorf("unexpected scope: %s", r.Scope) */

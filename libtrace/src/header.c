@@ -123,7 +123,7 @@ static gtr_status header_read(gtr_input *in, gtr_go_version *v, gtr_err *err)
         /* Go: fmt.Errorf("bad file format: not a Go execution trace?") */
         return gtr_err_setf(err, GTR_E_FORMAT, "bad file format: not a Go execution trace?");
     }
-    if (!gtr_version_valid(ver))
+    if (!gtr_go_version_valid(ver))
         /* Go: fmt.Errorf("unknown or unsupported trace version go 1.%d", v) */
         return gtr_err_setf(err, GTR_E_VERSION,
                             "unknown or unsupported trace version go 1.%" PRIu32, ver);

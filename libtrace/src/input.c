@@ -393,7 +393,7 @@ gtr_status gtr_input_open_path(const char *path, const gtr_alloc *alc, gtr_input
     return GTR_OK;
 }
 
-gtr_status gtr_input_open_file(void *file, const gtr_alloc *alc, gtr_input **out, gtr_err *err)
+gtr_status gtr_input_open_file(FILE *file, const gtr_alloc *alc, gtr_input **out, gtr_err *err)
 {
     if (out == NULL || file == NULL)
         return gtr_err_setf(err, GTR_E_USAGE, "gtr_input_open_file: NULL argument");

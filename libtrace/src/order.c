@@ -704,7 +704,7 @@ typedef struct ev_name_buf {
 
 static const char *ev_name(const gtr__ordering *o, uint8_t t, ev_name_buf *b)
 {
-    return gtr_version_event_name(o->trace_ver, t, b->s, sizeof b->s);
+    return gtr_go_version_event_name(o->trace_ver, t, b->s, sizeof b->s);
 }
 
 /* seqCounter.String: "%d (gen=%d)". */

@@ -9,7 +9,7 @@ const char *const gtr__frame_fields[4] = {"pc", "func", "file", "line"};
 
 const gtr_event_spec *gtr__raw_spec(const gtr_raw_event *ev)
 {
-    if (ev == NULL || ev->type >= gtr_version_nspecs(ev->version))
+    if (ev == NULL || ev->type >= gtr_go_version_nspecs(ev->version))
         return NULL;
     return gtr_spec(ev->type);
 }

@@ -45,7 +45,7 @@ gtr_status gtr_raw_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_raw_reade
     r->alc = *a;
     r->in = in;
     r->v = v;
-    r->nspecs = gtr_version_nspecs(v);
+    r->nspecs = gtr_go_version_nspecs(v);
     gtr_err_set_alloc(&r->err, &r->alc);
     *out = r;
     return GTR_OK;

@@ -40,7 +40,7 @@ gtr_status gtr_raw_writer_new(gtr_sink sink, gtr_go_version v, const gtr_alloc *
     w->alc = *a;
     w->sink = sink;
     w->v = v;
-    w->nspecs = gtr_version_nspecs(v);
+    w->nspecs = gtr_go_version_nspecs(v);
     gtr_buf_init(&w->buf, &w->alc);
     char hdr[GTR_HEADER_MAX];
     gtr_buf_append(&w->buf, hdr, gtr_header_format(v, hdr));

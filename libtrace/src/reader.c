@@ -49,6 +49,7 @@
 struct gtr_reader {
     const gtr_alloc *alc;
     gtr_input *in;
+    gtr_input *owned_in;     /* in, when the reader opened it (gtr_reader_open_path) */
     gtr_go_version ver;
     gtr_time last_ts;
 
@@ -273,10 +274,34 @@ gtr_status gtr_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_reader **out,
     return st;
 }
 
+gtr_status gtr_reader_open_path(const char *path, const gtr_alloc *alc, gtr_reader **out,
+                                gtr_err *err)
+{
+    gtr_input *in;
+    gtr_status st;
+
+    if (path == NULL || out == NULL) {
+        if (out != NULL)
+            *out = NULL;
+        return gtr_err_setf(err, GTR_E_USAGE, "gtr_reader_open_path: NULL argument");
+    }
+    if ((st = gtr_input_open_path(path, alc, &in, err)) != GTR_OK) {
+        *out = NULL;
+        return st;
+    }
+    if ((st = gtr_reader_new(in, alc, out, err)) != GTR_OK) {
+        gtr_input_free(in);
+        return st;
+    }
+    (*out)->owned_in = in;
+    return GTR_OK;
+}
+
 void gtr_reader_free(gtr_reader *r)
 {
     if (r == NULL)
         return;
+    gtr_input *owned_in = r->owned_in;
     gtr_err_clear(&r->deferred_err);
     gtr_err_clear(&r->sticky);
     gtr_err_clear(&r->scratch_err);
@@ -286,6 +311,7 @@ void gtr_reader_free(gtr_reader *r)
     gtr__free(r->alc, r->cursors);
     gtr__free(r->alc, r->frontier);
     gtr__free(r->alc, r);
+    gtr_input_free(owned_in);
 }
 
 gtr_go_version gtr_reader_go_version(const gtr_reader *r)

@@ -150,7 +150,7 @@ const char *gtr_experiment_name(unsigned exp)
     return exp < GTR_EXP_NUM ? names[exp] : NULL;
 }
 
-bool gtr_version_valid(uint64_t v)
+bool gtr_go_version_valid(uint64_t v)
 {
     switch (v) {
     case GTR_GO111:
@@ -166,7 +166,7 @@ bool gtr_version_valid(uint64_t v)
     }
 }
 
-size_t gtr_version_nspecs(uint64_t v)
+size_t gtr_go_version_nspecs(uint64_t v)
 {
     switch (v) {
     case GTR_GO122:
@@ -182,14 +182,14 @@ size_t gtr_version_nspecs(uint64_t v)
     }
 }
 
-const char *gtr_version_event_name(uint64_t v, uint8_t t, char *buf, size_t n)
+const char *gtr_go_version_event_name(uint64_t v, uint8_t t, char *buf, size_t n)
 {
     const char *s;
-    if (!gtr_version_valid(v))
+    if (!gtr_go_version_valid(v))
         s = "<invalid trace version>";
-    else if (gtr_version_nspecs(v) == 0)
+    else if (gtr_go_version_nspecs(v) == 0)
         s = "<v1 trace event type>";
-    else if (t < gtr_version_nspecs(v) && specs[t].name != NULL)
+    else if (t < gtr_go_version_nspecs(v) && specs[t].name != NULL)
         s = specs[t].name;
     else {
         snprintf(buf, n, "Invalid(%u)", (unsigned)t);
@@ -199,9 +199,9 @@ const char *gtr_version_event_name(uint64_t v, uint8_t t, char *buf, size_t n)
     return buf;
 }
 
-int gtr_version_lookup_event(uint64_t v, const char *name, size_t len)
+int gtr_go_version_lookup_event(uint64_t v, const char *name, size_t len)
 {
-    size_t n = gtr_version_nspecs(v);
+    size_t n = gtr_go_version_nspecs(v);
     for (size_t t = 0; t < n; t++) {
         const char *s = specs[t].name;
         if (s != NULL && strlen(s) == len && memcmp(s, name, len) == 0)

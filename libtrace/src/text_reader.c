@@ -318,7 +318,7 @@ static gtr_status text_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_text_
         goto fail;
     }
     uint32_t v = (uint32_t)rawv; /* version.Version(rawv): Version is a uint32 */
-    if (!gtr_version_valid(v)) {
+    if (!gtr_go_version_valid(v)) {
         /* Go: fmt.Errorf("unknown or unsupported Go version 1.%d", v) */
         st = gtr_err_setf(err, GTR_E_VERSION, "unknown or unsupported Go version 1.%" PRIu32, v);
         goto fail;
@@ -380,7 +380,7 @@ static gtr_status next(gtr_text_reader *r, gtr_raw_event *ev, gtr_err *err)
     if (st != GTR_OK)
         return st;
     read_token(line, &evstr, &rest);
-    int t = gtr_version_lookup_event(r->v, evstr.p, evstr.n);
+    int t = gtr_go_version_lookup_event(r->v, evstr.p, evstr.n);
     if (t < 0) {
         /* Go: fmt.Errorf("unidentified event: %s", evStr); the token is echoed whole, NUL
          * bytes included. */

@@ -425,6 +425,7 @@ struct gtr_validator {
     strpool pool;
     last_sync last;
     gtr_go_version go_version;
+    bool go_version_set;   /* by the caller (gtr_validator_set_go_version) */
     bool skip_clock_snapshot_checks;
     bool fast_paths_off;   /* gtr__validator_set_fast_paths(v, false) */
     gtr_buf errs;        /* the accumulator: messages joined with "\n" */
@@ -478,8 +479,10 @@ gtr_status gtr_validator_new(const gtr_alloc *alc, gtr_validator **out, gtr_err 
 
 void gtr_validator_set_go_version(gtr_validator *v, gtr_go_version ver)
 {
-    if (v != NULL)
+    if (v != NULL) {
         v->go_version = ver;
+        v->go_version_set = true;
+    }
 }
 
 void gtr_validator_skip_clock_snapshot_checks(gtr_validator *v)
@@ -961,13 +964,14 @@ static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_eve
 
     if ((st = gtr_event_range(ev, &r, err)) < 0)
         return st;
+    gtr_str rname = gtr_range_name(&r);
     /* The name's copy in the pool (NULL: never interned): remembered by event type when the
      * name is a static string, looked up by value otherwise (a stop-the-world range's name
-     * holds its reason, in r's own buffer). */
-    bool fixed = r.name.data != r.name_buf_;
+     * holds its reason, in r's own buffer: no name_ext_). */
+    bool fixed = r.name_ext_ != NULL;
     const char *name = fixed ? v->range_names[ev->type_] : NULL;
     if (name == NULL) {
-        const istr *e = strpool_find(&v->pool, r.name);
+        const istr *e = strpool_find(&v->pool, rname);
         name = e != NULL ? e->s : NULL;
     }
     switch (kind) {
@@ -975,7 +979,7 @@ static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_eve
         if (name != NULL && has_range(v, r.scope, name)) {
             gtr_buf *b = acc_begin(v);
             gtr_buf_puts(b, "already active range ");
-            put_q(b, r.name.data, r.name.len);
+            put_q(b, rname.data, rname.len);
             gtr_buf_puts(b, " on ");
             gtr_resource_id_string(r.scope, b);
             gtr_buf_puts(b, " begun again");
@@ -989,7 +993,7 @@ static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_eve
         if (name == NULL || !has_range(v, r.scope, name)) {
             gtr_buf *b = acc_begin(v);
             gtr_buf_puts(b, "inactive range ");
-            put_q(b, r.name.data, r.name.len);
+            put_q(b, rname.data, rname.len);
             gtr_buf_puts(b, " on ");
             gtr_resource_id_string(r.scope, b);
             gtr_buf_puts(b, " ended");
@@ -1003,7 +1007,7 @@ static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_eve
     }
     /* Begin and Active add the range. */
     if (name == NULL) {
-        const istr *e = strpool_intern(&v->pool, &v->alc, r.name);
+        const istr *e = strpool_intern(&v->pool, &v->alc, rname);
         if (e == NULL)
             return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
         name = e->s;
@@ -1390,6 +1394,8 @@ gtr_status gtr_validator_run(gtr_validator *v, gtr_reader *r, uint64_t max, uint
     }
     /* Clear once: a step that succeeds (the reader's and the validator's) leaves it clear. */
     gtr_err_clear(err);
+    if (!v->go_version_set)
+        v->go_version = gtr_reader_go_version(r);
     reset_accumulator(v);
     while (max == 0 || k < max) {
         if ((st = gtr__reader_next_ref(r, &buf, &ev, err)) != GTR_OK)
@@ -1402,8 +1408,9 @@ gtr_status gtr_validator_run(gtr_validator *v, gtr_reader *r, uint64_t max, uint
             break;
         }
     }
-    if (err == &local)
-        gtr_err_clear(&local);
+    /* The end of the trace is a success: the reader's "EOF" is not the caller's error. */
+    if (st == GTR_EOF || err == &local)
+        gtr_err_clear(err);
     if (n != NULL)
         *n = k;
     return st;

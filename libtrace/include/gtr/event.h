@@ -224,16 +224,36 @@ typedef struct gtr_label {
 } gtr_label;
 GTR_API gtr_status gtr_event_label(const gtr_event *ev, gtr_label *out, gtr_err *err);
 
-/* Range (Event.Range): EventRangeBegin/Active/End. name points at name_buf_ for computed
- * names ("stop-the-world (<kind>)"), so it is valid as long as the struct (do not copy the
- * struct and keep the old name pointer) and the generation. */
+/* Range (Event.Range): EventRangeBegin/Active/End. The name is read with gtr_range_name: a
+ * static string, or one made for the event ("stop-the-world (<kind>)", as Go concatenates
+ * it) and kept in the struct's own buffer. The struct holds no pointer into itself, so it may
+ * be copied (assignment, memcpy, a gtr_event_config) and every copy gives the name: a made
+ * name lives as long as the copy that holds it, a static one for ever. The fields ending in
+ * '_' are private: to give a range to gtr_make_event, set its name with gtr_range_set_name. */
 #define GTR_RANGE_NAME_CAP 1088
 typedef struct gtr_range {
-    gtr_str name;
     gtr_resource_id scope;
+    const char *name_ext_;   /* the name, when it is not in name_buf_ (NULL: it is there) */
+    size_t name_len_;
     char name_buf_[GTR_RANGE_NAME_CAP];
 } gtr_range;
 GTR_API gtr_status gtr_event_range(const gtr_event *ev, gtr_range *out, gtr_err *err);
+
+/* gtr_range_name: Range.Name, borrowed from r (a made name) or static: valid while r is. */
+static inline gtr_str gtr_range_name(const gtr_range *r)
+{
+    gtr_str s;
+    s.data = r->name_ext_ != NULL ? r->name_ext_ : r->name_buf_;
+    s.len = r->name_len_;
+    return s;
+}
+
+/* gtr_range_set_name sets r's name to name, borrowed (gtr_make_event copies it). */
+static inline void gtr_range_set_name(gtr_range *r, gtr_str name)
+{
+    r->name_ext_ = name.data;
+    r->name_len_ = name.len;
+}
 
 /* RangeAttributes (Event.RangeAttributes): EventRangeEnd only; *n is 0 or 2 (GCSweepEnd). */
 typedef struct gtr_range_attribute {
@@ -400,8 +420,8 @@ typedef enum gtr_details_kind {
 
 /* trace.EventConfig. stack is the event's stack (NoStack: {NULL, 0}), from
  * gtr_make_stack or another event. The transition's stack is transition.stack. For a
- * range, only range.name and range.scope are read. For a sync, sync.n and the clock
- * snapshot (experimental batches cannot be given). */
+ * range, only its name (gtr_range_set_name) and range.scope are read. For a sync, sync.n
+ * and the clock snapshot (experimental batches cannot be given). */
 typedef struct gtr_event_config {
     gtr_time time;
     gtr_event_kind kind;

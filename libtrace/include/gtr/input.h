@@ -8,6 +8,8 @@
 #ifndef GTR_INPUT_H
 #define GTR_INPUT_H
 
+#include <stdio.h>
+
 #include "gtr/alloc.h"
 #include "gtr/status.h"
 
@@ -21,9 +23,9 @@ typedef struct gtr_input gtr_input;   /* opaque; not thread-safe */
  * input (gtr_input_free). Errors: "open PATH: <strerror>", GTR_E_IO. */
 GTR_API gtr_status gtr_input_open_path(const char *path, const gtr_alloc *alc, gtr_input **out,
                                        gtr_err *err);
-/* gtr_input_open_file reads from an already open FILE (not closed by gtr_input_free). */
-GTR_API gtr_status gtr_input_open_file(void *file /* FILE* */, const gtr_alloc *alc,
-                                       gtr_input **out, gtr_err *err);
+/* gtr_input_open_file reads from an already open file (not closed by gtr_input_free). */
+GTR_API gtr_status gtr_input_open_file(FILE *file, const gtr_alloc *alc, gtr_input **out,
+                                       gtr_err *err);
 /* gtr_input_open_memory reads data[0..len). Plain data is not copied: the caller keeps it
  * alive until gtr_input_free. */
 GTR_API gtr_status gtr_input_open_memory(const void *data, size_t len, const gtr_alloc *alc,

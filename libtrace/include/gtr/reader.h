@@ -30,6 +30,15 @@ typedef struct gtr_reader gtr_reader;   /* opaque; not thread-safe */
 GTR_API gtr_status gtr_reader_new(gtr_input *in, const gtr_alloc *alc, gtr_reader **out,
                                   gtr_err *err);
 
+/* gtr_reader_open_path opens the file at path ("-": stdin; gzip-compressed or not, as
+ * gtr_input_open_path reads it) and creates a reader on it, as gtr_input_open_path then
+ * gtr_reader_new would, in one call: the reader owns the input, which gtr_reader_free then
+ * frees (and closes). alc: NULL for libc, for both. On success *out owns the reader; on
+ * failure *out is NULL and err holds the input's ("open PATH: <strerror>") or the reader's
+ * error. */
+GTR_API gtr_status gtr_reader_open_path(const char *path, const gtr_alloc *alc,
+                                        gtr_reader **out, gtr_err *err);
+
 /* gtr_reader_next reads the next event into *ev (Go's ReadEvent). Returns GTR_OK with *ev
  * filled in, GTR_EOF once the trace is exhausted (after the final Sync event), or a negative
  * status with err holding Go's message. Errors are sticky: every later call returns the
@@ -40,8 +49,9 @@ GTR_API gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err);
 /* gtr_reader_go_version returns the trace's format version (the N of "go 1.N trace"). */
 GTR_API gtr_go_version gtr_reader_go_version(const gtr_reader *r);
 
-/* gtr_reader_free releases r and everything its events borrow (NULL: no-op). The input is
- * not closed. */
+/* gtr_reader_free releases r and everything its events borrow (NULL: no-op). An input given
+ * to gtr_reader_new is not closed (the caller frees it after the reader); one the reader
+ * opened (gtr_reader_open_path) is freed with it. */
 GTR_API void gtr_reader_free(gtr_reader *r);
 
 #ifdef __cplusplus

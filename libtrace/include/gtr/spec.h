@@ -145,7 +145,9 @@ GTR_API bool gtr_event_type_experimental(uint8_t t);
 /* gtr_experiment_name: "None", "AllocFree", or NULL when out of range. */
 GTR_API const char *gtr_experiment_name(unsigned exp);
 
-/* Trace format versions: the N of a "go 1.N trace" header (internal/trace/version). */
+/* Trace format versions: the N of a "go 1.N trace" header (internal/trace/version). The
+ * functions about them are gtr_go_version_*, taking the number as a header gives it (valid
+ * or not); gtr_version() (gtr/version.h) is the library's own version. */
 typedef enum gtr_go_version {
     GTR_GO111 = 11,   /* v1 format (libtrace/src/tracev1/) */
     GTR_GO119 = 19,   /* v1 */
@@ -157,22 +159,23 @@ typedef enum gtr_go_version {
     GTR_GO_CURRENT = GTR_GO126
 } gtr_go_version;
 
-/* gtr_version_valid: Version.Valid (11, 19, 21, 22, 23, 25, 26). */
-GTR_API bool gtr_version_valid(uint64_t v);
+/* gtr_go_version_valid: Version.Valid (11, 19, 21, 22, 23, 25, 26). */
+GTR_API bool gtr_go_version_valid(uint64_t v);
 
-/* gtr_version_nspecs: len(Version.Specs()): how many types of the full table the raw layer
- * (binary and text readers and writers, testgen) accepts for v; 0 for v1 and invalid
- * versions. Types t < gtr_version_nspecs(v) with a non-NULL name are the version's events. */
-GTR_API size_t gtr_version_nspecs(uint64_t v);
+/* gtr_go_version_nspecs: len(Version.Specs()): how many types of the full table the raw
+ * layer (binary and text readers and writers, testgen) accepts for v; 0 for v1 and invalid
+ * versions. Types t < gtr_go_version_nspecs(v) with a non-NULL name are the version's
+ * events. */
+GTR_API size_t gtr_go_version_nspecs(uint64_t v);
 
-/* gtr_version_event_name writes Version.EventName(t) into buf (at least 32 bytes) and
+/* gtr_go_version_event_name writes Version.EventName(t) into buf (at least 32 bytes) and
  * returns buf: the spec name, "Invalid(%d)", "<v1 trace event type>" or
  * "<invalid trace version>". */
-GTR_API const char *gtr_version_event_name(uint64_t v, uint8_t t, char *buf, size_t n);
+GTR_API const char *gtr_go_version_event_name(uint64_t v, uint8_t t, char *buf, size_t n);
 
-/* gtr_version_lookup_event finds the type called name[0..len) among v's events (Go's
+/* gtr_go_version_lookup_event finds the type called name[0..len) among v's events (Go's
  * tracev2.EventNames(v.Specs())). Returns the type, or -1 if there is none. */
-GTR_API int gtr_version_lookup_event(uint64_t v, const char *name, size_t len);
+GTR_API int gtr_go_version_lookup_event(uint64_t v, const char *name, size_t len);
 
 /* Header: "go 1.%d trace\0\0\0" (version.ReadHeader/WriteHeader). */
 #define GTR_HEADER_MAX 32

@@ -20,12 +20,15 @@ extern "C" {
 
 typedef struct gtr_validator gtr_validator;   /* opaque; not thread-safe */
 
-/* gtr_validator_new creates a validator (Go's NewValidator; GoVersion = GTR_GO_CURRENT).
- * alc: NULL for libc. On success *out owns it (free with gtr_validator_free). */
+/* gtr_validator_new creates a validator (Go's NewValidator; GoVersion = GTR_GO_CURRENT until
+ * gtr_validator_set_go_version, or gtr_validator_run, sets the trace's). alc: NULL for libc.
+ * On success *out owns it (free with gtr_validator_free). */
 GTR_API gtr_status gtr_validator_new(const gtr_alloc *alc, gtr_validator **out, gtr_err *err);
 
 /* gtr_validator_set_go_version sets Validator.GoVersion: the version of the trace being
- * validated (clock snapshot checks from Go 1.25, leniency for pre-1.22 traces). */
+ * validated (clock snapshot checks from Go 1.25, leniency for pre-1.22 traces). A caller that
+ * feeds gtr_validator_event from a reader sets gtr_reader_go_version(r) here, as Go's tests
+ * do; gtr_validator_run does it itself unless a version was set here, which it then keeps. */
 GTR_API void gtr_validator_set_go_version(gtr_validator *v, gtr_go_version ver);
 
 /* gtr_validator_skip_clock_snapshot_checks: Validator.SkipClockSnapshotChecks (no
@@ -43,11 +46,17 @@ GTR_API gtr_status gtr_validator_event(gtr_validator *v, const gtr_event *ev, gt
  * gtr_validator_event would, until the trace ends, an error, or max events (0: no limit).
  * The library's own loop, with both calls' common paths inline, where a caller's loop of
  * the two calls pays two calls an event unless link-time optimisation inlines them
- * (gotrace validate runs it: 11.5 % fewer instructions than its own loop). *n (if not
- * NULL) receives the events read, the one the validator rejected included. Returns GTR_OK
- * after max events, GTR_EOF at the end of the trace (err holds "EOF"), or the reader's or
- * the validator's error, with its message in err (NULL: not wanted), exactly as the two
- * calls return them. */
+ * (gotrace validate runs it: 11.5 % fewer instructions than its own loop).
+ *
+ * The trace's version: unless gtr_validator_set_go_version gave v one, v validates as of
+ * r's (gtr_reader_go_version), so that a go1.22 or an old trace validates as Go's tests
+ * validate it; a version set explicitly is kept.
+ *
+ * *n (if not NULL) receives the events read, the one the validator rejected included.
+ * Returns one of the two successes, GTR_OK after max events (call again for more) or
+ * GTR_EOF at the end of the trace, with err clear (code GTR_OK, empty text: nothing to
+ * clear or report); or a negative status, the reader's or the validator's error, with its
+ * message in err (NULL: not wanted), exactly as the two calls return them. */
 GTR_API gtr_status gtr_validator_run(gtr_validator *v, gtr_reader *r, uint64_t max, uint64_t *n,
                                      gtr_err *err);
 

@@ -31,7 +31,9 @@ extern "C" {
 #endif
 
 /* gtr_version returns GTR_VERSION_STRING of the library linked in (a static string), which
- * may differ from the header's when a program runs against another libgtr.so. */
+ * may differ from the header's when a program runs against another libgtr.so. (The versions
+ * of the trace format, "go 1.N trace", are gtr_go_version and gtr_go_version_* in
+ * gtr/spec.h.) */
 GTR_API const char *gtr_version(void);
 
 /* gtr_version_number returns GTR_VERSION_NUMBER of the library linked in. */
