@@ -10,6 +10,19 @@
 # bytes of the reduced trace over the input's), time per reduction (median, worst).
 #
 #   bash ci/reduce-suite.sh [PER_KIND]     (default 4: up to 4 inputs per kind and trace)
+#   bash ci/reduce-suite.sh --large [PER_KIND]
+#       the large-trace suite: the breaks of a buggy writer or a lossy transport (a thread's
+#       batch dropped, written twice or swapped with its next one; a cut anywhere; a
+#       flight-recorder window cut in its last generation: `reduce_suite make-large`) of large
+#       traces: bench/bigtrace's at 10 and 20 MB (written by the oracle's Go, go1.26 format;
+#       skipped without it) and the largest real trace of each version; each reduction under
+#       `--budget` REDUCE_BUDGET (default 60), its time, input and fixture sizes in a table,
+#       the median and worst time, the fixtures over 2 KB. CI runs `--large 1` on
+#       LARGE_TRACES (default: bigtrace 10 MB, testprog-stress); the long run is
+#       `--large 3` on every large trace.
+#
+# Every input that fails to advance must give a result stuck for the same reason (its
+# diagnosis's shape, `reduce_suite verify`): a reduction that slipped fails the suite.
 #
 # Environment: BUILD (a build tree with bin/gotrace and bin/reduce_suite; default build-ci),
 # GTR_ORACLE (the oracle; default: ci/oracle-fetch.sh when it can build one, else none),
@@ -19,6 +32,11 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
+large=0
+if [ "${1:-}" = --large ]; then
+    large=1
+    shift
+fi
 per_kind=${1:-4}
 build=${BUILD:-$root/build-ci}
 gotrace=$build/bin/gotrace
@@ -38,19 +56,54 @@ oracle=${GTR_ORACLE:-}
 if [ -z "$oracle" ]; then
     oracle=$(bash ci/oracle-fetch.sh 2>/dev/null) || oracle=""
 fi
+make_cmd=make
+if [ "$large" -eq 1 ]; then
+    make_cmd=make-large
+    budget=${REDUCE_BUDGET:-60}
+    REDUCE_BUDGET=$budget
+    # bench/bigtrace, built with the oracle's Go (when there is one), at 10 and 20 MB.
+    bigdir=${GTR_ORACLE_CACHE:-$HOME/.cache/gotrace-oracle}/reduce-large
+    goroot=${GTR_ORACLE_CACHE:-$HOME/.cache/gotrace-oracle}/unpacked/usr/lib/go-1.27
+    big=""
+    if [ -x "$goroot/bin/go" ]; then
+        mkdir -p "$bigdir"
+        if [ ! -x "$bigdir/bigtrace" ] || [ bench/bigtrace/main.go -nt "$bigdir/bigtrace" ]; then
+            (cd bench/bigtrace && GOROOT=$goroot GOTOOLCHAIN=local GOFLAGS= GO111MODULE=off \
+                GOCACHE=$bigdir/gocache "$goroot/bin/go" build -o "$bigdir/bigtrace" main.go) \
+                || { echo "reduce-suite: building bench/bigtrace failed" >&2; exit 1; }
+            rm -f "$bigdir"/bigtrace-*mb.trace
+        fi
+        for mb in 10 20; do
+            f=$bigdir/bigtrace-${mb}mb.trace
+            [ -s "$f" ] || "$bigdir/bigtrace" $((mb * 1000000)) "$f" \
+                || { echo "reduce-suite: writing $f failed" >&2; exit 1; }
+            big="$big $f"
+        done
+    else
+        echo "reduce-suite: no Go toolchain (ci/oracle-fetch.sh): no bigtrace inputs"
+    fi
+    traces=${LARGE_TRACES:-"$big
+$real/go1.22-testprog-gc-stress.trace.gz
+$real/go1.23-testprog-gc-stress.trace.gz
+$real/go1.25-testprog-stress.trace.gz
+$real/testprog-stress.trace.gz
+$real/testprog-cgo-callback.stress.trace.gz
+$real/gotest-encoding_json.trace.gz"}
+fi
 [ -n "$oracle" ] && echo "reduce-suite: Go's golden runner: $oracle" ||
     echo "reduce-suite: no oracle: fixtures are checked with gotrace check only"
 
 work=${KEEP:-$(mktemp -d "${TMPDIR:-/tmp}/gtr-reduce-suite.XXXXXX")}
 mkdir -p "$work/in" "$work/out"
 # shellcheck disable=SC2086 # the trace list is whitespace-separated paths
-if ! "$suite" make "$work/in" "$per_kind" $traces >"$work/inputs.tsv"; then
+if ! "$suite" "$make_cmd" "$work/in" "$per_kind" $traces >"$work/inputs.tsv"; then
     echo "reduce-suite: making the inputs failed" >&2
     exit 1
 fi
 
 n=0 bad=0 fixtures=0 wires=0
-: >"$work/ratios" ; : >"$work/times"
+: >"$work/ratios" ; : >"$work/times" ; : >"$work/sizes"
+budget_hits=0
 while IFS=$'\t' read -r name judgment; do
     n=$((n + 1))
     in=$work/in/$name.trace
@@ -84,7 +137,15 @@ while IFS=$'\t' read -r name judgment; do
     [ "$what" = fixture ] && fixtures=$((fixtures + 1)) || wires=$((wires + 1))
     awk -v a="$outb" -v b="$inb" 'BEGIN {printf "%.6f\n", a / b}' >>"$work/ratios"
     echo "$secs" >>"$work/times"
-    printf 'ok   %-70s %6s -> %5s bytes, %s, %.2f s\n' "$name" "$inb" "$outb" "$what" "$secs"
+    fbytes=$(stat -c %s "$result")
+    echo "$fbytes" >>"$work/sizes"
+    hit=""
+    if grep -q "the --budget ended it" "$work/out/$name.log"; then
+        hit=", budget hit"
+        budget_hits=$((budget_hits + 1))
+    fi
+    printf 'ok   %-70s %9s -> %5s bytes (%s of %s bytes), %.2f s%s\n' "$name" "$inb" "$outb" \
+        "$what" "$fbytes" "$secs" "$hit"
 done <"$work/inputs.tsv"
 
 median() { sort -g "$1" | awk '{a[NR]=$1} END {if (NR) print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2); else print "-"}'; }
@@ -95,6 +156,7 @@ echo "reduce-suite: $n inputs: $((n - bad)) reduced and checked ($fixtures fixtu
 if [ -s "$work/ratios" ]; then
     echo "reduce-suite: size ratio (reduced wire bytes / input bytes): median $(median "$work/ratios"), worst $(worst "$work/ratios")"
     echo "reduce-suite: time per reduction: median $(median "$work/times") s, worst $(worst "$work/times") s"
+    echo "reduce-suite: result file size: median $(median "$work/sizes") bytes, worst $(worst "$work/sizes") bytes, $(awk '$1 > 2048' "$work/sizes" | wc -l) over 2 KB; $budget_hits ended by the budget"
 fi
 [ -n "${KEEP:-}" ] || rm -rf "$work"
 [ "$bad" -eq 0 ]
