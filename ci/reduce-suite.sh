@@ -17,9 +17,9 @@
 #       traces: bench/bigtrace's at 10 and 20 MB (written by the oracle's Go, go1.26 format;
 #       skipped without it) and the largest real trace of each version; each reduction under
 #       `--budget` REDUCE_BUDGET (default 60), its time, input and fixture sizes in a table,
-#       the median and worst time, the fixtures over 2 KB. CI runs `--large 1` on
-#       LARGE_TRACES (default: bigtrace 10 MB, testprog-stress); the long run is
-#       `--large 3` on every large trace.
+#       the median and worst time, the fixtures over 2 KB. LARGE_TRACES overrides the list
+#       ("bigtrace:MB" names bench/bigtrace's trace of MB megabytes). CI runs `--large 1` on
+#       "bigtrace:10 corpus/real/testprog-stress.trace.gz"; the long run is `--large 3`.
 #
 # Every input that fails to advance must give a result stuck for the same reason (its
 # diagnosis's shape, `reduce_suite verify`): a reduction that slipped fails the suite.
@@ -61,34 +61,45 @@ if [ "$large" -eq 1 ]; then
     make_cmd=make-large
     budget=${REDUCE_BUDGET:-60}
     REDUCE_BUDGET=$budget
-    # bench/bigtrace, built with the oracle's Go (when there is one), at 10 and 20 MB.
+    # bench/bigtrace, built with the oracle's Go (when there is one): "bigtrace:MB" in the
+    # trace list is its trace of MB megabytes (cached), left out without Go.
     bigdir=${GTR_ORACLE_CACHE:-$HOME/.cache/gotrace-oracle}/reduce-large
     goroot=${GTR_ORACLE_CACHE:-$HOME/.cache/gotrace-oracle}/unpacked/usr/lib/go-1.27
-    big=""
+    have_go=0
     if [ -x "$goroot/bin/go" ]; then
+        have_go=1
         mkdir -p "$bigdir"
-        if [ ! -x "$bigdir/bigtrace" ] || [ bench/bigtrace/main.go -nt "$bigdir/bigtrace" ]; then
+        if [ ! -x "$bigdir/bigtrace" ] || ! cmp -s bench/bigtrace/main.go "$bigdir/main.go"; then
             (cd bench/bigtrace && GOROOT=$goroot GOTOOLCHAIN=local GOFLAGS= GO111MODULE=off \
                 GOCACHE=$bigdir/gocache "$goroot/bin/go" build -o "$bigdir/bigtrace" main.go) \
                 || { echo "reduce-suite: building bench/bigtrace failed" >&2; exit 1; }
+            cp bench/bigtrace/main.go "$bigdir/main.go"
             rm -f "$bigdir"/bigtrace-*mb.trace
         fi
-        for mb in 10 20; do
-            f=$bigdir/bigtrace-${mb}mb.trace
-            [ -s "$f" ] || "$bigdir/bigtrace" $((mb * 1000000)) "$f" \
-                || { echo "reduce-suite: writing $f failed" >&2; exit 1; }
-            big="$big $f"
-        done
     else
         echo "reduce-suite: no Go toolchain (ci/oracle-fetch.sh): no bigtrace inputs"
     fi
-    traces=${LARGE_TRACES:-"$big
+    list=${LARGE_TRACES:-"bigtrace:10
+bigtrace:20
 $real/go1.22-testprog-gc-stress.trace.gz
 $real/go1.23-testprog-gc-stress.trace.gz
 $real/go1.25-testprog-stress.trace.gz
 $real/testprog-stress.trace.gz
 $real/testprog-cgo-callback.stress.trace.gz
 $real/gotest-encoding_json.trace.gz"}
+    traces=""
+    for t in $list; do
+        case $t in
+            bigtrace:*)
+                [ "$have_go" -eq 1 ] || continue
+                mb=${t#bigtrace:}
+                f=$bigdir/bigtrace-${mb}mb.trace
+                [ -s "$f" ] || "$bigdir/bigtrace" $((mb * 1000000)) "$f" \
+                    || { echo "reduce-suite: writing $f failed" >&2; exit 1; }
+                traces="$traces $f" ;;
+            *) traces="$traces $t" ;;
+        esac
+    done
 fi
 [ -n "$oracle" ] && echo "reduce-suite: Go's golden runner: $oracle" ||
     echo "reduce-suite: no oracle: fixtures are checked with gotrace check only"

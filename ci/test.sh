@@ -26,9 +26,12 @@
 #               nondeterminism, or a gotrace crash or hang, fails it.
 #  9. reduce    ci/reduce-suite.sh REDUCE_PER_KIND (default 4: 96 inputs derived from six real
 #               traces of every version): each failing input reduced by `gotrace reduce`, every
-#               fixture checked by gotrace and, with the oracle, by Go's golden runner
-#               (the long run: TRACES="$(ls corpus/real/*.trace.gz)" bash
-#               ci/reduce-suite.sh 4, every real trace).
+#               fixture checked by gotrace and, with the oracle, by Go's golden runner, and a
+#               stuck input's result stuck for the same reason (the long run:
+#               TRACES="$(ls corpus/real/*.trace.gz)" bash ci/reduce-suite.sh 4, every real
+#               trace); then the large-trace slice, ci/reduce-suite.sh --large 1 on
+#               bench/bigtrace's 10 MB trace and testprog-stress (the long run:
+#               ci/reduce-suite.sh --large 3).
 # 10. fuzz      when ci/fuzz-ci.sh exists: replay of the fuzz corpora and regressions under
 #               ASan+UBSan (reusing build-ci-asan/), then FUZZ_SECONDS (default 60) of
 #               libFuzzer per target (JOBS at a time) when clang's fuzzer runtime is
@@ -242,8 +245,11 @@ step "9/12 reduction suite"
 if [ -z "$gotrace" ]; then
     record reduce SKIPPED "no gotrace: both builds failed"
 elif BUILD=$(dirname "$(dirname "$gotrace")") GTR_ORACLE=${oracle:-} \
-        bash ci/reduce-suite.sh "${REDUCE_PER_KIND:-4}"; then
-    record reduce ok "${oracle:+fixtures also checked by the oracle}"
+        bash ci/reduce-suite.sh "${REDUCE_PER_KIND:-4}" &&
+     BUILD=$(dirname "$(dirname "$gotrace")") GTR_ORACLE=${oracle:-} \
+        LARGE_TRACES="${LARGE_TRACES:-bigtrace:10 corpus/real/testprog-stress.trace.gz}" \
+        bash ci/reduce-suite.sh --large 1; then
+    record reduce ok "small and large slices${oracle:+; fixtures also checked by the oracle}"
 else
     record reduce FAILED
 fi

@@ -79,7 +79,8 @@ static void report(reducer *r, bool force)
     size_t events = 0;
     for (size_t b = 0; b < r->cur.nbatches; b++)
         events += r->cur.batches[b].nev;
-    reduce_progress p = {r->cur_enc.len, events, r->stats->tests, t - r->started};
+    reduce_progress p = {r->cur_enc.len > 0 ? r->cur_enc.len : r->input_size, events,
+                         r->stats->tests, t - r->started};
     r->progress(r->progress_ctx, &p);
 }
 
@@ -554,7 +555,7 @@ gtr_status reduce_ddmin_progress(const uint8_t *data, size_t size, reduce_intere
     reduce_stats local;
     reducer r = {.fn = fn, .ctx = ctx, .stats = stats != NULL ? stats : &local,
                  .progress = on_progress, .progress_ctx = progress_ctx,
-                 .started = reduce__now()};
+                 .started = reduce__now(), .input_size = size};
     if (budget_s > 0)
         r.deadline = reduce__now() + budget_s;
     gtr_status st = GTR_OK;

@@ -32,6 +32,7 @@ typedef struct reducer {
     void *progress_ctx;
     double next_report;  /* CLOCK_MONOTONIC seconds of the next progress report */
     double started;
+    size_t input_size;   /* the bytes reported before the first candidate is kept */
 } reducer;
 
 /* reduce__start_cand makes r->cand a copy of r->cur to edit; false when out of memory (r->halt

@@ -37,6 +37,8 @@ typedef struct keeper {
                                    * fixture's expectation); NULL: no such condition */
     reduce_progress_fn progress;  /* where the reduction stands (NULL: nobody asked) */
     void *progress_ctx;
+    size_t tests_before;          /* candidates of the reductions before this one */
+    double started;               /* CLOCK_MONOTONIC seconds when the job started */
     gtr_err io_err;               /* a probe that could not run */
     bool io_failed;
 } keeper;
@@ -302,6 +304,17 @@ static double monotonic_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* job_progress reports one reduction's progress as the whole job's: candidates and time
+ * from the job's start. */
+static void job_progress(void *ctx, const reduce_progress *p)
+{
+    keeper *k = ctx;
+    reduce_progress whole = *p;
+    whole.tests += k->tests_before;
+    whole.elapsed = monotonic_now() - k->started;
+    k->progress(k->progress_ctx, &whole);
+}
+
 /* reduce_more reduces from[0..] (from may be &r->wire) into r->wire under k, adding to
  * r->stats. */
 static gtr_status reduce_more(keeper *k, const gtr_buf *from, reduce_result *r, gtr_err *err)
@@ -323,8 +336,10 @@ static gtr_status reduce_more(keeper *k, const gtr_buf *from, reduce_result *r, 
     }
     if (gtr_buf_append(&in, from->data, from->len) < 0)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
+    k->tests_before = r->stats.tests;
     gtr_status st = reduce_ddmin_progress((const uint8_t *)in.data, in.len, interesting, k, left,
-                                          k->progress, k->progress_ctx, &out, &more, err);
+                                          k->progress != NULL ? job_progress : NULL, k, &out,
+                                          &more, err);
     gtr_buf_free(&in);
     if (st < 0) {
         gtr_buf_free(&out);
@@ -344,7 +359,8 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
     keeper k = {.timeout = opt->timeout_s > 0 ? opt->timeout_s : DEFAULT_TIMEOUT,
                 .deadline = opt->budget_s > 0 ? monotonic_now() + opt->budget_s : 0,
                 .progress = opt->progress,
-                .progress_ctx = opt->progress_ctx};
+                .progress_ctx = opt->progress_ctx,
+                .started = monotonic_now()};
     gtr_buf start = {0}, pattern = {0}, exp = {0}, comment = {0};
     reduce_probe p;
     gtr_status st;

@@ -532,3 +532,17 @@ add_test(NAME cli_hostile_input_is_bounded
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/hostile_input.sh $<TARGET_FILE:gotrace>
                  ${CMAKE_CURRENT_BINARY_DIR}/cli-hostile)
 set_tests_properties(cli_hostile_input_is_bounded PROPERTIES TIMEOUT 1200)
+
+# reduce's progress: with --progress (stderr not a terminal), a line per refresh and a last
+# one ending ", done", in the whole job's candidates; --quiet shows none.
+gtr_cli_test(cli_reduce_progress_shows_where_it_stands
+             ARGS reduce --progress ${_stuck} -o reduce-progress.test RC 0
+             ERR "gotrace reduce: [0-9]+ bytes, [0-9]+ events, [0-9]+ candidates, [0-9]+ s\n(.*\n)*gotrace reduce: [0-9]+ bytes, 3 events, [0-9]+ candidates, [0-9]+ s, done\ngotrace: reduce: kept the input's reader error: broken trace: failed to advance: frontier:\ngotrace: reduce: the trace was built from the input's diagnosis")
+gtr_cli_test(cli_reduce_quiet_shows_no_progress
+             ARGS reduce --quiet ${_stuck} -o reduce-quiet.test RC 0
+             ERR "^gotrace: reduce: kept the input's reader error: broken trace: failed to advance: frontier:\n")
+gtr_cli_test(cli_reduce_no_synthesis_reduces_its_own_events
+             ARGS reduce --quiet --no-synthesis ${_stuck} -o reduce-nosynth.test RC 0
+             ERR "^gotrace: reduce: kept the input's reader error: broken trace: failed to advance: frontier:\ngotrace: reduce: [^\n]*reduce-nosynth.test: [0-9]+ bytes")
+gtr_cli_test(cli_reduce_progress_bad_value ARGS reduce --progress=maybe ${_stuck} RC 2
+             ERR "invalid boolean value \"maybe\" for --progress: parse error")
