@@ -102,6 +102,8 @@ bool reduce__try_cand(reducer *r)
     if (r->cur_enc.len > 0 && r->cur_enc.len == r->enc.len &&
         memcmp(r->cur_enc.data, r->enc.data, r->enc.len) == 0)
         return false;
+    if (r->must_shrink && r->cur_enc.len > 0 && r->enc.len >= r->cur_enc.len)
+        return false;
     if (seen_add(&r->seen, fingerprint(&r->enc)))
         return false;
     r->stats->tests++;
@@ -114,11 +116,32 @@ bool reduce__try_cand(reducer *r)
     gtr_buf swap = r->cur_enc;
     r->cur_enc = r->enc;
     r->enc = swap;
+    /* The model's pools keep every event an edit dropped: once most are dropped, the trace
+     * is decoded again from its bytes, so that each copy of it costs what is left. */
+    size_t live = 0;
+    for (size_t b = 0; b < r->cur.nbatches; b++)
+        live += r->cur.batches[b].nev;
+    if (r->cur.nevents > 1024 && r->cur.nevents / 4 > live &&
+        tracedit_decode(&r->cur, (const uint8_t *)r->cur_enc.data, r->cur_enc.len, NULL) != GTR_OK)
+        r->oom = r->halt = true;
     return true;
+}
+
+/* oversized: a buffer sized for a much larger trace than the current one. The judge forks
+ * the process for each candidate, and a fork costs in proportion to the memory mapped: once
+ * a pass has cut a large trace down, the memory it was edited in goes. */
+static bool oversized(size_t cap, size_t need)
+{
+    return cap > ((size_t)1 << 16) && cap / 4 > need;
 }
 
 bool reduce__start_cand(reducer *r)
 {
+    if (oversized(r->cand.events_cap, r->cur.nevents) || oversized(r->cand.bytes_cap, r->cur.nbytes) ||
+        oversized(r->cand.vals_cap, r->cur.nvals))
+        tracedit_trace_free(&r->cand);
+    if (oversized(r->enc.cap, r->cur_enc.len))
+        gtr_buf_free(&r->enc);
     if (tracedit_copy(&r->cand, &r->cur, NULL) != GTR_OK) {
         r->oom = r->halt = true;
         return false;
@@ -544,20 +567,24 @@ gtr_status reduce_ddmin_budget(const uint8_t *data, size_t size, reduce_interest
                                void *ctx, double budget_s, gtr_buf *out, reduce_stats *stats,
                                gtr_err *err)
 {
-    return reduce_ddmin_progress(data, size, fn, ctx, budget_s, NULL, NULL, out, stats, err);
+    reduce_engine opt = {.budget_s = budget_s};
+    return reduce_ddmin_run(data, size, fn, ctx, &opt, out, stats, err);
 }
 
-gtr_status reduce_ddmin_progress(const uint8_t *data, size_t size, reduce_interesting fn,
-                                 void *ctx, double budget_s, reduce_progress_fn on_progress,
-                                 void *progress_ctx, gtr_buf *out, reduce_stats *stats,
-                                 gtr_err *err)
+gtr_status reduce_ddmin_run(const uint8_t *data, size_t size, reduce_interesting fn, void *ctx,
+                            const reduce_engine *opt, gtr_buf *out, reduce_stats *stats,
+                            gtr_err *err)
 {
+    static const reduce_engine defaults = {0};
     reduce_stats local;
+    if (opt == NULL)
+        opt = &defaults;
     reducer r = {.fn = fn, .ctx = ctx, .stats = stats != NULL ? stats : &local,
-                 .progress = on_progress, .progress_ctx = progress_ctx,
+                 .progress = opt->on_progress, .progress_ctx = opt->progress_ctx,
+                 .read_in_process = opt->read_in_process,
                  .started = reduce__now(), .input_size = size};
-    if (budget_s > 0)
-        r.deadline = reduce__now() + budget_s;
+    if (opt->budget_s > 0)
+        r.deadline = reduce__now() + opt->budget_s;
     gtr_status st = GTR_OK;
 
     memset(r.stats, 0, sizeof *r.stats);

@@ -33,6 +33,9 @@ typedef struct reducer {
     double next_report;  /* CLOCK_MONOTONIC seconds of the next progress report */
     double started;
     size_t input_size;   /* the bytes reported before the first candidate is kept */
+    bool read_in_process;   /* candidates may be read here (reduce_engine) */
+    bool must_shrink;    /* a candidate must encode shorter than the current trace (for a
+                          * pass whose edits add events as they drop others) */
 } reducer;
 
 /* reduce__start_cand makes r->cand a copy of r->cur to edit; false when out of memory (r->halt
@@ -62,6 +65,12 @@ bool reduce__ddmin(reducer *r, reduce__count_fn count, reduce__drop_fn drop);
  * generic ones: the generations after and before the failure, each thread's events after the
  * failure, whole threads, goroutines and procs. True on progress. */
 bool reduce__format_passes(reducer *r);
+
+/* reduce__cut_generation cuts the failing generation at the latest point before the failure
+ * where the trace, its state there restated by status events and the sequence numbers after
+ * it renumbered, still fails the same way (bisected; state_cut.c). Only with
+ * read_in_process. True on progress. */
+bool reduce__cut_generation(reducer *r);
 
 /* reduce__now: CLOCK_MONOTONIC seconds. */
 double reduce__now(void);

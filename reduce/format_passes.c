@@ -7,7 +7,9 @@
  *      only through the state it leaves, which the next generation's status events restate);
  *      where the failure needs a generation before it (an error in the first generation read
  *      is another failure), all those before the last are replaced by one minimal valid
- *      generation (reduce_prepend_generation);
+ *      generation (reduce_prepend_generation); then the failing generation is cut at the
+ *      latest point before the failure where its state, restated by status events, still
+ *      fails the same way (state_cut.c);
  *   2. whole threads (all their batches), by ddmin;
  *   3. each thread's events after its failing one (bisected per thread: the events behind a
  *      thread's stuck or failing event are never read);
@@ -319,6 +321,8 @@ bool reduce__format_passes(reducer *r)
     any |= bisect_prefix(r, reduce__count_gens, reduce__drop_gens);
     if (!r->halt)
         any |= replace_earlier_generations(r);
+    if (!r->halt)
+        any |= reduce__cut_generation(r);
     if (!r->halt)
         any |= reduce__ddmin(r, count_threads, drop_threads);
     id_list threads = {0};

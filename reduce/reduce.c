@@ -198,6 +198,14 @@ static bool build_fixture(gtr_buf *out, const uint8_t *wire, size_t len, const c
         gtr_buf_puts(why, "out of memory");
         goto out;
     }
+    if (alen > TGEN_FIXTURE_MAX) {
+        /* gotrace check would refuse to read it. */
+        gtr_buf_printf(why, "its fixture would be %zu bytes, over the %llu bytes gotrace check "
+                            "reads",
+                       alen, (unsigned long long)TGEN_FIXTURE_MAX);
+        free(archive);
+        goto out;
+    }
     ok = gtr_buf_append(out, archive, alen) == GTR_OK;
     free(archive);
 out:
@@ -337,9 +345,13 @@ static gtr_status reduce_more(keeper *k, const gtr_buf *from, reduce_result *r, 
     if (gtr_buf_append(&in, from->data, from->len) < 0)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
     k->tests_before = r->stats.tests;
-    gtr_status st = reduce_ddmin_progress((const uint8_t *)in.data, in.len, interesting, k, left,
-                                          k->progress != NULL ? job_progress : NULL, k, &out,
-                                          &more, err);
+    reduce_engine eng = {.budget_s = left,
+                         .on_progress = k->progress != NULL ? job_progress : NULL,
+                         .progress_ctx = k,
+                         .read_in_process = k->kind == REDUCE_KEEP_READ_ERROR ||
+                                            k->kind == REDUCE_KEEP_LATER_GEN_ERROR};
+    gtr_status st = reduce_ddmin_run((const uint8_t *)in.data, in.len, interesting, k, &eng, &out,
+                                     &more, err);
     gtr_buf_free(&in);
     if (st < 0) {
         gtr_buf_free(&out);

@@ -17,6 +17,7 @@
 #include "gtr/diagnosis.h"
 #include "gtr/raw.h"
 #include "gtr/reader.h"
+#include "gtr/snapshot.h"
 #include "tgen/fixture.h"
 #include "tracedit.h"
 
@@ -434,6 +435,79 @@ static void test_sweep_fixtures(void **state)
     assert_true(stuck_traces > 100);
 }
 
+
+/* The reader's state between two events (gtr/snapshot.h): after a generation's first events,
+ * each thread's advanced events, what it holds, each goroutine's and proc's status and
+ * sequence number. */
+static void test_snapshot_between_events(void **state)
+{
+    (void)state;
+    gtr_buf wire = {0};
+    const char *text = "Trace Go1.22\n"
+                       "EventBatch gen=1 m=0 time=0 size=13\n"
+                       "ProcStatus dt=1 p=0 pstatus=1\n"
+                       "GoStatus dt=1 g=1 m=0 gstatus=2\n"
+                       "GoStop dt=1 reason_string=1 stack=0\n"
+                       "EventBatch gen=1 m=1 time=0 size=12\n"
+                       "ProcStatus dt=1 p=1 pstatus=1\n"
+                       "GoStart dt=5 g=1 g_seq=1\n"
+                       "GoStop dt=1 reason_string=1 stack=0\n" TABLES(1);
+    assert_int_equal(gtr_raw_text_to_wire(text, strlen(text), &wire, NULL), GTR_OK);
+    gtr_input *in = NULL;
+    gtr_reader *r = NULL;
+    gtr_snapshot *snap = (gtr_snapshot *)1;
+    gtr_event ev;
+    assert_int_equal(gtr_input_open_memory_plain(wire.data, wire.len, NULL, &in, NULL), GTR_OK);
+    assert_int_equal(gtr_reader_new(in, NULL, &r, NULL), GTR_OK);
+    /* Before the first event: no generation yet. */
+    assert_int_equal(gtr_reader_snapshot(r, &snap, NULL), GTR_E_USAGE);
+    assert_null(snap);
+    /* Past the end: no generation. */
+    while (gtr_reader_next(r, &ev, NULL) == GTR_OK)
+        ;
+    assert_int_equal(gtr_reader_snapshot(r, &snap, NULL), GTR_E_USAGE);
+    gtr_reader_free(r);
+    gtr_input_free(in);
+
+    /* After the Sync and three events, in time order: M 0's ProcStatus and GoStatus, M 1's
+     * ProcStatus (and whatever the ordering queued ahead of them). */
+    assert_int_equal(gtr_input_open_memory_plain(wire.data, wire.len, NULL, &in, NULL), GTR_OK);
+    assert_int_equal(gtr_reader_new(in, NULL, &r, NULL), GTR_OK);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(gtr_reader_next(r, &ev, NULL), GTR_OK);
+    assert_int_equal(gtr_reader_snapshot(r, &snap, NULL), GTR_OK);
+    assert_int_equal(gtr_snapshot_generation(snap), 1);
+    assert_int_equal(gtr_snapshot_nthreads(snap), 2);
+    uint64_t advanced = 0;
+    for (size_t i = 0; i < 2; i++) {
+        const gtr_snapshot_thread *th = gtr_snapshot_thread_at(snap, i);
+        advanced += th->advanced;
+        assert_true(th->advanced <= 3);
+        if (th->advanced == 3)
+            assert_int_equal(th->g, GTR_NO_GOROUTINE);   /* M 0 stopped its goroutine */
+    }
+    assert_true(advanced >= 3);
+    assert_null(gtr_snapshot_thread_at(snap, 2));
+    assert_int_equal(gtr_snapshot_nprocs(snap), 2);
+    assert_int_equal(gtr_snapshot_ngoroutines(snap), 1);
+    const gtr_snapshot_resource *g = gtr_snapshot_goroutine_at(snap, 0);
+    assert_int_equal(g->id, 1);
+    assert_int_equal(g->seq_gen, 1);
+    assert_null(gtr_snapshot_goroutine_at(snap, 1));
+    assert_null(gtr_snapshot_proc_at(snap, 2));
+    assert_false(gtr_snapshot_gc(snap, NULL));
+    gtr_snapshot_free(snap);
+    gtr_reader_free(r);
+    gtr_input_free(in);
+
+    assert_int_equal(gtr_reader_snapshot(NULL, &snap, NULL), GTR_E_USAGE);
+    assert_int_equal(gtr_reader_snapshot(NULL, NULL, NULL), GTR_E_USAGE);
+    assert_int_equal(gtr_snapshot_nthreads(NULL), 0);
+    assert_int_equal(gtr_snapshot_generation(NULL), 0);
+    gtr_snapshot_free(NULL);
+    gtr_buf_free(&wire);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -447,6 +521,7 @@ int main(void)
         cmocka_unit_test(test_goroutine_other_generation),
         cmocka_unit_test(test_bad_use),
         cmocka_unit_test(test_sweep_fixtures),
+        cmocka_unit_test(test_snapshot_between_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

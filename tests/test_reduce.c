@@ -656,6 +656,61 @@ static void test_reduce_synthesis_is_stuck_for_the_same_reason(void **state)
     assert_true(built * 10 >= stuck * 9);
 }
 
+
+/* Cutting a clean real trace after its k-th event (status events restating the state there,
+ * sequence numbers renumbered) leaves a trace that reads and validates to its end: the
+ * snapshot and the cut restate the state whole. A cut inside a stop-the-world range is the
+ * known exception (no status event restates a range in flight): the reducer's bisection
+ * steps over such cuts. */
+static void test_reduce_cut_restates_the_state(void **state)
+{
+    (void)state;
+    static const char *const traces[] = {
+        "go1.25-testprog-stress", "testprog-cgo-callback", "testprog-iter-pull",
+        "go1.23-testprog-gc-stress", "testprog-stress-start-stop", "gotest-encoding_json"};
+    static const uint64_t ks[] = {2, 100, 1000, 10000, 50000};
+    size_t cuts = 0;
+    for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/corpus/real/%s.trace.gz", GTR_SOURCE_DIR, traces[i]);
+        gtr_buf wire = {0};
+        load(path, &wire);
+        for (size_t j = 0; j < sizeof ks / sizeof ks[0]; j++) {
+            gtr_buf cut = {0};
+            if (reduce_cut_trace((const uint8_t *)wire.data, wire.len, ks[j], &cut) != GTR_OK) {
+                gtr_buf_free(&cut);
+                continue;   /* the trace has fewer events */
+            }
+            tgen_verdict v;
+            assert_int_equal(tgen_judge((const uint8_t *)cut.data, cut.len, NULL, NULL, &v),
+                             GTR_OK);
+            if (!tgen_verdict_clean(&v))
+                fail_msg("%s cut after event %llu: %s%s", traces[i], (unsigned long long)ks[j],
+                         v.invalid > 0 ? "validator: " : "",
+                         v.invalid > 0 ? v.valid_err.msg : v.end_err.msg);
+            /* The cut dropped what came before it. */
+            if (ks[j] >= 1000)
+                assert_true(cut.len < wire.len);
+            tgen_verdict_free(&v);
+            gtr_buf_free(&cut);
+            cuts++;
+        }
+        gtr_buf_free(&wire);
+    }
+    printf("# %zu cuts of real traces read and validate to the end\n", cuts);
+    assert_true(cuts >= 20);
+
+    /* Not inside a generation: nothing read yet, or past the end. */
+    gtr_buf wire = {0}, cut = {0};
+    load(GTR_SOURCE_DIR "/corpus/real/testprog-annotations.trace.gz", &wire);
+    assert_int_equal(reduce_cut_trace((const uint8_t *)wire.data, wire.len, 0, &cut), GTR_E_USAGE);
+    assert_int_equal(reduce_cut_trace((const uint8_t *)wire.data, wire.len, 1u << 30, &cut),
+                     GTR_E_USAGE);
+    assert_int_equal(reduce_cut_trace((const uint8_t *)"not a trace", 11, 1, &cut), GTR_E_USAGE);
+    gtr_buf_free(&wire);
+    gtr_buf_free(&cut);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -674,6 +729,7 @@ int main(void)
         cmocka_unit_test(test_reduce_budget_stops_with_an_interesting_result),
         cmocka_unit_test(test_reduce_stuck_trace_keeps_its_reason),
         cmocka_unit_test(test_reduce_synthesis_is_stuck_for_the_same_reason),
+        cmocka_unit_test(test_reduce_cut_restates_the_state),
     };
     return cmocka_run_group_tests_name("reduce", tests, NULL, NULL);
 }

@@ -2687,3 +2687,55 @@ const char *gtr__proc_status_string(uint8_t s)
 {
     return proc_status_string(s);
 }
+
+bool gtr__ordering_next_goroutine(const gtr__ordering *o, size_t *pos, gtr_goid *id,
+                                  gtr__resource_state *out)
+{
+    uint64_t key;
+    void *v;
+    if (!idmap_next(&o->g_states, pos, &key, &v))
+        return false;
+    const gstate *s = v;
+    *id = (gtr_goid)key;
+    out->status = s->status;
+    out->seq_gen = s->seq.gen;
+    out->seq = s->seq.seq;
+    return true;
+}
+
+bool gtr__ordering_next_proc(const gtr__ordering *o, size_t *pos, gtr_procid *id,
+                             gtr__resource_state *out)
+{
+    uint64_t key;
+    void *v;
+    if (!idmap_next(&o->p_states, pos, &key, &v))
+        return false;
+    const pstate *s = v;
+    *id = (gtr_procid)key;
+    out->status = s->status;
+    out->seq_gen = s->seq.gen;
+    out->seq = s->seq.seq;
+    return true;
+}
+
+uint8_t gtr__ordering_gc_running(const gtr__ordering *o)
+{
+    return o->gc_state == GC_RUNNING;
+}
+
+size_t gtr__ordering_ranges(const gtr__ordering *o, bool proc, int64_t id, uint8_t *begin_types,
+                            size_t cap)
+{
+    const range_state *rs = NULL;
+    if (proc) {
+        const pstate *s = idmap_get(&o->p_states, (uint64_t)id);
+        rs = s != NULL ? &s->ranges : NULL;
+    } else {
+        const gstate *s = idmap_get(&o->g_states, (uint64_t)id);
+        rs = s != NULL ? &s->ranges : NULL;
+    }
+    size_t n = 0;
+    for (size_t i = 0; rs != NULL && i < rs->n && n < cap; i++)
+        begin_types[n++] = rs->in_flight[i].typ;
+    return n;
+}

@@ -124,6 +124,20 @@ bool gtr__ordering_proc(const gtr__ordering *o, gtr_procid id, gtr__resource_sta
 /* gtr__ordering_thread: the goroutine and proc thread id holds (none when it has no state). */
 void gtr__ordering_thread(const gtr__ordering *o, gtr_threadid id, gtr_goid *g, gtr_procid *p);
 uint64_t gtr__ordering_gc_seq(const gtr__ordering *o);
+/* gtr__ordering_gc_running: the GC is in a mark phase (between GCBegin or GCActive and
+ * GCEnd). */
+uint8_t gtr__ordering_gc_running(const gtr__ordering *o);
+/* gtr__ordering_next_goroutine, gtr__ordering_next_proc iterate the goroutines and procs the
+ * ordering has a state for (*pos starts at 0; false at the end), for a snapshot
+ * (snapshot.c). */
+bool gtr__ordering_next_goroutine(const gtr__ordering *o, size_t *pos, gtr_goid *id,
+                                  gtr__resource_state *out);
+bool gtr__ordering_next_proc(const gtr__ordering *o, size_t *pos, gtr_procid *id,
+                             gtr__resource_state *out);
+/* gtr__ordering_ranges stores the "Begin" event types of the special ranges in flight on proc
+ * (proc true) or goroutine id, at most cap, and returns how many it stored. */
+size_t gtr__ordering_ranges(const gtr__ordering *o, bool proc, int64_t id, uint8_t *begin_types,
+                            size_t cap);
 uint64_t gtr__ordering_initial_gen(const gtr__ordering *o);
 /* Go's GoStatus.String and ProcStatus.String. */
 const char *gtr__go_status_string(uint8_t s);

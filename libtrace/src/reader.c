@@ -752,3 +752,42 @@ uint64_t gtr__reader_generation(const gtr_reader *r)
 {
     return r != NULL && r->have_gen ? r->gen->gen : 0;
 }
+
+/* gtr__reader_thread (reader_priv.h). */
+bool gtr__reader_thread(gtr_reader *r, size_t i, gtr_threadid *m, uint64_t *advanced,
+                        gtr_err *err)
+{
+    if (r == NULL || !r->have_gen || r->v1 != NULL || r->failed || r->done || i >= r->gen->nms)
+        return false;
+    const gtr__batch_cursor *bc = &r->cursors[i];
+    bool waiting = false;   /* its next event is read and not advanced yet */
+    for (size_t f = 0; f < r->nfrontier && !waiting; f++)
+        waiting = r->frontier[f].bc == bc;
+    /* Walk the thread's events again, up to the one the cursor holds. */
+    gtr__batch_cursor walk;
+    gtr__batch_cursor_init(&walk, &r->cctx, r->gen->ms[i].m, r->gen->ms[i].first);
+    uint64_t n = 0;
+    for (;;) {
+        bool ok;
+        if (gtr__batch_cursor_next(&walk, &r->cctx, &ok, err) != GTR_OK)
+            return false;
+        if (!ok || (waiting && walk.idx == bc->idx && walk.pos == bc->pos))
+            break;
+        n++;
+    }
+    *m = r->gen->ms[i].m;
+    *advanced = n;
+    return true;
+}
+
+/* gtr__reader_threads (reader_priv.h). */
+size_t gtr__reader_threads(const gtr_reader *r)
+{
+    return r != NULL && r->have_gen && r->v1 == NULL && !r->done && !r->failed ? r->gen->nms : 0;
+}
+
+/* gtr__reader_ordering (reader_priv.h). */
+const gtr__ordering *gtr__reader_ordering(const gtr_reader *r)
+{
+    return r->order;
+}

@@ -30,6 +30,19 @@ typedef struct gtr__stuck_view {
 /* gtr__reader_stuck fills *out and returns true when r failed that way; false otherwise. */
 bool gtr__reader_stuck(const gtr_reader *r, gtr__stuck_view *out);
 
+/* gtr__reader_threads is the number of threads with batches in the generation r is reading
+ * (0 before the first, after the end or a failure, or for an old-format trace); gtr__reader_thread gives the i-th one's
+ * M and how many of its events the ordering has advanced (read and ordered, whether
+ * returned yet or still queued), walking its batches again. False when i is out of range
+ * or a batch does not decode. */
+size_t gtr__reader_threads(const gtr_reader *r);
+bool gtr__reader_thread(gtr_reader *r, size_t i, gtr_threadid *m, uint64_t *advanced,
+                        gtr_err *err);
+
+/* gtr__reader_ordering: r's ordering, whose state is consistent with the threads' positions
+ * between two calls on r. */
+const gtr__ordering *gtr__reader_ordering(const gtr_reader *r);
+
 /* gtr__reader_generation is the number of the generation r is reading (0 before the first). */
 uint64_t gtr__reader_generation(const gtr_reader *r);
 

@@ -69,12 +69,22 @@ typedef struct reduce_progress {
  * at its end. */
 typedef void (*reduce_progress_fn)(void *ctx, const reduce_progress *p);
 
-/* reduce_ddmin_progress is reduce_ddmin_budget that reports its progress to on_progress (NULL:
- * none) with progress_ctx. */
-gtr_status reduce_ddmin_progress(const uint8_t *data, size_t size, reduce_interesting fn,
-                                 void *ctx, double budget_s, reduce_progress_fn on_progress,
-                                 void *progress_ctx, gtr_buf *out, reduce_stats *stats,
-                                 gtr_err *err);
+/* How reduce_ddmin_run runs: the budget (seconds, 0: none), who is told the progress (NULL:
+ * nobody), and whether candidates may be read in this process (the failure is a reader
+ * error, not a crash or hang): the pass that cuts a generation at a point before the
+ * failure (restating the state there with status events, gtr/snapshot.h) reads the trace
+ * here. */
+typedef struct reduce_engine {
+    double budget_s;
+    reduce_progress_fn on_progress;
+    void *progress_ctx;
+    bool read_in_process;
+} reduce_engine;
+
+/* reduce_ddmin_run is reduce_ddmin as opt says (NULL: reduce_ddmin's defaults). */
+gtr_status reduce_ddmin_run(const uint8_t *data, size_t size, reduce_interesting fn, void *ctx,
+                            const reduce_engine *opt, gtr_buf *out, reduce_stats *stats,
+                            gtr_err *err);
 
 /* reduce_v1_header: data starts with an old-format header (go 1.11, 1.19 or 1.21). Such a
  * trace has no v2 framing: Go parses it whole in NewReader, and reduce_ddmin reduces it by
@@ -130,6 +140,14 @@ gtr_status reduce_prepend_generation(const uint8_t *data, size_t size, gtr_buf *
  * events is kept. The reducer judges it like any candidate. GTR_E_USAGE when data does not
  * fail to advance or a line of its shape has no recipe here; GTR_E_NOMEM. */
 gtr_status reduce_synthesize_stuck(const uint8_t *data, size_t size, gtr_buf *out);
+
+/* reduce_cut_trace appends to out the wire trace data[0..size) cut in its generation after
+ * the reader's k-th event: the threads' events the ordering has advanced by then dropped,
+ * the state they left restated by status events at the start of the generation, which
+ * becomes the first, and the sequence numbers after the cut renumbered (the pass
+ * reduce_ddmin bisects with; gtr/snapshot.h). GTR_E_USAGE when the reader does not read k
+ * events of a generation; GTR_E_NOMEM. */
+gtr_status reduce_cut_trace(const uint8_t *data, size_t size, uint64_t k, gtr_buf *out);
 
 /* ---- The whole job: `gotrace reduce`. ---- */
 

@@ -18,6 +18,9 @@
  *       Writes to OUT the trace reduce_synthesize_stuck builds for INPUT, which must fail to
  *       advance (to look at what the reducer starts from).
  *
+ *   reduce_suite cut INPUT K OUT
+ *       Writes to OUT the trace reduce_cut_trace makes of INPUT after its K-th event.
+ *
  *   reduce_suite verify INPUT RESULT
  *       Checks what `gotrace reduce INPUT` wrote. A fixture (RESULT.test) must pass the golden
  *       check, and its FAILURE regexp must match the input's kept failure (the reader error;
@@ -415,8 +418,39 @@ static int cmd_synth(int argc, char **argv)
     return rc;
 }
 
+static int cmd_cut(int argc, char **argv)
+{
+    if (argc != 5) {
+        fprintf(stderr, "usage: reduce_suite cut INPUT K OUT\n");
+        return 2;
+    }
+    gtr_buf in = {0}, out = {0};
+    gtr_err err = GTR_ERR_INIT;
+    if (tgen_load_trace(argv[2], &in, NULL, &err) < 0) {
+        fprintf(stderr, "reduce_suite: %s\n", gtr_err_text(&err, NULL));
+        return 1;
+    }
+    int rc = 0;
+    if (reduce_cut_trace((const uint8_t *)in.data, in.len, strtoull(argv[3], NULL, 10), &out) !=
+        GTR_OK) {
+        fprintf(stderr, "reduce_suite: %s: no cut after event %s\n", argv[2], argv[3]);
+        rc = 1;
+    } else {
+        FILE *f = fopen(argv[4], "wb");
+        if (f == NULL || fwrite(out.data, 1, out.len, f) != out.len || fclose(f) != 0) {
+            fprintf(stderr, "reduce_suite: writing %s failed\n", argv[4]);
+            rc = 1;
+        }
+    }
+    gtr_buf_free(&in);
+    gtr_buf_free(&out);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "cut") == 0)
+        return cmd_cut(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "synth") == 0)
         return cmd_synth(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "make") == 0)
@@ -425,7 +459,7 @@ int main(int argc, char **argv)
         return cmd_make(argc, argv, large_kinds, sizeof large_kinds / sizeof large_kinds[0]);
     if (argc >= 2 && strcmp(argv[1], "verify") == 0)
         return cmd_verify(argc, argv);
-    fprintf(stderr, "usage: reduce_suite make|make-large OUTDIR PER_KIND TRACE... | synth INPUT OUT "
+    fprintf(stderr, "usage: reduce_suite make|make-large OUTDIR PER_KIND TRACE... | synth INPUT OUT | cut INPUT K OUT "
                     "| verify INPUT RESULT\n");
     return 2;
 }

@@ -13,5 +13,6 @@
 #include "gtr/event.h"
 #include "gtr/reader.h"
 #include "gtr/diagnosis.h"
+#include "gtr/snapshot.h"
 #include "gtr/validate.h"
 #endif /* GTR_GTR_H */
