@@ -160,9 +160,10 @@ static gtr_status probe(const uint8_t *data, size_t size, unsigned timeout_s, bo
         gtr_err_setn(&p->verdict.valid_err, rep.verdict.valid_err.code,
                      t1 + rep.verdict.end_err.len, rep.verdict.valid_err.len);
         gtr_buf_init(&p->verdict.stuck, NULL);
-        gtr_buf_append(&p->verdict.stuck,
-                       t1 + rep.verdict.end_err.len + rep.verdict.valid_err.len,
-                       rep.verdict.stuck.len);
+        if (rep.verdict.stuck.len > 0)
+            gtr_buf_append(&p->verdict.stuck,
+                           t1 + rep.verdict.end_err.len + rep.verdict.valid_err.len,
+                           rep.verdict.stuck.len);
     } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
         memset(&p->verdict, 0, sizeof p->verdict);
         p->outcome = REDUCE_HANG;

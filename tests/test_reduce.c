@@ -124,6 +124,7 @@ static void test_reduce_padded_failure_shrinks_to_fixture_that_passes_check(void
     rmdir(dir);
     gtr_buf_free(&in);
     gtr_buf_free(&out);
+    tgen_verdict_free(&p.verdict);
 }
 
 static void test_reduce_expect_flag_without_match_fails(void **state)
@@ -245,6 +246,7 @@ static void test_reduce_probe_reports_outcomes(void **state)
     assert_int_equal(reduce_probe_run((const uint8_t *)wire.data, wire.len, 10, &p, NULL), GTR_OK);
     assert_int_equal(p.outcome, REDUCE_JUDGED);
     assert_true(tgen_verdict_clean(&p.verdict));
+    tgen_verdict_free(&p.verdict);
     assert_int_equal(reduce_probe_run((const uint8_t *)"go 1.22 trace\0\0\0\x07", 17, 10, &p,
                                       NULL),
                      GTR_OK);
@@ -252,6 +254,7 @@ static void test_reduce_probe_reports_outcomes(void **state)
     assert_int_equal(p.verdict.end, TGEN_END_READ);
     assert_string_equal(p.verdict.end_err.msg, "expected batch event, got event 7");
     gtr_buf_free(&wire);
+    tgen_verdict_free(&p.verdict);
 }
 
 /* read_all returns the whole file at path (NUL-terminated, malloc'd), *n its length. */
@@ -358,6 +361,7 @@ static void test_reduce_unnameable_bytes_are_written_as_wire(void **state)
     free(err);
     gtr_buf_free(&b);
     cleanup(dir);
+    tgen_verdict_free(&p.verdict);
 }
 
 /* An old-format trace (go 1.11-1.21) has no v2 framing and no text form: Go parses it whole
@@ -509,6 +513,7 @@ static void test_reduce_expect_reader_error_behind_validator_error(void **state)
     gtr_buf_free(&w);
     gtr_buf_free(&text);
     cleanup(dir);
+    tgen_verdict_free(&p.verdict);
 }
 
 /* A slow predicate: has_needle after 20 ms. */
