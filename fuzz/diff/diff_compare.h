@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* diff_compare.h: the differential verdict of gotrace against Go on one input, in process
+ * (fuzz/fuzz_diff.c): the judgment of ci/difffuzz/judge.sh, ported to C, for two readings
+ * already made.
+ *
+ * A reading is how it ended, the dump (each event's String() and "\n") and the message.
+ * They are the same when all three are byte for byte equal. Go builds some messages by
+ * iterating a map (dumpOrdering's G, P and M states in "failed to advance", the first invalid
+ * string of a stack, ...), so two runs of Go on one input may print messages that differ in
+ * the order of their lines and in the numbers the entry met first carries. judge.sh then
+ * compares the messages with their digit runs replaced by N (sed) and their lines sorted
+ * (LC_ALL=C sort), and counts the input as Go's nondeterminism
+ * only when Go's own runs differ too; fdiff_same_lines_up_to_numbers is that comparison. */
+#ifndef GTR_FUZZ_DIFF_COMPARE_H
+#define GTR_FUZZ_DIFF_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "go_reader.h"
+
+typedef struct fdiff_reading {
+    diff_end end;
+    const char *dump;   /* each event's String() and "\n" */
+    size_t dump_len;
+    const char *msg;    /* the error (end != DIFF_END_EOF), or the panic's value */
+    size_t msg_len;
+} fdiff_reading;
+
+typedef enum fdiff_verdict {
+    FDIFF_SAME,       /* same ending, dump and message, byte for byte */
+    FDIFF_GO_PANIC,   /* Go panicked: not compared (corpus/go-panics keeps one of each kind) */
+    FDIFF_MAP_ORDER,  /* same ending and dump; the messages differ but hold the same lines up
+                         to their numbers: Go's map order explains it if Go's own runs of the
+                         input differ (the caller runs Go again to see) */
+    FDIFF_DIVERGES    /* anything else: a difference Go's nondeterminism cannot explain */
+} fdiff_verdict;
+
+/* fdiff_compare judges ours (libtrace) against go (Go 1.27.3). */
+fdiff_verdict fdiff_compare(const fdiff_reading *ours, const fdiff_reading *go);
+
+/* fdiff_same_reading: the two readings are equal byte for byte (ending, dump, message). */
+bool fdiff_same_reading(const fdiff_reading *a, const fdiff_reading *b);
+
+/* fdiff_same_lines_up_to_numbers: a[0..alen) and b[0..blen), each split into lines at '\n'
+ * (a final newline ends the last line, it does not start an empty one), with every run of
+ * ASCII digits replaced by "N", hold the same lines the same number of times, in any order.
+ * False when memory runs out (the caller then sees a divergence: never a false pass). */
+bool fdiff_same_lines_up_to_numbers(const char *a, size_t alen, const char *b, size_t blen);
+
+/* fdiff_first_difference returns the 0-based number of the first line at which a[0..alen)
+ * and b[0..blen) differ and, in *at, the offset of that line's start (the same in both),
+ * or (size_t)-1 when they are equal. A text that is a prefix of the other differs at the
+ * line where it ends. */
+size_t fdiff_first_difference(const char *a, size_t alen, const char *b, size_t blen,
+                              size_t *at);
+
+/* fdiff_report prints the summary of a divergence to f: the first differing line of the
+ * dumps with up to three lines before it, then both endings and messages. */
+void fdiff_report(FILE *f, const fdiff_reading *ours, const fdiff_reading *go);
+
+/* fdiff_end_name names an ending as the report prints it ("EOF", "header error", ...). */
+const char *fdiff_end_name(diff_end end);
+
+#endif /* GTR_FUZZ_DIFF_COMPARE_H */
