@@ -8,10 +8,11 @@
 #     single-threaded process: ci/fuzz-libfuzzer.sh), with libFuzzer's value profile for a
 #     target whose options file sets use_value_profile (sim).
 #     FUZZ_SECONDS=0 skips it. Crashers are saved to $FUZZ_ARTIFACTS/<target>/.
-#  Both steps include fuzz_diff (libtrace against Go's own reader in one process) when
-#     ci/go-diff-archive.sh can build Go's archive: its replay reads the reader's seeds and
-#     regressions on both sides, and it fuzzes FUZZ_SECONDS with the others. Otherwise (no
-#     Go) it is skipped with a message; FUZZ_DIFF=0 skips it.
+#  Both steps include fuzz_diff and fuzz_diff_sim (libtrace against Go's own reader in one
+#     process, on wire traces and on the sim target's model traces) when
+#     ci/go-diff-archive.sh can build Go's archive: their replays read the reader's seeds and
+#     regressions and the sim target's seeds on both sides, and they fuzz FUZZ_SECONDS with
+#     the others. Otherwise (no Go) they are skipped with a message; FUZZ_DIFF=0 skips them.
 #  3. Canary witnesses: fuzz/canary/witness.sh proves each planted bug of fuzz/canary still
 #     crashes on its witness input and that no witness crashes a normal build, so the canary
 #     measurements keep measuring something when the code around a canary changes (one small
@@ -54,7 +55,7 @@ else
 fi
 list=""
 for t in $targets; do list="$list fuzz_${t}_replay"; done
-[ $diff = 1 ] && list="$list fuzz_diff_replay"
+[ $diff = 1 ] && list="$list fuzz_diff_replay fuzz_diff_sim_replay"
 cmake --build "$replay_build" -j"$jobs" --target $list gtr_gofuzz2bin fuzz_dicts || exit 1
 start=$(date +%s)
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -66,6 +67,10 @@ for t in $targets; do
 done
 if [ $diff = 1 ] && ! "$replay_build/bin/fuzz_diff_replay" "$root/corpus/fuzz/reader" "$root/fuzz/regressions/reader"; then
   echo "fuzz-ci: replay of diff FAILED" >&2
+  failed=1
+fi
+if [ $diff = 1 ] && ! "$replay_build/bin/fuzz_diff_sim_replay" "$root/corpus/fuzz/sim"; then
+  echo "fuzz-ci: replay of diff_sim FAILED" >&2
   failed=1
 fi
 echo "fuzz-ci: replay took $(( $(date +%s) - start )) s"
@@ -83,12 +88,14 @@ if [ "$secs" -gt 0 ]; then
     # One libFuzzer process is one thread: JOBS of them at a time give each target its
     # seconds of a whole CPU, in 1/JOBS of the wall time. Their reports follow in order.
     if [ $diff = 1 ]; then
-      if [ -x "${BUILD:-$root/build-fuzz-clang}/bin/fuzz_diff" ]; then
-        targets="$targets diff"
-      else
-        echo "fuzz-ci: fuzz_diff was not built in the libFuzzer tree" >&2
-        failed=1
-      fi
+      for t in diff diff_sim; do
+        if [ -x "${BUILD:-$root/build-fuzz-clang}/bin/fuzz_$t" ]; then
+          targets="$targets $t"
+        else
+          echo "fuzz-ci: fuzz_$t was not built in the libFuzzer tree" >&2
+          failed=1
+        fi
+      done
     fi
     set -- $targets
     while [ $# -gt 0 ]; do

@@ -13,7 +13,8 @@
 # raw_roundtrip_mutator (the structure-aware twins, fuzz/structure; seeds, options and
 # dictionary of the base target), or diff (fuzz_diff: libtrace against Go's own reader in
 # one process, built when ci/go-diff-archive.sh's archive exists; the reader's seeds,
-# options and dictionary; inputs that make Go panic are kept in $FUZZ_ARTIFACTS/diff/gopanic). `run` works on a copy of the
+# options and dictionary; inputs that make Go panic are kept in $FUZZ_ARTIFACTS/diff/gopanic),
+# or diff_sim (the same oracle on the sim target's traces; the sim target's seeds and options). `run` works on a copy of the
 # seeds in $FUZZ_WORK/TARGET (default build-fuzz-clang/work; new inputs stay there for
 # `merge`), uses bin/fuzz_TARGET.dict and the max_len/timeout of fuzz/options, writes
 # crashers to $FUZZ_ARTIFACTS/TARGET/ (default build-fuzz-clang/artifacts) and exits 1 when
@@ -30,10 +31,10 @@ cc=${CC:-$(command -v clang-14 || command -v clang)}
 
 die() { echo "fuzz-libfuzzer: $*" >&2; exit 2; }
 check_target() {
-  case " $targets reader_mutator raw_roundtrip_mutator diff " in *" $1 "*) ;; *) die "unknown target '$1' ($targets)";; esac
+  case " $targets reader_mutator raw_roundtrip_mutator diff diff_sim " in *" $1 "*) ;; *) die "unknown target '$1' ($targets)";; esac
 }
 base() {   # the target whose seeds, options and dictionary apply
-  case $1 in diff) echo reader ;; *) echo "${1%_mutator}" ;; esac
+  case $1 in diff) echo reader ;; diff_sim) echo sim ;; *) echo "${1%_mutator}" ;; esac
 }
 
 build() {
@@ -46,10 +47,13 @@ build() {
   for t in reader_mutator raw_roundtrip_mutator; do
     cmake --build "$build" -j"$jobs" --target "fuzz_$t" >/dev/null 2>&1 || echo "fuzz-libfuzzer: fuzz_$t not built"
   done
-  # fuzz_diff exists once the configure found Go's archive (ci/go-diff-archive.sh).
-  if grep -q '^fuzz_diff:' "$build/Makefile" 2>/dev/null; then
-    cmake --build "$build" -j"$jobs" --target fuzz_diff >/dev/null || echo "fuzz-libfuzzer: fuzz_diff not built"
-  fi
+  # fuzz_diff and fuzz_diff_sim exist once the configure found Go's archive
+  # (ci/go-diff-archive.sh).
+  for t in diff diff_sim; do
+    if grep -q "^fuzz_$t:" "$build/Makefile" 2>/dev/null; then
+      cmake --build "$build" -j"$jobs" --target "fuzz_$t" >/dev/null || echo "fuzz-libfuzzer: fuzz_$t not built"
+    fi
+  done
 }
 
 opt() {   # opt TARGET KEY: a value from fuzz/options/fuzz_TARGET.options
@@ -72,8 +76,8 @@ run() {
   cp -n "$root/corpus/fuzz/$(base "$t")"/* "$work/$t"/ 2>/dev/null || true
   echo "fuzz-libfuzzer: $t for ${secs}s"
   local log="$artifacts/$t/fuzz.log" rc=0
-  if [ "$t" = diff ]; then
-    export GTR_DIFF_GOPANIC_DIR=${GTR_DIFF_GOPANIC_DIR:-$artifacts/diff/gopanic}
+  if [ "$t" = diff ] || [ "$t" = diff_sim ]; then
+    export GTR_DIFF_GOPANIC_DIR=${GTR_DIFF_GOPANIC_DIR:-$artifacts/$t/gopanic}
     mkdir -p "$GTR_DIFF_GOPANIC_DIR"
   fi
   # shellcheck disable=SC2046
