@@ -7,7 +7,7 @@
  * String() into a dump, the validator (told the header's version) on every event, the first
  * error ends the reading. They must agree (diff_compare.h): the same ending, dump and message,
  * or a message that differs only by Go's map order on an input whose Go runs differ (Go is run
- * again, up to 64 times). Otherwise fdiff_judge prints fdiff_report's summary and aborts (the
+ * again, up to 512 times). Otherwise fdiff_judge prints fdiff_report's summary and aborts (the
  * engine keeps the input). An input on which Go panics is not compared: it is counted and,
  * when $GTR_DIFF_GOPANIC_DIR names a folder, written there. */
 #ifndef GTR_FUZZ_DIFF_JUDGE_H
