@@ -39,6 +39,9 @@ if [ "${FUZZ_DIFF:-1}" != 0 ]; then
   if archive=$(bash "$root/ci/go-diff-archive.sh" 2>"$archive_log"); then
     diff=1
     echo "fuzz-ci: fuzz_diff with Go's archive $archive"
+    # The libFuzzer binaries are guided by Go's coverage too, when its instrumented twin builds.
+    bash "$root/ci/go-diff-archive.sh" --libfuzzer >/dev/null 2>"$archive_log" ||
+      echo "fuzz-ci: fuzz_diff without Go's coverage: $(tail -n1 "$archive_log")"
   else
     echo "fuzz-ci: skipping fuzz_diff: Go's archive cannot be built ($(tail -n1 "$archive_log"))"
   fi
