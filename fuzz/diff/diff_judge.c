@@ -24,14 +24,17 @@
 /* The counts of the whole process, printed at exit (the engine owns the loop). */
 static struct {
     uint64_t inputs, identical, nondet, panics;
+    uint64_t panics_told;   /* Go panics where gotrace printed Go's dump, the panic as error */
 } counts;
 
 void fdiff_print_counts(void)
 {
     fprintf(stderr,
             "fuzz_diff: %" PRIu64 " inputs: %" PRIu64 " identical, %" PRIu64
-            " Go nondeterministic, %" PRIu64 " Go panics (not compared)\n",
-            counts.inputs, counts.identical, counts.nondet, counts.panics);
+            " Go nondeterministic, %" PRIu64 " Go panics (not failures; on %" PRIu64
+            " gotrace printed Go's dump and the panic's text as its error)\n",
+            counts.inputs, counts.identical, counts.nondet, counts.panics,
+            counts.panics_told);
 }
 
 /* read_gotrace reads data[0..size) as cmd_validate.c does with --log-events, into dump (its
@@ -162,6 +165,8 @@ void fdiff_judge(const uint8_t *data, size_t size)
         break;
     case FDIFF_GO_PANIC:
         counts.panics++;
+        if (fdiff_same_reading(&ours, &go.r))
+            counts.panics_told++;
         keep_panic(data, size);
         break;
     case FDIFF_MAP_ORDER:

@@ -8,7 +8,8 @@
  * error ends the reading. They must agree (diff_compare.h): the same ending, dump and message,
  * or a message that differs only by Go's map order on an input whose Go runs differ (Go is run
  * again, up to 512 times). Otherwise fdiff_judge prints fdiff_report's summary and aborts (the
- * engine keeps the input). An input on which Go panics is not compared: it is counted and,
+ * engine keeps the input). An input on which Go panics is no failure: it is counted (and
+ * how often gotrace printed Go's dump and the panic's text as its error, as it means to) and,
  * when $GTR_DIFF_GOPANIC_DIR names a folder, written there. */
 #ifndef GTR_FUZZ_DIFF_JUDGE_H
 #define GTR_FUZZ_DIFF_JUDGE_H
