@@ -3,7 +3,7 @@
  * Go's map-order messages must agree with ci/difffuzz/judge.sh's
  * comparison (sed making each digit run N, then LC_ALL=C sort) (numbers, order, final newline,
  * repeated lines, NUL bytes); the verdict separates the same reading, a Go panic, a possible
- * map-order difference and a divergence; the report shows the first differing event line
+ * map-order difference and a divergence; which reruns of Go explain a difference; the report shows the first differing event line
  * in context and both messages. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -95,6 +95,37 @@ static void verdicts(void **state)
     assert_int_equal(fdiff_compare(&ours_refused, &go_read), FDIFF_DIVERGES);
 }
 
+static void reruns_of_go(void **state)
+{
+    (void)state;
+    /* Go names the stack its map iteration met first, and that stack's bad field: ours is
+     * one of Go's outputs. */
+    fdiff_reading ours = reading(DIFF_END_READ, "", "found invalid file string ID 3 for stack 1");
+    fdiff_reading first =
+        reading(DIFF_END_READ, "", "found invalid func string ID 7 for stack 65536");
+    fdiff_reading other = reading(DIFF_END_READ, "", "found invalid func string ID 6 for stack 2");
+    assert_int_equal(fdiff_compare(&ours, &first), FDIFF_DIVERGES);
+    assert_true(fdiff_rerun_explains(FDIFF_DIVERGES, &ours, &first, &ours));
+    /* Go varying among other outputs does not explain a divergence. */
+    assert_false(fdiff_rerun_explains(FDIFF_DIVERGES, &ours, &first, &other));
+    assert_false(fdiff_rerun_explains(FDIFF_DIVERGES, &ours, &first, &first));
+
+    /* A map-order difference: any change of Go's explains it, the same output again does not. */
+    fdiff_reading a = reading(DIFF_END_READ, "e1\n", "failed to advance:\nG 1\nG 2");
+    fdiff_reading b = reading(DIFF_END_READ, "e1\n", "failed to advance:\nG 2\nG 1");
+    fdiff_reading c = reading(DIFF_END_READ, "e1\n", "failed to advance:\nG 3\nG 1");
+    assert_int_equal(fdiff_compare(&a, &b), FDIFF_MAP_ORDER);
+    assert_true(fdiff_rerun_explains(FDIFF_MAP_ORDER, &a, &b, &c));
+    assert_true(fdiff_rerun_explains(FDIFF_MAP_ORDER, &a, &b, &a));
+    assert_false(fdiff_rerun_explains(FDIFF_MAP_ORDER, &a, &b, &b));
+    /* The ending counts: the same message after another ending is another output. */
+    fdiff_reading a_valid = reading(DIFF_END_VALIDATOR, "e1\n", "failed to advance:\nG 1\nG 2");
+    assert_false(fdiff_rerun_explains(FDIFF_DIVERGES, &a, &b, &a_valid));
+    /* A panic on another run explains nothing. */
+    fdiff_reading panic = reading(DIFF_END_PANIC, "", "index out of range");
+    assert_false(fdiff_rerun_explains(FDIFF_MAP_ORDER, &a, &b, &panic));
+}
+
 static void first_difference(void **state)
 {
     (void)state;
@@ -157,6 +188,7 @@ int main(void)
         cmocka_unit_test(normalise_numbers_and_order),
         cmocka_unit_test(normalise_lines),
         cmocka_unit_test(verdicts),
+        cmocka_unit_test(reruns_of_go),
         cmocka_unit_test(first_difference),
         cmocka_unit_test(report_shows_context_and_messages),
     };

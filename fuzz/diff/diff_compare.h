@@ -34,11 +34,21 @@ typedef enum fdiff_verdict {
     FDIFF_MAP_ORDER,  /* same ending and dump; the messages differ but hold the same lines up
                          to their numbers: Go's map order explains it if Go's own runs of the
                          input differ (the caller runs Go again to see) */
-    FDIFF_DIVERGES    /* anything else: a difference Go's nondeterminism cannot explain */
+    FDIFF_DIVERGES    /* anything else: unless another run of Go prints exactly ours, a
+                         difference Go's nondeterminism cannot explain */
 } fdiff_verdict;
 
 /* fdiff_compare judges ours (libtrace) against go (Go 1.27.3). */
 fdiff_verdict fdiff_compare(const fdiff_reading *ours, const fdiff_reading *go);
+
+/* fdiff_rerun_explains: after a verdict v of FDIFF_MAP_ORDER or FDIFF_DIVERGES against Go's
+ * first run `first`, whether `again`, another run of Go on the same input, shows that Go's
+ * nondeterminism explains ours: Go printed exactly ours (a message whose words depend on the
+ * map entry met first: "found invalid func string ID 7 for stack 65536" on one run, "found
+ * invalid file string ID 3 for stack 1" on the next), or, for FDIFF_MAP_ORDER, anything
+ * other than its first run. The caller runs Go until a run explains it or a budget ends. */
+bool fdiff_rerun_explains(fdiff_verdict v, const fdiff_reading *ours, const fdiff_reading *first,
+                          const fdiff_reading *again);
 
 /* fdiff_same_reading: the two readings are equal byte for byte (ending, dump, message). */
 bool fdiff_same_reading(const fdiff_reading *a, const fdiff_reading *b);
