@@ -7,18 +7,9 @@
  * (fuzz/diff/diff_judge.h): the same ending, event dump and message on both sides, beyond
  * Go's own map-order nondeterminism; a divergence aborts with a summary (the first differing
  * event line in context, both messages). Go panics are counted and kept, not compared. The
- * counts go to stderr at exit. */
+ * counts go to stderr at exit (diff_judge.c's LLVMFuzzerInitialize). */
 #include "diff/diff_judge.h"
 #include "fuzz_common.h"
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    atexit(fdiff_print_counts);
-    return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -519,17 +519,6 @@ static void dump_model(const gsim_config *c, gsim_choice ch, bool judge)
     gtr_err_clear(&err);
 }
 
-#ifdef GTR_FUZZ_SIM_DIFF
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    atexit(fdiff_print_counts);
-    return 0;
-}
-#endif
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     sim_choice_state cs;

@@ -38,6 +38,17 @@ void fdiff_print_counts(void)
             counts.panics_told);
 }
 
+/* Every target that judges with fdiff_judge prints the counts at exit: the engine calls
+ * this once, before the first input (libFuzzer, and the replay driver). */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    atexit(fdiff_print_counts);
+    return 0;
+}
+
 /* read_gotrace reads data[0..size) as cmd_validate.c does with --log-events, into dump (its
  * first DUMP_LIMIT bytes) and err; returns the ending. Where Go's String() panics, ours
  * refuses: DIFF_END_PANIC, which Go's side then must show too. */

@@ -21,7 +21,8 @@
 void fdiff_judge(const uint8_t *data, size_t size);
 
 /* fdiff_print_counts prints the counts of the process so far to stderr: inputs, identical,
- * Go nondeterministic, Go panics (a target registers it with atexit). */
+ * Go nondeterministic, Go panics. diff_judge.c defines the target's LLVMFuzzerInitialize,
+ * which registers it with atexit. */
 void fdiff_print_counts(void);
 
 #endif /* GTR_FUZZ_DIFF_JUDGE_H */
