@@ -105,25 +105,37 @@ static void reruns_of_go(void **state)
         reading(DIFF_END_READ, "", "found invalid func string ID 7 for stack 65536");
     fdiff_reading other = reading(DIFF_END_READ, "", "found invalid func string ID 6 for stack 2");
     assert_int_equal(fdiff_compare(&ours, &first), FDIFF_DIVERGES);
-    assert_true(fdiff_rerun_explains(FDIFF_DIVERGES, &ours, &first, &ours));
+    assert_true(fdiff_rerun_explains(&ours, &first, &ours));
     /* Go varying among other outputs does not explain a divergence. */
-    assert_false(fdiff_rerun_explains(FDIFF_DIVERGES, &ours, &first, &other));
-    assert_false(fdiff_rerun_explains(FDIFF_DIVERGES, &ours, &first, &first));
+    assert_false(fdiff_rerun_explains(&ours, &first, &other));
+    assert_false(fdiff_rerun_explains(&ours, &first, &first));
 
-    /* A map-order difference: any change of Go's explains it, the same output again does not. */
+    /* A map-order difference: a rerun with ours up to the order of the lines explains it,
+     * the same output again does not. */
     fdiff_reading a = reading(DIFF_END_READ, "e1\n", "failed to advance:\nG 1\nG 2");
     fdiff_reading b = reading(DIFF_END_READ, "e1\n", "failed to advance:\nG 2\nG 1");
     fdiff_reading c = reading(DIFF_END_READ, "e1\n", "failed to advance:\nG 3\nG 1");
     assert_int_equal(fdiff_compare(&a, &b), FDIFF_MAP_ORDER);
-    assert_true(fdiff_rerun_explains(FDIFF_MAP_ORDER, &a, &b, &c));
-    assert_true(fdiff_rerun_explains(FDIFF_MAP_ORDER, &a, &b, &a));
-    assert_false(fdiff_rerun_explains(FDIFF_MAP_ORDER, &a, &b, &b));
+    assert_true(fdiff_rerun_explains(&a, &b, &c));
+    assert_true(fdiff_rerun_explains(&a, &b, &a));
+    assert_false(fdiff_rerun_explains(&a, &b, &b));
+
+    /* Go's event order varies too (Ms met in map order, tied on time): ours is explained by
+     * a run with ours's dump and its message up to the order of the lines. */
+    fdiff_reading ours2 = reading(DIFF_END_READ, "M=1 x\nM=0 y\n", "frontier:\nG 1\nG 2");
+    fdiff_reading first2 = reading(DIFF_END_READ, "M=0 y\nM=1 x\n", "frontier:\nG 1\nG 2");
+    fdiff_reading same_dump = reading(DIFF_END_READ, "M=1 x\nM=0 y\n", "frontier:\nG 2\nG 1");
+    fdiff_reading third_dump = reading(DIFF_END_READ, "M=1 y\nM=0 x\n", "frontier:\nG 2\nG 1");
+    assert_int_equal(fdiff_compare(&ours2, &first2), FDIFF_DIVERGES);
+    assert_true(fdiff_rerun_explains(&ours2, &first2, &same_dump));
+    assert_false(fdiff_rerun_explains(&ours2, &first2, &third_dump));
+
     /* The ending counts: the same message after another ending is another output. */
     fdiff_reading a_valid = reading(DIFF_END_VALIDATOR, "e1\n", "failed to advance:\nG 1\nG 2");
-    assert_false(fdiff_rerun_explains(FDIFF_DIVERGES, &a, &b, &a_valid));
+    assert_false(fdiff_rerun_explains(&a, &b, &a_valid));
     /* A panic on another run explains nothing. */
     fdiff_reading panic = reading(DIFF_END_PANIC, "", "index out of range");
-    assert_false(fdiff_rerun_explains(FDIFF_MAP_ORDER, &a, &b, &panic));
+    assert_false(fdiff_rerun_explains(&a, &b, &panic));
 }
 
 static void first_difference(void **state)

@@ -29,14 +29,13 @@ fdiff_verdict fdiff_compare(const fdiff_reading *ours, const fdiff_reading *go)
     return FDIFF_DIVERGES;
 }
 
-bool fdiff_rerun_explains(fdiff_verdict v, const fdiff_reading *ours, const fdiff_reading *first,
+bool fdiff_rerun_explains(const fdiff_reading *ours, const fdiff_reading *first,
                           const fdiff_reading *again)
 {
-    if (again->end == DIFF_END_PANIC)
-        return false;
-    if (fdiff_same_reading(again, ours))
-        return true;
-    return v == FDIFF_MAP_ORDER && !fdiff_same_reading(again, first);
+    if (fdiff_same_reading(again, first))
+        return false;   /* Go said the same again */
+    fdiff_verdict v = fdiff_compare(ours, again);
+    return v == FDIFF_SAME || v == FDIFF_MAP_ORDER;
 }
 
 /* A line of a normalised text. */

@@ -41,13 +41,16 @@ typedef enum fdiff_verdict {
 /* fdiff_compare judges ours (libtrace) against go (Go 1.27.3). */
 fdiff_verdict fdiff_compare(const fdiff_reading *ours, const fdiff_reading *go);
 
-/* fdiff_rerun_explains: after a verdict v of FDIFF_MAP_ORDER or FDIFF_DIVERGES against Go's
- * first run `first`, whether `again`, another run of Go on the same input, shows that Go's
- * nondeterminism explains ours: Go printed exactly ours (a message whose words depend on the
- * map entry met first: "found invalid func string ID 7 for stack 65536" on one run, "found
- * invalid file string ID 3 for stack 1" on the next), or, for FDIFF_MAP_ORDER, anything
- * other than its first run. The caller runs Go until a run explains it or a budget ends. */
-bool fdiff_rerun_explains(fdiff_verdict v, const fdiff_reading *ours, const fdiff_reading *first,
+/* fdiff_rerun_explains: after ours differed from Go's first run `first` (a verdict of
+ * FDIFF_MAP_ORDER or FDIFF_DIVERGES), whether `again`, another run of Go on the same input,
+ * shows that Go's nondeterminism explains it: Go did not say the same again, and ours is the
+ * same as this run, or differs from it only by the map order of the message's lines (up to
+ * their numbers). So ours is one of Go's outputs: Go's words may depend on the map entry met
+ * first ("found invalid func string ID 7 for stack 65536" on one run, "found invalid file
+ * string ID 3 for stack 1" on the next), and so may its event order (the Ms' batches, met
+ * in map order, tie on their timestamps: 14 different dumps in 30 runs of one input). The
+ * caller runs Go until a run explains it or a budget ends. */
+bool fdiff_rerun_explains(const fdiff_reading *ours, const fdiff_reading *first,
                           const fdiff_reading *again);
 
 /* fdiff_same_reading: the two readings are equal byte for byte (ending, dump, message). */
