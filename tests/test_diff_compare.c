@@ -120,7 +120,7 @@ static void reruns_of_go(void **state)
     assert_true(fdiff_rerun_explains(&a, &b, &a));
     assert_false(fdiff_rerun_explains(&a, &b, &b));
 
-    /* Go's event order varies too (Ms met in map order, tied on time): ours is explained by
+    /* Go's events vary too (the M a ProcStatus takes from a map walk): ours is explained by
      * a run with ours's dump and its message up to the order of the lines. */
     fdiff_reading ours2 = reading(DIFF_END_READ, "M=1 x\nM=0 y\n", "frontier:\nG 1\nG 2");
     fdiff_reading first2 = reading(DIFF_END_READ, "M=0 y\nM=1 x\n", "frontier:\nG 1\nG 2");

@@ -115,9 +115,10 @@ for f in "$@"; do
         fi
         # Go's message may change in words, not only numbers, with the map entry it meets
         # first ("found invalid func string ID 7 for stack 65536", then "found invalid file
-        # string ID 3 for stack 1"), and its event order with the Ms' batches it meets first
-        # when they tie on time: ours must then be one of Go's outputs, up to the order of
-        # its message's lines (fuzz/diff/diff_compare.c's fdiff_rerun_explains).
+        # string ID 3 for stack 1"), and even its events (the M a ProcStatus takes from a
+        # map walk, where a broken trace has two Ms on one P): ours must then be one of Go's
+        # outputs, up to the order of its message's lines (fuzz/diff/diff_compare.c's
+        # fdiff_rerun_explains).
         if [ "$nondet" -eq 1 ] && [ "$grc" -ne 0 ] && [ $orc2 -ne 0 ] && [ $orc2 -ne 2 ] &&
            cmp -s "$w/g.out" "$w/o2.out" && head -c 7 "$w/o2.err" | cmp -s - <(printf 'error: ') &&
            cmp -s <(sed 's/[0-9][0-9]*/N/g' "$w/g.msg" | LC_ALL=C sort) \

@@ -47,8 +47,10 @@ fdiff_verdict fdiff_compare(const fdiff_reading *ours, const fdiff_reading *go);
  * same as this run, or differs from it only by the map order of the message's lines (up to
  * their numbers). So ours is one of Go's outputs: Go's words may depend on the map entry met
  * first ("found invalid func string ID 7 for stack 65536" on one run, "found invalid file
- * string ID 3 for stack 1" on the next), and so may its event order (the Ms' batches, met
- * in map order, tie on their timestamps: 14 different dumps in 30 runs of one input). The
+ * string ID 3 for stack 1" on the next), and so may its events: a ProcStatus that finds
+ * its P "about to be stolen" takes the M holding that P from a walk of a map, so where a
+ * broken trace has two Ms on one P, the event's M is either (order.go, advanceProcStatus:
+ * 14 different dumps in 30 runs of one input). The
  * caller runs Go until a run explains it or a budget ends. */
 bool fdiff_rerun_explains(const fdiff_reading *ours, const fdiff_reading *first,
                           const fdiff_reading *again);
