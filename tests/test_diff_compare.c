@@ -138,6 +138,60 @@ static void reruns_of_go(void **state)
     assert_false(fdiff_rerun_explains(&a, &b, &panic));
 }
 
+static void mix_of_go_runs(void **state)
+{
+    (void)state;
+    /* Two independent choices in Go's reading: ours took M=1 both times, Go's runs each
+     * took M=1 once. */
+    fdiff_reading ours = reading(DIFF_END_READ, "s\nM=1 a\nM=1 b\n", "G 1\nG 2");
+    fdiff_reading first = reading(DIFF_END_READ, "s\nM=0 a\nM=1 b\n", "G 2\nG 1");
+    fdiff_reading second = reading(DIFF_END_READ, "s\nM=1 a\nM=0 b\n", "G 1\nG 2");
+    fdiff_mix m;
+    assert_true(fdiff_mix_init(&m, &ours));
+    fdiff_mix_add(&m, &ours, &first, &first);
+    assert_false(fdiff_mix_explains(&m));   /* line 2 unseen, Go has not varied */
+    fdiff_mix_add(&m, &ours, &first, &second);
+    assert_true(fdiff_mix_explains(&m));
+    fdiff_mix_free(&m);
+
+    /* A line no run printed there: not explained, however often Go varies. */
+    fdiff_reading bug = reading(DIFF_END_READ, "s\nM=1 a\nM=1 c\n", "G 1\nG 2");
+    assert_true(fdiff_mix_init(&m, &bug));
+    fdiff_mix_add(&m, &bug, &first, &first);
+    fdiff_mix_add(&m, &bug, &first, &second);
+    assert_false(fdiff_mix_explains(&m));
+    fdiff_mix_free(&m);
+
+    /* Go deterministic: the same run again explains nothing (a planted divergence). */
+    fdiff_reading go = reading(DIFF_END_EOF, "s\nValue=4294967301\n", "");
+    fdiff_reading cut = reading(DIFF_END_EOF, "s\nValue=5\n", "");
+    assert_true(fdiff_mix_init(&m, &cut));
+    fdiff_mix_add(&m, &cut, &go, &go);
+    fdiff_mix_add(&m, &cut, &go, &go);
+    assert_false(fdiff_mix_explains(&m));
+    fdiff_mix_free(&m);
+
+    /* Runs with another ending, another line count or a message of other lines count for
+     * nothing. */
+    fdiff_reading other_end = reading(DIFF_END_VALIDATOR, "s\nM=1 a\nM=1 b\n", "G 1\nG 2");
+    fdiff_reading longer = reading(DIFF_END_READ, "s\nM=1 a\nM=1 b\nx\n", "G 1\nG 2");
+    fdiff_reading other_msg = reading(DIFF_END_READ, "s\nM=1 a\nM=0 b\n", "P 1\nG 2");
+    assert_true(fdiff_mix_init(&m, &ours));
+    fdiff_mix_add(&m, &ours, &first, &first);
+    fdiff_mix_add(&m, &ours, &first, &other_end);
+    fdiff_mix_add(&m, &ours, &first, &longer);
+    assert_false(fdiff_mix_explains(&m));
+    fdiff_mix_free(&m);
+    fdiff_reading ours_msg = reading(DIFF_END_READ, "s\nM=1 a\nM=1 b\n", "P 1\nP 2");
+    assert_true(fdiff_mix_init(&m, &ours_msg));
+    fdiff_mix_add(&m, &ours_msg, &first, &first);
+    fdiff_mix_add(&m, &ours_msg, &first, &second);
+    assert_false(fdiff_mix_explains(&m));   /* every line seen, no message like ours */
+    fdiff_mix_add(&m, &ours_msg, &first, &other_msg);
+    assert_false(fdiff_mix_explains(&m));   /* "P 1, G 2" is not "P 1, P 2" */
+    fdiff_mix_free(&m);
+}
+
 static void first_difference(void **state)
 {
     (void)state;
@@ -201,6 +255,7 @@ int main(void)
         cmocka_unit_test(normalise_lines),
         cmocka_unit_test(verdicts),
         cmocka_unit_test(reruns_of_go),
+        cmocka_unit_test(mix_of_go_runs),
         cmocka_unit_test(first_difference),
         cmocka_unit_test(report_shows_context_and_messages),
     };

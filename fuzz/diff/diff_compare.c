@@ -38,6 +38,60 @@ bool fdiff_rerun_explains(const fdiff_reading *ours, const fdiff_reading *first,
     return v == FDIFF_SAME || v == FDIFF_MAP_ORDER;
 }
 
+/* count_lines: the lines of s[0..len) (a final newline ends the last one). */
+static size_t count_lines(const char *s, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += s[i] == '\n';
+    return n + (len > 0 && s[len - 1] != '\n');
+}
+
+bool fdiff_mix_init(fdiff_mix *m, const fdiff_reading *ours)
+{
+    memset(m, 0, sizeof *m);
+    m->nlines = count_lines(ours->dump, ours->dump_len);
+    m->seen = calloc(m->nlines > 0 ? m->nlines : 1, sizeof *m->seen);
+    m->unseen = m->nlines;
+    return m->seen != NULL;
+}
+
+void fdiff_mix_add(fdiff_mix *m, const fdiff_reading *ours, const fdiff_reading *first,
+                   const fdiff_reading *run)
+{
+    if (run->end != ours->end || count_lines(run->dump, run->dump_len) != m->nlines)
+        return;
+    if (!fdiff_same_reading(run, first))
+        m->varied = true;
+    if (!m->msg_seen)
+        m->msg_seen = fdiff_same_lines_up_to_numbers(ours->msg, ours->msg_len, run->msg,
+                                                     run->msg_len);
+    size_t a = 0, b = 0;   /* the starts of line i in ours and in the run */
+    for (size_t i = 0; i < m->nlines; i++) {
+        const char *ea = memchr(ours->dump + a, '\n', ours->dump_len - a);
+        const char *eb = memchr(run->dump + b, '\n', run->dump_len - b);
+        size_t la = ea != NULL ? (size_t)(ea - (ours->dump + a)) : ours->dump_len - a;
+        size_t lb = eb != NULL ? (size_t)(eb - (run->dump + b)) : run->dump_len - b;
+        if (!m->seen[i] && la == lb && memcmp(ours->dump + a, run->dump + b, la) == 0) {
+            m->seen[i] = true;
+            m->unseen--;
+        }
+        a += la + 1;
+        b += lb + 1;
+    }
+}
+
+bool fdiff_mix_explains(const fdiff_mix *m)
+{
+    return m->unseen == 0 && m->msg_seen && m->varied;
+}
+
+void fdiff_mix_free(fdiff_mix *m)
+{
+    free(m->seen);
+    m->seen = NULL;
+}
+
 /* A line of a normalised text. */
 typedef struct line {
     const char *p;

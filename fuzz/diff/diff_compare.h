@@ -55,6 +55,29 @@ fdiff_verdict fdiff_compare(const fdiff_reading *ours, const fdiff_reading *go);
 bool fdiff_rerun_explains(const fdiff_reading *ours, const fdiff_reading *first,
                           const fdiff_reading *again);
 
+/* A line-wise mix of Go's runs: where Go makes several random choices in one reading (the M
+ * of each of several ProcStatus events, each from its own map walk), ours may be one of Go's
+ * outputs too rare for a rerun to repeat (12 different dumps in 40 runs of one input, none
+ * ours). The mix accepts ours when every line of ours's dump was printed, at the same place,
+ * by some run of Go with as many lines and the same ending, some run's message holds ours's
+ * lines up to their numbers, and Go's runs varied. */
+typedef struct fdiff_mix {
+    size_t nlines;     /* lines of ours's dump */
+    bool *seen;        /* per line of ours: some run of Go printed it there */
+    size_t unseen;     /* lines of ours no run printed there yet */
+    bool msg_seen;     /* some run's message holds ours's lines up to their numbers */
+    bool varied;       /* some run differed from the first */
+} fdiff_mix;
+
+/* fdiff_mix_init starts a mix for ours; false when memory runs out (nothing to free). */
+bool fdiff_mix_init(fdiff_mix *m, const fdiff_reading *ours);
+/* fdiff_mix_add adds a run of Go (the first run included: `first`) to the mix. */
+void fdiff_mix_add(fdiff_mix *m, const fdiff_reading *ours, const fdiff_reading *first,
+                   const fdiff_reading *run);
+/* fdiff_mix_explains: the runs added so far make ours one of Go's outputs, line by line. */
+bool fdiff_mix_explains(const fdiff_mix *m);
+void fdiff_mix_free(fdiff_mix *m);
+
 /* fdiff_same_reading: the two readings are equal byte for byte (ending, dump, message). */
 bool fdiff_same_reading(const fdiff_reading *a, const fdiff_reading *b);
 

@@ -121,17 +121,27 @@ static void go_reading_free(go_reading *g)
 }
 
 /* go_explains: in up to GO_RUNS runs of Go on the input, one shows that Go's map order
- * explains how ours differs from Go's first run (fdiff_rerun_explains). */
+ * explains how ours differs from Go's first run (fdiff_rerun_explains), or the runs so far
+ * make ours one of Go's outputs line by line (fdiff_mix). */
 static bool go_explains(const uint8_t *data, size_t size, const fdiff_reading *ours,
                         const fdiff_reading *first)
 {
-    bool explained = false;
+    fdiff_mix mix;
+    bool have_mix = fdiff_mix_init(&mix, ours), explained = false;
+    if (have_mix)
+        fdiff_mix_add(&mix, ours, first, first);
     for (int i = 1; i < GO_RUNS && !explained; i++) {
         go_reading again;
         read_go(data, size, &again);
         explained = fdiff_rerun_explains(ours, first, &again.r);
+        if (have_mix && !explained) {
+            fdiff_mix_add(&mix, ours, first, &again.r);
+            explained = fdiff_mix_explains(&mix);
+        }
         go_reading_free(&again);
     }
+    if (have_mix)
+        fdiff_mix_free(&mix);
     return explained;
 }
 
