@@ -24,6 +24,10 @@
 # Exit status: 1 on any unexplained divergence, crash or hang (so a short run, N=300, is a CI
 # check); 2 when the tools cannot be had; else 0.
 #
+# The same judgment runs in one process, far faster and guided by coverage, in the fuzz
+# targets fuzz_diff and fuzz_diff_sim (fuzz/README.md; ci/fuzz-ci.sh runs them where Go's
+# reader can be built as a C archive, ci/go-diff-archive.sh); this script is the route that
+# needs only the oracle's binary, and the one that classifies and keeps every input.
 # Environment: GOTRACE (default: the ASan build's gotrace, build-asan/bin/, else build-ci/bin/;
 # an ASan build catches more), MAKE_MUTANTS (default: beside GOTRACE), GTR_ORACLE (default:
 # ci/oracle-fetch.sh), BATCH (inputs per judge.sh process, default 50), TIMEOUT, GO_RUNS.
@@ -46,12 +50,12 @@ while [ $# -gt 0 ]; do
         --part) part=${2%/*} parts=${2#*/}; shift 2
             [ "$parts" -ge 1 ] 2>/dev/null && [ "$part" -ge 0 ] 2>/dev/null && [ "$part" -lt "$parts" ] ||
                 { echo "difffuzz: --part I/K with 0 <= I < K" >&2; exit 2; } ;;
-        -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
         -*) echo "difffuzz: unknown flag $1" >&2; exit 2 ;;
         *) break ;;
     esac
 done
-[ $# -eq 1 ] && [ "$1" -ge 1 ] 2>/dev/null || { sed -n '2,29p' "$0" >&2; exit 2; }
+[ $# -eq 1 ] && [ "$1" -ge 1 ] 2>/dev/null || { sed -n '2,33p' "$0" >&2; exit 2; }
 n=$1
 lo=$(( n * part / parts ))   # this process judges inputs lo..hi-1 of each half
 hi=$(( n * (part + 1) / parts ))

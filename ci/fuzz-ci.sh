@@ -10,6 +10,11 @@
 #     single-threaded process: ci/fuzz-libfuzzer.sh), with libFuzzer's value profile for a
 #     target whose options file sets use_value_profile (sim).
 #     FUZZ_SECONDS=0 skips it. Crashers are saved to $FUZZ_ARTIFACTS/<target>/.
+#  Both steps include fuzz_diff and fuzz_diff_sim (libtrace against Go's own reader in one
+#     process, on wire traces and on the sim target's model traces) when
+#     ci/go-diff-archive.sh can build Go's archive: their replays read the reader's seeds and
+#     regressions and the sim target's seeds on both sides, and they fuzz FUZZ_SECONDS with
+#     the others. Otherwise (no Go) they are skipped with a message; FUZZ_DIFF=0 skips them.
 #  3. Canary witnesses: fuzz/canary/witness.sh proves each planted bug of fuzz/canary still
 #     crashes on its witness input and that no witness crashes a normal build, so the canary
 #     measurements keep measuring something when the code around a canary changes (one small
@@ -29,6 +34,22 @@ export FUZZ_ARTIFACTS=${FUZZ_ARTIFACTS:-$root/build-fuzz-clang/artifacts}
 jobs=${JOBS:-2}
 failed=0
 
+# fuzz_diff needs Go's archive before the build is configured (CMake looks for it there).
+diff=0
+if [ "${FUZZ_DIFF:-1}" != 0 ]; then
+  archive_log=$(mktemp)
+  if archive=$(bash "$root/ci/go-diff-archive.sh" 2>"$archive_log"); then
+    diff=1
+    echo "fuzz-ci: fuzz_diff with Go's archive $archive"
+    # The libFuzzer binaries are guided by Go's coverage too, when its instrumented twin builds.
+    bash "$root/ci/go-diff-archive.sh" --libfuzzer >/dev/null 2>"$archive_log" ||
+      echo "fuzz-ci: fuzz_diff without Go's coverage: $(tail -n1 "$archive_log")"
+  else
+    echo "fuzz-ci: skipping fuzz_diff: Go's archive cannot be built ($(tail -n1 "$archive_log"))"
+  fi
+  rm -f "$archive_log"
+fi
+
 echo "== fuzz-ci: replay under ASan+UBSan ($replay_build)"
 # A build directory handed in (REPLAY_BUILD, e.g. ci/test.sh's ASan build) keeps its settings.
 if [ -f "$replay_build/CMakeCache.txt" ]; then
@@ -39,6 +60,7 @@ else
 fi
 list=""
 for t in $targets; do list="$list fuzz_${t}_replay"; done
+[ $diff = 1 ] && list="$list fuzz_diff_replay fuzz_diff_sim_replay"
 cmake --build "$replay_build" -j"$jobs" --target $list gtr_gofuzz2bin fuzz_dicts gotrace || exit 1
 start=$(date +%s)
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -48,6 +70,14 @@ for t in $targets; do
     failed=1
   fi
 done
+if [ $diff = 1 ] && ! "$replay_build/bin/fuzz_diff_replay" "$root/corpus/fuzz/reader" "$root/fuzz/regressions/reader"; then
+  echo "fuzz-ci: replay of diff FAILED" >&2
+  failed=1
+fi
+if [ $diff = 1 ] && ! "$replay_build/bin/fuzz_diff_sim_replay" "$root/corpus/fuzz/sim"; then
+  echo "fuzz-ci: replay of diff_sim FAILED" >&2
+  failed=1
+fi
 if bash "$root/fuzz/tools/sweep_inputs.sh" "$replay_build/bin/gotrace" "$root" \
   "$replay_build/fuzz-sweep"; then
   for t in $targets; do
@@ -74,6 +104,16 @@ if [ "$secs" -gt 0 ]; then
     mkdir -p "$FUZZ_ARTIFACTS"
     # One libFuzzer process is one thread: JOBS of them at a time give each target its
     # seconds of a whole CPU, in 1/JOBS of the wall time. Their reports follow in order.
+    if [ $diff = 1 ]; then
+      for t in diff diff_sim; do
+        if [ -x "${BUILD:-$root/build-fuzz-clang}/bin/fuzz_$t" ]; then
+          targets="$targets $t"
+        else
+          echo "fuzz-ci: fuzz_$t was not built in the libFuzzer tree" >&2
+          failed=1
+        fi
+      done
+    fi
     set -- $targets
     while [ $# -gt 0 ]; do
       group=()

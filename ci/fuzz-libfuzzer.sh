@@ -11,7 +11,10 @@
 #
 # TARGET is one of fuzz/targets (reader, raw_roundtrip, text, txtar_check, testgen, sim), or reader_mutator or
 # raw_roundtrip_mutator (the structure-aware twins, fuzz/structure; seeds, options and
-# dictionary of the base target). `run` works on a copy of the
+# dictionary of the base target), or diff (fuzz_diff: libtrace against Go's own reader in
+# one process, built when ci/go-diff-archive.sh's archive exists; the reader's seeds,
+# options and dictionary; inputs that make Go panic are kept in $FUZZ_ARTIFACTS/diff/gopanic),
+# or diff_sim (the same oracle on the sim target's traces; the sim target's seeds and options). `run` works on a copy of the
 # seeds in $FUZZ_WORK/TARGET (default build-fuzz-clang/work; new inputs stay there for
 # `merge`), uses bin/fuzz_TARGET.dict and the max_len/timeout of fuzz/options, writes
 # crashers to $FUZZ_ARTIFACTS/TARGET/ (default build-fuzz-clang/artifacts) and exits 1 when
@@ -28,9 +31,11 @@ cc=${CC:-$(command -v clang-14 || command -v clang)}
 
 die() { echo "fuzz-libfuzzer: $*" >&2; exit 2; }
 check_target() {
-  case " $targets reader_mutator raw_roundtrip_mutator " in *" $1 "*) ;; *) die "unknown target '$1' ($targets)";; esac
+  case " $targets reader_mutator raw_roundtrip_mutator diff diff_sim " in *" $1 "*) ;; *) die "unknown target '$1' ($targets)";; esac
 }
-base() { echo "${1%_mutator}"; }   # the target whose seeds, options and dictionary apply
+base() {   # the target whose seeds, options and dictionary apply
+  case $1 in diff) echo reader ;; diff_sim) echo sim ;; *) echo "${1%_mutator}" ;; esac
+}
 
 build() {
   cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -41,6 +46,13 @@ build() {
   # The structure-aware twins exist once fuzz/structure provides its libFuzzer mutator.
   for t in reader_mutator raw_roundtrip_mutator; do
     cmake --build "$build" -j"$jobs" --target "fuzz_$t" >/dev/null 2>&1 || echo "fuzz-libfuzzer: fuzz_$t not built"
+  done
+  # fuzz_diff and fuzz_diff_sim exist once the configure found Go's archive
+  # (ci/go-diff-archive.sh).
+  for t in diff diff_sim; do
+    if grep -q "^fuzz_$t:" "$build/Makefile" 2>/dev/null; then
+      cmake --build "$build" -j"$jobs" --target "fuzz_$t" >/dev/null || echo "fuzz-libfuzzer: fuzz_$t not built"
+    fi
   done
 }
 
@@ -64,12 +76,17 @@ run() {
   cp -n "$root/corpus/fuzz/$(base "$t")"/* "$work/$t"/ 2>/dev/null || true
   echo "fuzz-libfuzzer: $t for ${secs}s"
   local log="$artifacts/$t/fuzz.log" rc=0
+  if [ "$t" = diff ] || [ "$t" = diff_sim ]; then
+    export GTR_DIFF_GOPANIC_DIR=${GTR_DIFF_GOPANIC_DIR:-$artifacts/$t/gopanic}
+    mkdir -p "$GTR_DIFF_GOPANIC_DIR"
+  fi
   # shellcheck disable=SC2046
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:silence_unsigned_overflow=1} \
   "$build/bin/fuzz_$t" $(flags "$t") -max_total_time="$secs" -print_final_stats=1 \
     -artifact_prefix="$artifacts/$t/" "$@" "$work/$t" "$root/fuzz/regressions" >"$log" 2>&1 || rc=$?
   grep -E "^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)" "$log" || true
   grep -E "^#[0-9]+ +DONE" "$log" | tail -1 || true
+  grep -E "^fuzz_diff: " "$log" || true
   if [ $rc -ne 0 ]; then
     grep -E "ERROR|SUMMARY|fuzz oracle failed|Test unit written" "$log" | head -20 >&2 || true
     echo "fuzz-libfuzzer: $t FAILED (rc $rc); log $log, crashers in $artifacts/$t/" >&2
@@ -109,7 +126,7 @@ speed() {   # wall-clock exec/s, and exec per CPU-second (fair on a loaded machi
   # shellcheck disable=SC2046  # flags are meant to split
   /usr/bin/time -f "cpu %U %S" "$build/bin/fuzz_$t" $(flags "$t") -max_total_time="$secs" \
     -print_final_stats=1 "$tmp" >"$log" 2>&1 || true
-  grep -E "^stat::(number_of_executed_units|average_exec_per_sec)" "$log" || true
+  grep -E "^stat::(number_of_executed_units|average_exec_per_sec)|^fuzz_diff: " "$log" || true
   awk '/^stat::number_of_executed_units/ {n=$2} /^cpu / {c=$2+$3}
        END { if (c > 0) printf "stat::exec_per_cpu_second:      %d\n", n / c }' "$log"
   rm -rf "$tmp" "$log"

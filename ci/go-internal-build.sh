@@ -12,10 +12,13 @@
 # ci/oracle-fetch.sh uses (GOCACHE=CACHE/gocache, GOTOOLCHAIN=local, GOFLAGS empty). Each
 # REL=FILE.go adds FILE.go at $GOROOT/src/internal/trace/REL as well (REL=zz_x.go puts a
 # file into package internal/trace itself). The files are laid over the tree with
-# `go build -overlay`, so nothing is written into the shared GOROOT: concurrent builds (the
-# oracle's too) never see another program's files. OUT is built beside and renamed, so a
-# concurrent user never runs a half-written binary. Returns go build's status (its messages
-# on stderr), 2 on a usage error.
+# `go build -overlay`, so nothing is written into the shared GOROOT (but for the empty
+# folder testdata/cmd/NAME that cgo needs): concurrent builds (the oracle's too) never see
+# another program's files. OUT is built beside and renamed, so a
+# concurrent user never runs a half-written binary. GO_INTERNAL_BUILD_FLAGS adds flags to
+# `go build` (split on blanks), e.g. "-buildmode=c-archive" (CGO_ENABLED=1 is set for it):
+# the archive's C header, which Go writes beside OUT with OUT's extension replaced by .h, is
+# renamed with it. Returns go build's status (its messages on stderr), 2 on a usage error.
 
 go_internal_build() {
     if [ $# -lt 5 ]; then
@@ -47,17 +50,35 @@ go_internal_build() {
         done
         printf '\n}}\n'
     } >"$tmp/overlay.json"
+    # Built in a folder beside OUT under OUT's own name (a c-archive's header takes its name
+    # from it), then renamed.
+    local new
+    new="$(dirname "$out")/.new.$$"
+    local base=${out##*/}
+    local hdr=${base%.*}.h
+    [ "$hdr" != "$base" ] || hdr=$base.h
     if [ "$rc" -eq 0 ]; then
+        mkdir -p "$new" || rc=$?
+    fi
+    # cgo (a c-archive's `import "C"`) runs in the package's folder, which must exist: the one
+    # thing written into the tree, an empty folder where Go keeps its own trace tools.
+    if [ "$rc" -eq 0 ] && [ -n "${GO_INTERNAL_BUILD_FLAGS:-}" ]; then
+        mkdir -p "$pkg/testdata/cmd/$name" || rc=$?
+    fi
+    if [ "$rc" -eq 0 ]; then
+        # shellcheck disable=SC2086 # GO_INTERNAL_BUILD_FLAGS is a list of words
         (cd "$pkg" && GOROOT="$goroot" GOCACHE="$cache/gocache" GOTOOLCHAIN=local GOFLAGS='' \
             GO111MODULE='' GOPATH="$cache/gopath" \
-            "$goroot/bin/go" build -overlay="$tmp/overlay.json" -o "$out.new.$$" \
-            "./testdata/cmd/$name" >&2) || rc=$?
+            env ${GO_INTERNAL_BUILD_FLAGS:+CGO_ENABLED=1} "$goroot/bin/go" build -overlay="$tmp/overlay.json" ${GO_INTERNAL_BUILD_FLAGS:-} \
+            -o "$new/$base" "./testdata/cmd/$name" >&2) || rc=$?
+    fi
+    if [ "$rc" -eq 0 ] && [ -f "$new/$hdr" ]; then
+        mv -f "$new/$hdr" "$(dirname "$out")/$hdr" || rc=$?
     fi
     if [ "$rc" -eq 0 ]; then
-        mv -f "$out.new.$$" "$out" || rc=$?
+        mv -f "$new/$base" "$out" || rc=$?
     fi
-    rm -rf "$tmp"
-    rm -f "$out.new.$$"
+    rm -rf "$tmp" "$new"
     return "$rc"
 }
 

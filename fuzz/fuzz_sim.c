@@ -23,7 +23,11 @@
  *
  * GTR_SIM_TRACE_OUT=PATH (replay only, not for fuzzing) writes the trace the input makes
  * (corrupted, when it has records) to PATH, so that a find can be reduced to a fixture with
- * `gotrace reduce` (fuzz/canary/sim-reduce.sh). */
+ * `gotrace reduce` (fuzz/canary/sim-reduce.sh).
+ *
+ * Built with GTR_FUZZ_SIM_DIFF (the target fuzz_diff_sim), the same traces, the model's and
+ * the corrupted ones, go to fuzz_diff's oracle instead (fuzz/diff/diff_judge.h): libtrace and
+ * Go 1.27.3's own reader, linked in, must read each the same. */
 #include <limits.h>
 
 #include "fuzz_common.h"
@@ -32,6 +36,10 @@
 #include "gtr/raw.h"
 #include "gtr/reader.h"
 #include "gtr/validate.h"
+
+#ifdef GTR_FUZZ_SIM_DIFF
+#include "diff/diff_judge.h"
+#endif
 
 #define SIM_MAX_CHOICE_BYTES ((size_t)64 << 10)   /* longer inputs: their first 64 KiB */
 #define SIM_MAX_EVENTS 1000
@@ -412,6 +420,13 @@ out:
     return res;
 }
 
+#ifdef GTR_FUZZ_SIM_DIFF
+/* read_all: libtrace against Go. */
+static void read_all(const uint8_t *data, size_t size)
+{
+    fdiff_judge(data, size);
+}
+#else
 /* read_all: the reader to its end or first error, the validator until its first complaint.
  * Errors are allowed (bad input); each must carry a message. */
 static void read_all(const uint8_t *data, size_t size)
@@ -448,6 +463,7 @@ out:
     gtr_input_free(in);
     gtr_err_clear(&err);
 }
+#endif
 
 /* dump writes data to $GTR_SIM_TRACE_OUT when set (replaying a find). */
 static void dump(const uint8_t *data, size_t size)
@@ -485,15 +501,19 @@ static void run_corrupted(const gsim_config *c, gsim_choice ch, const sim_op *op
     gtr_err_clear(&err);
 }
 
-/* dump_model: the uncorrupted model trace to $GTR_SIM_TRACE_OUT, when set. */
-static void dump_model(const gsim_config *c, gsim_choice ch)
+/* dump_model: the uncorrupted model trace to $GTR_SIM_TRACE_OUT, when set; with judge, the
+ * trace is also read by libtrace and by Go (fuzz_diff_sim). */
+static void dump_model(const gsim_config *c, gsim_choice ch, bool judge)
 {
     gtr_buf trace = {0};
     gtr_err err = GTR_ERR_INIT;
     gsim *s = NULL;
     if (gsim_new(c, ch, NULL, &s, &err) == GTR_OK &&
-        gsim_run(s, gtr_sink_buf(&trace), NULL, NULL, &err) == GTR_OK)
+        gsim_run(s, gtr_sink_buf(&trace), NULL, NULL, &err) == GTR_OK) {
         dump((const uint8_t *)trace.data, trace.len);
+        if (judge && trace.len <= SIM_MAX_TRACE_BYTES)
+            read_all((const uint8_t *)trace.data, trace.len);
+    }
     gsim_free(s);
     gtr_buf_free(&trace);
     gtr_err_clear(&err);
@@ -518,13 +538,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         run_corrupted(&c, ch, ops, nops);
         return 0;
     }
+#ifdef GTR_FUZZ_SIM_DIFF
+    /* The model's trace against Go (the model's own record is fuzz_sim's oracle). */
+    dump_model(&c, ch, true);
+    return 0;
+#endif
     if (getenv("GTR_SIM_TRACE_OUT") != NULL) {
         /* Replaying: the same choices again for the dump, then the check as usual. */
         sim_choice_state cs2;
         gsim_choice ch2 = sim_choice(&cs2, data, size);
         gsim_config c2;
         gsim_config_choose(&c2, ch2, SIM_MAX_EVENTS);
-        dump_model(&c2, ch2);
+        dump_model(&c2, ch2, false);
     }
     gtr_err_clear(&err);
     st = gsim_check(&c, ch, NULL, SIM_MAX_TRACE_BYTES, NULL, &err);

@@ -76,35 +76,54 @@ func goVersion(r *trace.Reader) version.Version {
 	return version.Version(reflect.ValueOf(r).Elem().FieldByName("version").Uint())
 }
 
-// readEvents runs the reader over b, printing each event's String(); with validation, every
-// event is then checked by a testtrace.Validator told the reader's version.
-func readEvents(b []byte, validation bool) {
-	out := bufio.NewWriterSize(os.Stdout, 1<<16)
-	defer out.Flush()
+// How a reading of the trace ended (readTrace); the exit statuses of `validate` and `read`
+// follow from it. fuzz/diff/godiff.go hands it to C as well (fuzz/diff/go_reader.h).
+const (
+	endEOF       = 0 // read to io.EOF, every event valid
+	endHeader    = 1 // trace.NewReader failed
+	endRead      = 2 // ReadEvent failed
+	endValidator = 3 // the validator rejected an event
+)
+
+// readTrace runs the reader over b, writing each event's String() and a newline to out;
+// with validation, every event is then checked by a testtrace.Validator told the reader's
+// version. It stops at the first error, and returns how the reading ended and that error.
+func readTrace(b []byte, validation bool, out io.Writer) (int, error) {
 	r, err := trace.NewReader(bytes.NewReader(b))
 	if err != nil {
-		out.Flush()
-		fail(err)
+		return endHeader, err
 	}
 	v := testtrace.NewValidator()
 	v.GoVersion = goVersion(r)
 	for {
 		ev, err := r.ReadEvent()
 		if err == io.EOF {
-			return
+			return endEOF, nil
 		}
 		if err != nil {
-			out.Flush()
-			fail(err)
+			return endRead, err
 		}
 		fmt.Fprintln(out, ev.String())
 		if !validation {
 			continue
 		}
 		if err := v.Event(ev); err != nil {
-			out.Flush()
-			failWith(exitValidator, err)
+			return endValidator, err
 		}
+	}
+}
+
+// readEvents is readTrace on stdout, its error on stderr and its ending as the exit status.
+func readEvents(b []byte, validation bool) {
+	out := bufio.NewWriterSize(os.Stdout, 1<<16)
+	defer out.Flush() // a panic in String() still prints the events before it, as Go did
+	end, err := readTrace(b, validation, out)
+	out.Flush()
+	switch end {
+	case endHeader, endRead:
+		fail(err)
+	case endValidator:
+		failWith(exitValidator, err)
 	}
 }
 

@@ -13,8 +13,11 @@
 # usage: fuzz/canary/run.sh [-r RUNS] [-t CAP_SECONDS] [-a] [-b] [-f FLAGS] [-m MODES] [-o OUT_DIR] [CANARY...]
 #   -b: build the canaries' binaries only (no runs). -f: extra libFuzzer flags for every
 #   libFuzzer run (e.g. "-use_value_profile=1", as ci/fuzz-ci.sh passes to the sim target).
-#   MODES: a quoted list among plain, mutator, sim, afl, afl+mutator (default: all built).
+#   MODES: a quoted list among plain, mutator, sim, diff, afl, afl+mutator (default: all built).
 #   sim: fuzz/fuzz_sim.c, the scheduler model's choice strings (seeds corpus/fuzz/sim).
+#   diff: fuzz/fuzz_diff.c with the structure-aware mutator: libtrace against Go's own reader
+#   in one process (built when ci/go-diff-archive.sh's archive exists; the reader's seeds). A
+#   divergence canary (patch line `Target: diff`) runs plain, mutator, sim and diff.
 #   defaults: 5 runs, 120 s cap, every canary, libFuzzer only, OUT_DIR=build-canary.
 # Each canary's runs start from the seeds minus every seed that already crashes its build
 # (hold_out; column "held"). One fuzzer runs at a time (one core); the full default suite
@@ -75,10 +78,13 @@ cat "$src"/libtrace/src/*.c |
   grep -oE '(0x[0-9A-Fa-f]+|[0-9]{2,})$' | sort -u |
   while read -r v; do x=$((v)); echo "$((x - 1)) $x $((x + 1))"; done >"$values"
 
+# Go's reader as a C archive, for the diff mode (ci/go-diff-archive.sh; empty: no diff mode).
+archive=$(bash "$src/ci/go-diff-archive.sh" 2>"$out/go-diff-archive.log") || archive=""
+
 build_canary() {
   local c=$1 d="$out/$c"
   [ -x "$d/mutator" ] && [ -x "$d/plain" ] && [ -x "$d/sim" ] &&
-    { [ $afl = 0 ] || [ -x "$d/afl" ]; } && return 0
+    { [ $afl = 0 ] || [ -x "$d/afl" ]; } && { [ -z "$archive" ] || [ -x "$d/diff" ]; } && return 0
   # gtr_fs_afl is built here, with plain clang: the mutator .so must not carry AFL++'s
   # instrumentation (afl-fuzz cannot load it: "undefined symbol: __afl_area_ptr").
   configure_build "$d.build" "$c" clang "address;undefined;fuzzer-no-link" gtr gtr_fs_libfuzzer \
@@ -105,6 +111,14 @@ build_canary() {
     "$d.build/cmp_consts.o" -Wl,--wrap=__sanitizer_cov_trace_const_cmp8 \
     -Wl,--wrap=__sanitizer_cov_trace_const_cmp4 "$d.build/lib/libgtr_sim.a" \
     "$d.build/lib/libgtr.a" -lz -lm -o "$d/sim" || die "link $d/sim"
+  # fuzz_diff: the same reader against Go's, with the structure-aware mutator.
+  if [ -n "$archive" ]; then
+    clang "${common[@]}" "$src/fuzz/fuzz_diff.c" "$src/fuzz/diff/diff_judge.c" \
+      "$src/fuzz/diff/diff_compare.c" \
+      -Wl,-u,LLVMFuzzerCustomMutator -Wl,-u,LLVMFuzzerCustomCrossOver \
+      "$d.build/lib/libgtr_fs_libfuzzer.a" "$d.build/lib/libgtr.a" "$archive" -lz -lm -lpthread \
+      -ldl -o "$d/diff" || die "link $d/diff"
+  fi
   if [ $afl = 1 ]; then
     command -v afl-clang-fast >/dev/null || die "afl-clang-fast not found"
     configure_build "$d.afl" "$c" afl-clang-fast "address;undefined" gtr
@@ -200,12 +214,21 @@ for c in $canaries; do
   [ $buildonly = 1 ] && { echo "$c: built in $out/$c"; continue; }
   modes="plain mutator sim"
   [ $afl = 1 ] && modes="$modes afl afl+mutator"
+  [ "$("$here/tree.sh" --target "$c")" = diff ] && modes="$modes diff"
   [ -n "$only" ] && modes=$only
+  case " $modes " in *" diff "*)
+    [ -n "$archive" ] || die "mode diff: no Go archive ($(tail -n1 "$out/go-diff-archive.log"))" ;;
+  esac
   # Each seed corpus is screened only when a mode that starts from it runs.
-  held=- held_sim=-
-  [ "$modes" != sim ] && held=$(hold_out "$c" "$out/$c/plain" "$seeds" "$out/$c.seeds")
+  held=- held_sim=- held_diff=-
+  case " $modes " in *" plain "*|*" mutator "*|*" afl"*)
+    held=$(hold_out "$c" "$out/$c/plain" "$seeds" "$out/$c.seeds") ;;
+  esac
   case " $modes " in *" sim "*)
     held_sim=$(hold_out "$c" "$out/$c/sim" "$src/corpus/fuzz/sim" "$out/$c.simseeds") ;;
+  esac
+  case " $modes " in *" diff "*)
+    held_diff=$(hold_out "$c" "$out/$c/diff" "$seeds" "$out/$c.diffseeds") ;;
   esac
   for mode in $modes; do
     times=()
@@ -215,6 +238,7 @@ for c in $canaries; do
         plain) t=$(run_libfuzzer "$out/$c/plain" "$r" "$log") ;;
         mutator) t=$(GTR_FS_VALUES="$values" run_libfuzzer "$out/$c/mutator" "$r" "$log") ;;
         sim) t=$(run_libfuzzer "$out/$c/sim" "$r" "$log" "$out/$c.simseeds") ;;
+        diff) t=$(GTR_FS_VALUES="$values" run_libfuzzer "$out/$c/diff" "$r" "$log" "$out/$c.diffseeds") ;;
         afl) t=$(run_afl "$out/$c/afl" "$r" "$log") ;;
         afl+mutator) t=$(GTR_FS_VALUES="$values" run_afl "$out/$c/afl" "$r" "$log" \
                            "$out/$c/libgtr_fs_afl.so") ;;
@@ -224,6 +248,7 @@ for c in $canaries; do
     found=$(printf '%s\n' "${times[@]}" | grep -cvE '^(miss|other)$')
     h=$held
     [ "$mode" = sim ] && h=$held_sim
+    [ "$mode" = diff ] && h=$held_diff
     printf '%-24s %-12s %-7s %-10s %-5s %s\n' "$c" "$mode" "$found/$runs" \
       "$(median "${times[@]}")" "$h" "${times[*]}"
     # The machine's load when the runs ended (1, 5, 15 min), for the results' "load" column.

@@ -7,6 +7,8 @@
 #        fuzz/canary/tree.sh --list       the canaries, one name a line (patch order)
 #        fuzz/canary/tree.sh --check [NAME...]  whether their patches apply (a dry run)
 #        fuzz/canary/tree.sh --site NAME  the regexp its crash report must match
+#        fuzz/canary/tree.sh --target NAME  the fuzz target whose oracle sees it (the patch's
+#                                           Target: line; default reader, fuzz/fuzz_reader.c)
 #
 # The copy holds the files git knows (tracked, and untracked ones not ignored) as they are in
 # the working tree, with their modification times, so a build directory configured on DEST
@@ -31,6 +33,12 @@ case ${1:-} in
     [ $# = 2 ] || die "usage: tree.sh --site NAME"
     [ -f "$patches/$2.patch" ] || die "no canary $2 (no $patches/$2.patch)"
     sed -n 's/^Crash-Site: //p' "$patches/$2.patch" | head -n1
+    exit 0 ;;
+  --target)
+    [ $# = 2 ] || die "usage: tree.sh --target NAME"
+    [ -f "$patches/$2.patch" ] || die "no canary $2 (no $patches/$2.patch)"
+    t=$(sed -n 's/^Target: //p' "$patches/$2.patch" | head -n1)
+    echo "${t:-reader}"
     exit 0 ;;
   --check)
     # Every canary's patch (or the NAMEs) still applies to this tree, exactly as above

@@ -4,8 +4,12 @@
 # For each canary, copies the tree with patches/<NAME>.patch applied (tree.sh: this also
 # proves every patch still applies), builds it (ASan+UBSan, -Werror) and the
 # engine-free replay target fuzz_reader_replay (fuzz/fuzz_reader.c + fuzz/regression_driver.c),
-# and replays fuzz/canary/witness/<NAME>.*, which must crash. Then replays every witness on a
-# build without canaries, which must not crash. Witnesses are kept readable and converted at
+# and replays fuzz/canary/witness/<NAME>.*, which must crash. A canary whose patch names
+# another target (`Target: diff`: a divergence from Go that crashes nothing, which only
+# fuzz_diff's oracle sees) is replayed on that target's replay build instead (fuzz_diff_replay
+# needs Go's archive, ci/go-diff-archive.sh: without it such a canary is skipped with a
+# message). Then replays every witness on a build without canaries, which must not crash (and
+# on its fuzz_diff_replay, when there is one: libtrace and Go agree on every witness). Witnesses are kept readable and converted at
 # run time: <NAME>.txt is a text-format trace (`gotrace raw text2bytes`), <NAME>.hex is wire
 # bytes in hex (`xxd -r -p`) for what the text format cannot express (a cut varint).
 #
@@ -15,7 +19,8 @@
 # `gotrace reduce` shrinks the witness; a fixture must pass the clean build's `gotrace check`
 # (and Go's golden runner, when ci/oracle-fetch.sh has built the oracle) and still crash the
 # canary build's `gotrace check`; wire bytes (what the text format cannot hold) must still
-# crash the canary's replay target.
+# crash the canary's replay target. A divergence canary is not reduced here (a reduction that
+# keeps "gotrace and Go disagree" is `gotrace reduce --diff`, issue 43).
 # Exit status: 0 when every canary crashes on its witness, the clean build on none, and
 # every reduction holds.
 set -u
@@ -65,7 +70,20 @@ build() {
   fi
 }
 
-build none "" fuzz_reader_replay gotrace
+target() { "$here/tree.sh" --target "$1"; }
+
+# fuzz_diff's replay needs Go's archive when the build is configured (CMake looks for it).
+diff_ok=0
+for c in $canaries; do
+  [ "$(target "$c")" = diff ] || continue
+  if bash "$src/ci/go-diff-archive.sh" >"$out/go-diff-archive.log" 2>&1; then
+    diff_ok=1
+  else
+    echo "witness.sh: no Go archive ($(tail -n1 "$out/go-diff-archive.log")): the divergence canaries are skipped" >&2
+  fi
+  break
+done
+build none "" fuzz_reader_replay gotrace $([ $diff_ok = 1 ] && echo fuzz_diff_replay)
 gotrace="$out/none/bin/gotrace"
 
 # The witnesses as wire bytes.
@@ -93,16 +111,21 @@ where() { "$here/tree.sh" --site "$1"; }
 fail=0
 printf '%-24s %-8s %s\n' canary result detail
 for c in $canaries; do
-  if [ "${CANARY_REDUCE:-1}" = 1 ]; then
-    build "$c" "$c" fuzz_reader_replay gotrace
+  t=$(target "$c")
+  if [ "$t" = diff ] && [ $diff_ok = 0 ]; then
+    printf '%-24s %-8s %s\n' "$c" skipped "a divergence canary: no Go archive for fuzz_diff"
+    continue
+  fi
+  if [ "${CANARY_REDUCE:-1}" = 1 ] && [ "$t" = reader ]; then
+    build "$c" "$c" "fuzz_${t}_replay" gotrace
   else
-    build "$c" "$c" fuzz_reader_replay
+    build "$c" "$c" "fuzz_${t}_replay"
   fi
   log="$out/$c.replay.log"
-  "$out/$c/bin/fuzz_reader_replay" "$wire/$c.trace" >"$log" 2>&1
+  "$out/$c/bin/fuzz_${t}_replay" "$wire/$c.trace" >"$log" 2>&1
   rc=$?
   # The sanitizer's or the trap's first line names the bug.
-  what=$(grep -m1 -oE 'ERROR: [A-Za-z]+Sanitizer: [a-zA-Z-]+|runtime error: .*' "$log")
+  what=$(grep -m1 -oE 'ERROR: [A-Za-z]+Sanitizer: [a-zA-Z-]+|runtime error: .*|fuzz oracle failed: [^(]*' "$log")
   if [ $rc -ne 0 ] && grep -qE "$(where "$c")" "$log"; then
     printf '%-24s %-8s %s (exit %d)\n' "$c" crash "${what:-?}" "$rc"
   else
@@ -117,6 +140,10 @@ done
 # reduce_one CANARY: prints CANARY's line; exit status 1 when its reduction does not hold.
 reduce_one() {
   local c=$1 res="$out/$1.reduced" rc detail why=""
+  if [ "$(target "$c")" != reader ]; then
+    printf '%-24s %-8s %s\n' "$c" "-" "not reduced: a divergence from Go (gotrace reduce --diff)"
+    return 0
+  fi
   rm -f "$res.test" "$res.trace"
   "$out/$c/bin/gotrace" reduce "$wire/$c.trace" --out "$res.test" ${oracle:+--oracle "$oracle"} \
     >"$out/$c.reduce.log" 2>&1
@@ -174,5 +201,14 @@ if "$out/none/bin/fuzz_reader_replay" "$wire" >"$log" 2>&1; then
 else
   printf '%-24s %-8s %s\n' "(no canary)" CRASH "see $log"
   fail=1
+fi
+if [ $diff_ok = 1 ]; then
+  log="$out/none.diff.log"
+  if "$out/none/bin/fuzz_diff_replay" "$wire" >"$log" 2>&1; then
+    printf '%-24s %-8s %s\n' "(no canary, diff)" ok "$(tail -n1 "$log")"
+  else
+    printf '%-24s %-8s %s\n' "(no canary, diff)" DIVERGES "see $log"
+    fail=1
+  fi
 fi
 exit $fail

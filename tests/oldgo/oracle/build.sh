@@ -2,6 +2,12 @@
 # build.sh: the oracle with Go's map order fixed, for comparing old-format traces.
 #
 #   tests/oldgo/oracle/build.sh          prints the path of gtroracle-v1order
+#   tests/oldgo/oracle/build.sh --overlays DIR
+#                                        writes Go's two files with v1-order.patch applied
+#                                        into DIR and prints the go_internal_build operands
+#                                        that lay them over the tree (REL=FILE, one a line),
+#                                        for another program built against the fixed order
+#                                        (ci/go-diff-archive.sh)
 #
 # Go 1.27.3 reads an old (go 1.11-1.21) trace in an order that depends on Go's randomised map
 # iteration twice: the procs of tracev1's merge (parser.go, parseEventBatches: `for pid :=
@@ -29,24 +35,35 @@ if [ -z "$stock" ]; then
 fi
 goroot=$(dirname "$stock")/unpacked/usr/lib/go-1.27
 [ -x "$goroot/bin/go" ] || { echo "oracle-v1order: no Go 1.27 toolchain beside $stock" >&2; exit 1; }
+# overlays DIR: Go's two files with the patch applied, written under DIR; prints the
+# REL=FILE operands of go_internal_build.
+overlays() {
+    local work=$1
+    rm -rf "$work"
+    mkdir -p "$work/src/internal/trace/internal/tracev1"
+    cp "$goroot/src/internal/trace/tracev1.go" "$work/src/internal/trace/"
+    cp "$goroot/src/internal/trace/internal/tracev1/parser.go" "$work/src/internal/trace/internal/tracev1/"
+    (cd "$work/src" && patch -s -p1 <"$here/v1-order.patch") \
+        || { echo "oracle-v1order: v1-order.patch does not apply to $goroot" >&2; return 1; }
+    echo "tracev1.go=$work/src/internal/trace/tracev1.go"
+    echo "internal/tracev1/parser.go=$work/src/internal/trace/internal/tracev1/parser.go"
+}
+if [ "${1:-}" = --overlays ]; then
+    [ $# -eq 2 ] || { echo "usage: build.sh [--overlays DIR]" >&2; exit 2; }
+    overlays "$2"
+    exit
+fi
+
 out=$cache/gtroracle-v1order
-work=$cache/oracle-v1order
 stamp=$(cat "$here/v1-order.patch" "$root/ci/difftest/oracle.go" | sha256sum | cut -c1-16)
 if [ -x "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then
     echo "$out"
     exit 0
 fi
-rm -rf "$work"
-mkdir -p "$work/src/internal/trace/internal/tracev1"
-cp "$goroot/src/internal/trace/tracev1.go" "$work/src/internal/trace/"
-cp "$goroot/src/internal/trace/internal/tracev1/parser.go" "$work/src/internal/trace/internal/tracev1/"
-(cd "$work/src" && patch -s -p1 <"$here/v1-order.patch") \
-    || { echo "oracle-v1order: v1-order.patch does not apply to $goroot" >&2; exit 1; }
+mapfile -t ops < <(overlays "$cache/oracle-v1order") && [ ${#ops[@]} -eq 2 ] || exit 1
 # shellcheck source=ci/go-internal-build.sh
 . "$root/ci/go-internal-build.sh"
-go_internal_build "$goroot" "$cache" gtroraclev1order "$out" "$root/ci/difftest/oracle.go" \
-    "tracev1.go=$work/src/internal/trace/tracev1.go" \
-    "internal/tracev1/parser.go=$work/src/internal/trace/internal/tracev1/parser.go" \
+go_internal_build "$goroot" "$cache" gtroraclev1order "$out" "$root/ci/difftest/oracle.go" "${ops[@]}" \
     || { echo "oracle-v1order: build failed" >&2; exit 1; }
 echo "$stamp" >"$out.stamp"
 echo "$out"

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# go-diff-archive.sh: Go 1.27.3's own trace reader and validator as a static C archive, for
+# the in-process differential fuzz target fuzz_diff (fuzz/fuzz_diff.c, issue 43).
+#
+#   ci/go-diff-archive.sh [--libfuzzer] [CACHE]
+#                                   (default CACHE: $GTR_ORACLE_CACHE or ~/.cache/gotrace-oracle)
+#
+# Builds fuzz/diff/godiff.go together with the oracle's ci/difftest/oracle.go (whose
+# readTrace is exactly what `gtroracle validate` prints) as the command
+# $GOROOT/src/internal/trace/testdata/cmd/gtrdiff of the oracle's tree (ci/oracle-fetch.sh
+# fetches Debian's golang-1.27-src and golang-1.27-go), with `go build -buildmode=c-archive`
+# and Go's old-format map order fixed as in tests/oldgo/oracle/ (v1-order.patch), so that an
+# old trace reads the same every time. The files are laid over the tree (go build -overlay):
+# nothing is written into GOROOT. Writes CACHE/gtrdiff/libgtrdiff.a (and Go's header
+# libgtrdiff.h), rebuilt only when one of its sources changed, and prints the archive's path
+# on stdout. Exit 1 with a message on stderr when Go cannot be had or the build fails: the
+# CMake build then leaves fuzz_diff out.
+#
+# --libfuzzer writes CACHE/gtrdiff/libgtrdiff-libfuzzer.a instead: Go's internal/trace
+# packages (and the program) compiled with libFuzzer's coverage instrumentation
+# (-gcflags=internal/trace/...=-d=libfuzzer, with the runtime's libfuzzer tag, as OSS-Fuzz
+# builds Go fuzzers), so that a fuzz_diff linked with it (GTR_GO_DIFF_ARCHIVE) is guided by
+# the coverage of Go's reader as well as of libtrace. The runtime and the rest of the
+# standard library stay uninstrumented: their edges (the garbage collector, map order) would
+# only be noise.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+name=libgtrdiff flags=-buildmode=c-archive
+if [ "${1:-}" = --libfuzzer ]; then
+    name=libgtrdiff-libfuzzer
+    flags="$flags -tags=libfuzzer -gcflags=internal/trace/...=-d=libfuzzer"
+    shift
+fi
+cache=${1:-${GTR_ORACLE_CACHE:-$HOME/.cache/gotrace-oracle}}
+oracle=$(GTR_ORACLE_CACHE=$cache bash "$root/ci/oracle-fetch.sh" "$cache") ||
+    { echo "go-diff-archive: no Go 1.27 tree (ci/oracle-fetch.sh failed)" >&2; exit 1; }
+goroot=$cache/unpacked/usr/lib/go-1.27
+dir=$cache/gtrdiff
+out=$dir/$name.a
+stamp=$( (cat "$root/fuzz/diff/godiff.go" "$root/ci/difftest/oracle.go" \
+    "$root/tests/oldgo/oracle/v1-order.patch" "$root/ci/go-internal-build.sh"; echo "$flags") |
+    sha256sum | cut -c1-16)
+if [ -f "$out" ] && [ -f "$dir/$name.h" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then
+    echo "$out"
+    exit 0
+fi
+mkdir -p "$dir"
+mapfile -t ops < <(GTR_ORACLE=$oracle bash "$root/tests/oldgo/oracle/build.sh" --overlays "$dir/v1order")
+[ ${#ops[@]} -eq 2 ] || { echo "go-diff-archive: the old-format order patch does not apply" >&2; exit 1; }
+# shellcheck source=ci/go-internal-build.sh
+. "$root/ci/go-internal-build.sh"
+GO_INTERNAL_BUILD_FLAGS=$flags \
+    go_internal_build "$goroot" "$cache" gtrdiff "$out" "$root/ci/difftest/oracle.go" \
+    "testdata/cmd/gtrdiff/godiff.go=$root/fuzz/diff/godiff.go" "${ops[@]}" ||
+    { echo "go-diff-archive: building the archive failed" >&2; exit 1; }
+echo "$stamp" >"$out.stamp"
+echo "$out"
