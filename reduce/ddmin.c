@@ -619,13 +619,8 @@ gtr_status reduce_ddmin_run(const uint8_t *data, size_t size, reduce_interesting
             progress |= reduce__format_passes(&r);
         progress |= reduce__ddmin(&r, reduce__count_gens, reduce__drop_gens);
         progress |= reduce__ddmin(&r, count_batches, drop_batches);
-        if (getenv("GTR_PROBDD")) {
-        progress |= reduce__probdd(&r, count_events, drop_events);
-        progress |= reduce__probdd(&r, count_frames, drop_frames);
-        } else {
         progress |= reduce__ddmin(&r, count_events, drop_events);
         progress |= reduce__ddmin(&r, count_frames, drop_frames);
-        }
         if (has_tails(&r.cur))
             progress |= reduce__ddmin(&r, count_tails, drop_tails);
         progress |= shrink_values(&r);

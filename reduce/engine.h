@@ -61,11 +61,6 @@ void reduce__drop_gens(tracedit_trace *t, size_t lo, size_t hi);
  * interesting. True on progress. */
 bool reduce__ddmin(reducer *r, reduce__count_fn count, reduce__drop_fn drop);
 
-/* reduce__probdd removes units by probabilistic delta debugging (probdd.c): each candidate
- * removes the units least likely to be needed, the probabilities learnt from the candidates
- * that were not interesting. True on progress. */
-bool reduce__probdd(reducer *r, reduce__count_fn count, reduce__drop_fn drop);
-
 /* reduce__format_passes runs the passes that know the format, coarse to fine, ahead of the
  * generic ones: the generations after and before the failure, each thread's events after the
  * failure, whole threads, goroutines and procs. True on progress. */
