@@ -29,6 +29,11 @@ typedef struct keeper {
                                    * stuck (tgen_verdict.stuck), which every candidate must
                                    * show too, so that no reduction slips to another stuck
                                    * trace; empty otherwise */
+    char failed_on[32];           /* a reader error of the ordering: the type of the event
+                                   * it refused (tgen_verdict.failed_on), which every
+                                   * candidate must fail on too ("expected a proc but didn't
+                                   * have one" is the same message on a GoCreate and a
+                                   * GoStop); "" otherwise */
     char signature[512];          /* crash, hang */
     unsigned timeout;
     double deadline;              /* CLOCK_MONOTONIC seconds when the budget ends; 0: none */
@@ -65,7 +70,7 @@ static bool shows(keeper *k, const reduce_probe *p)
         if (p->outcome != REDUCE_JUDGED || v->end == TGEN_END_EOF ||
             (k->artifact ? !tgen_verdict_first_sync_artifact(v) : !k->relaxed && v->invalid > 0))
             return false;
-        if (!same_stuck(&k->stuck, &v->stuck))
+        if (!same_stuck(&k->stuck, &v->stuck) || strcmp(k->failed_on, v->failed_on) != 0)
             return false;
         return tgen_expect_match(k->re, gtr_err_text(&v->end_err, NULL), v->end_err.len,
                                  &matched, NULL) == GTR_OK &&
@@ -262,6 +267,11 @@ static bool fixture_holds(keeper *k, const char *fixture, size_t len, const uint
         gtr_buf_puts(why, "; fixture: ");
         first_line(why, p.verdict.stuck.data != NULL ? p.verdict.stuck.data : "not stuck");
         gtr_buf_puts(why, ")");
+    } else if (strcmp(k->failed_on, p.verdict.failed_on) != 0) {
+        gtr_buf_printf(why, "its fixture fails on another event than its input (input: %s; "
+                            "fixture: %s)",
+                       k->failed_on[0] != '\0' ? k->failed_on : "no event",
+                       p.verdict.failed_on[0] != '\0' ? p.verdict.failed_on : "no event");
     } else {
         ok = true;
     }
@@ -410,6 +420,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
         k.kind = p.verdict.invalid > 0 ? REDUCE_KEEP_LATER_GEN_ERROR : REDUCE_KEEP_READ_ERROR;
         msg = gtr_err_text(&p.verdict.end_err, &msg_len);
         gtr_buf_append(&k.stuck, p.verdict.stuck.data, p.verdict.stuck.len);
+        memcpy(k.failed_on, p.verdict.failed_on, sizeof k.failed_on);
     } else {
         st = gtr_err_setf(err, GTR_E_USAGE,
                           "the input reads and validates: there is no failure to keep");
@@ -440,6 +451,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
                 k.kind = REDUCE_KEEP_READ_ERROR;
                 k.relaxed = true;
                 gtr_buf_append(&k.stuck, p.verdict.stuck.data, p.verdict.stuck.len);
+                memcpy(k.failed_on, p.verdict.failed_on, sizeof k.failed_on);
                 msg = e;
                 msg_len = e_len;
                 gtr_buf_reset(&r->kept);
@@ -550,6 +562,9 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
         gtr_buf_puts(&comment, "Stuck for the input's reason, built from its diagnosis:\n");
         gtr_buf_append(&comment, k.stuck.data, k.stuck.len);
     }
+    if (k.failed_on[0] != '\0')
+        gtr_buf_printf(&comment, "The reader refuses a %s, as it refused the input's.\n",
+                       k.failed_on);
     switch (k.kind) {
     case REDUCE_KEEP_LATER_GEN_ERROR:
     case REDUCE_KEEP_READ_ERROR:

@@ -24,6 +24,7 @@ gtr_status tgen_judge(const uint8_t *wire, size_t len, const gtr_alloc *alc, gtr
     v->events = 0;
     v->invalid = 0;
     v->valid_at = 0;
+    v->failed_on[0] = '\0';
     gtr_err_init(&v->end_err);
     gtr_err_init(&v->valid_err);
     gtr_err_set_alloc(&v->end_err, alc);
@@ -56,6 +57,9 @@ gtr_status tgen_judge(const uint8_t *wire, size_t len, const gtr_alloc *alc, gtr
                 gtr_diagnosis_shape(d, &v->stuck) != GTR_OK)
                 st = GTR_E_NOMEM;
             gtr_diagnosis_free(d);
+            const char *on = gtr_reader_failed_event(r);
+            if (on != NULL)
+                snprintf(v->failed_on, sizeof v->failed_on, "%s", on);
             break;
         }
         if (dump != NULL) {

@@ -27,6 +27,7 @@ typedef struct stuck_run {
     gtr_err err;
     gtr_diagnosis *d;
     gtr_status diag_st;
+    const char *failed_on;   /* gtr_reader_failed_event */
 } stuck_run;
 
 static void run_wire(const void *wire, size_t len, stuck_run *out)
@@ -44,6 +45,7 @@ static void run_wire(const void *wire, size_t len, stuck_run *out)
             assert_int_equal(gtr_history_note(h, r, &ev), GTR_OK);
     }
     out->diag_st = gtr_reader_diagnose(r, h, &out->d, NULL);
+    out->failed_on = gtr_reader_failed_event(r);
     gtr_history_free(h);
     gtr_reader_free(r);
     gtr_input_free(in);
@@ -356,6 +358,63 @@ static void test_bad_use(void **state)
     gtr_history_free(NULL);
 }
 
+/* The event a reader error of the ordering refused: named for that error only. */
+static void test_failed_event(void **state)
+{
+    (void)state;
+    stuck_run r;
+    /* M 2's GoCreate (time 5) comes first: its error, though M 1's GoStop fails alike. */
+    run_text("Trace Go1.22\n"
+             "EventBatch gen=1 m=1 time=0 size=4\n"
+             "GoStop dt=10 reason_string=0 stack=0\n"
+             "EventBatch gen=1 m=2 time=0 size=5\n"
+             "GoCreate dt=5 new_g=5 new_stack=0 stack=0\n" TABLES(1),
+             &r);
+    assert_int_equal(r.st, GTR_E_ORDER);
+    assert_string_equal(r.err.msg, "expected a proc but didn't have one");
+    assert_string_equal(r.failed_on, "GoCreate");
+    assert_int_equal(r.diag_st, GTR_E_USAGE);
+    stuck_run_free(&r);
+    /* A ProcStop with no proc: the error of the frontier's head, in the ordering's run. */
+    run_text("Trace Go1.22\n"
+             "EventBatch gen=1 m=0 time=0 size=2\n"
+             "ProcStop dt=1\n" TABLES(1),
+             &r);
+    assert_int_equal(r.st, GTR_E_ORDER);
+    assert_string_equal(r.failed_on, "ProcStop");
+    stuck_run_free(&r);
+    /* A failure to advance is no one event's (gtr_reader_diagnose says why). */
+    run_text("Trace Go1.22\n"
+             "EventBatch gen=1 m=0 time=0 size=9\n"
+             "ProcStatus dt=1 p=0 pstatus=1\n"
+             "GoStatus dt=1 g=1 m=0 gstatus=2\n"
+             "EventBatch gen=1 m=1 time=0 size=9\n"
+             "ProcStatus dt=1 p=1 pstatus=1\n"
+             "GoUnblock dt=5 g=1 g_seq=1 stack=0\n" TABLES(1),
+             &r);
+    assert_int_equal(r.diag_st, GTR_OK);
+    assert_null(r.failed_on);
+    stuck_run_free(&r);
+    /* A clean trace, a batch error, a header error, no reader. */
+    run_text("Trace Go1.22\n"
+             "EventBatch gen=1 m=0 time=0 size=9\n"
+             "ProcStatus dt=1 p=0 pstatus=1\n"
+             "GoStatus dt=1 g=1 m=0 gstatus=2\n" TABLES(1),
+             &r);
+    assert_int_equal(r.st, GTR_EOF);
+    assert_null(r.failed_on);
+    stuck_run_free(&r);
+    run_wire("go 1.22 trace\0\0\0\x07", 17, &r);
+    assert_true(r.st < 0);
+    assert_null(r.failed_on);
+    stuck_run_free(&r);
+    run_wire("not a trace at all", 18, &r);
+    assert_true(r.st < 0);
+    assert_null(r.failed_on);
+    stuck_run_free(&r);
+    assert_null(gtr_reader_failed_event(NULL));
+}
+
 /* sweep_file drops each event of a fixture's trace in turn; every trace that then fails to
  * advance must have a condition for each of its stuck events. */
 static void sweep_file(const char *path, size_t *stuck_traces, size_t *stuck_events)
@@ -520,6 +579,7 @@ int main(void)
         cmocka_unit_test(test_gc_sequence),
         cmocka_unit_test(test_goroutine_other_generation),
         cmocka_unit_test(test_bad_use),
+        cmocka_unit_test(test_failed_event),
         cmocka_unit_test(test_sweep_fixtures),
         cmocka_unit_test(test_snapshot_between_events),
     };

@@ -290,6 +290,43 @@ static void cleanup(const char *dir)
     run(cmd);
 }
 
+/* The same message on another kind of event is another failure: "expected a proc but didn't
+ * have one" on M 2's GoCreate (at time 5, read first) must not become the same message on M
+ * 1's GoStop (time 10), which dropping M 2's thread (the later batch, tried first) gives. */
+static void test_reduce_reader_error_keeps_its_event(void **state)
+{
+    static const char text[] = "Trace Go1.22\n"
+                               "EventBatch gen=1 m=1 time=0 size=4\n"
+                               "GoStop dt=10 reason_string=0 stack=0\n"
+                               "EventBatch gen=1 m=2 time=0 size=5\n"
+                               "GoCreate dt=5 new_g=5 new_stack=0 stack=0\n"
+                               "EventBatch gen=1 m=18446744073709551615 time=0 size=5\n"
+                               "Frequency freq=15625000\n"
+                               "EventBatch gen=1 m=18446744073709551615 time=0 size=1\n"
+                               "Stacks\n"
+                               "EventBatch gen=1 m=18446744073709551615 time=0 size=1\n"
+                               "Strings\n";
+    char dir[] = "/tmp/test_reduce_XXXXXX", path[700], cmd[1400];
+    gtr_buf w = {0};
+    size_t n;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(gtr_raw_text_to_wire(text, strlen(text), &w, NULL), GTR_OK);
+    assert_int_equal(reduce_to(dir, w.data, w.len, ""), 0);
+    snprintf(cmd, sizeof cmd, "%s check %s/out.test >/dev/null", GOTRACE, dir);
+    assert_int_equal(run(cmd), 0);
+    snprintf(path, sizeof path, "%s/out.test", dir);
+    char *fx = read_all(path, &n);
+    assert_non_null(fx);
+    assert_non_null(strstr(fx, "FAILURE \"expected a proc but didn't have one\""));
+    assert_non_null(strstr(fx, "The reader refuses a GoCreate, as it refused the input's."));
+    assert_non_null(strstr(fx, "\nGoCreate dt="));
+    assert_null(strstr(fx, "GoStop"));
+    free(fx);
+    gtr_buf_free(&w);
+    cleanup(dir);
+}
+
 /* A go1.25 first generation that cannot be read becomes a fixture whose same error surfaces
  * behind a synthesised first generation, and that passes the golden check. */
 static void test_reduce_go125_first_generation_error_becomes_a_passing_fixture(void **state)
@@ -735,6 +772,7 @@ int main(void)
         cmocka_unit_test(test_reduce_stuck_trace_keeps_its_reason),
         cmocka_unit_test(test_reduce_synthesis_is_stuck_for_the_same_reason),
         cmocka_unit_test(test_reduce_cut_restates_the_state),
+        cmocka_unit_test(test_reduce_reader_error_keeps_its_event),
     };
     return cmocka_run_group_tests_name("reduce", tests, NULL, NULL);
 }

@@ -286,6 +286,13 @@ static void explain(const gtr__stuck_view *v, const gtr__batch_cursor *bc, gtr_s
     }
 }
 
+const char *gtr_reader_failed_event(const gtr_reader *r)
+{
+    const gtr__ordering *o = r != NULL ? gtr__reader_ordering(r) : NULL;
+    uint8_t type = o != NULL ? gtr__ordering_failed_type(o) : 0;
+    return type != 0 ? gtr_spec(type)->name : NULL;   /* NULL too for a type with no row */
+}
+
 gtr_status gtr_reader_diagnose(const gtr_reader *r, const gtr_history *h, gtr_diagnosis **out,
                                gtr_err *err)
 {

@@ -590,6 +590,8 @@ struct gtr__ordering {
     uint64_t gc_seq;
     uint8_t gc_state;
     uint64_t initial_gen;
+    uint8_t failed_type;  /* the wire type of the event an advance failed on with an error
+                           * (gtr__ordering_failed_type); 0: none */
     event_queue queue;
 };
 
@@ -2342,6 +2344,7 @@ gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
     st = f(o, ev, evt, m, gen, cur, ms, ok, err);
     if (st != GTR_OK) {
         *ok = false;
+        o->failed_type = ev->type;
         return st;
     }
     return GTR_OK;
@@ -2393,9 +2396,10 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
             st = advance_event(o, ev, evt, m, gen, cur, ms, &ok, err, &idx, &ids_bad);
             if (st != GTR_OK || !ok) {
                 f->heap[0].time = bc->ev.time;
-                if (st != GTR_OK)
+                if (st != GTR_OK) {
                     q->end = before;
-                else
+                    o->failed_type = ev->type;
+                } else
                     *stop = GTR__RUN_FAILED;
                 return st;
             }
@@ -2676,6 +2680,11 @@ uint64_t gtr__ordering_gc_seq(const gtr__ordering *o)
 uint64_t gtr__ordering_initial_gen(const gtr__ordering *o)
 {
     return o->initial_gen;
+}
+
+uint8_t gtr__ordering_failed_type(const gtr__ordering *o)
+{
+    return o->failed_type;
 }
 
 const char *gtr__go_status_string(uint8_t s)

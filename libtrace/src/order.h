@@ -139,6 +139,9 @@ bool gtr__ordering_next_proc(const gtr__ordering *o, size_t *pos, gtr_procid *id
 size_t gtr__ordering_ranges(const gtr__ordering *o, bool proc, int64_t id, uint8_t *begin_types,
                             size_t cap);
 uint64_t gtr__ordering_initial_gen(const gtr__ordering *o);
+/* gtr__ordering_failed_type: the wire type of the event whose advance failed with an error
+ * (not a failure to advance), 0 when none did. */
+uint8_t gtr__ordering_failed_type(const gtr__ordering *o);
 /* Go's GoStatus.String and ProcStatus.String. */
 const char *gtr__go_status_string(uint8_t s);
 const char *gtr__proc_status_string(uint8_t s);

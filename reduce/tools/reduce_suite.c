@@ -338,15 +338,24 @@ static int cmd_verify(int argc, char **argv)
         }
         size_t wlen;
         const uint8_t *w = tgen_fixture_trace(fx, &wlen);
-        if (vin.stuck.len > 0) {
+        if (vin.stuck.len > 0 || vin.failed_on[0] != '\0') {
             tgen_verdict vf;
-            bool same = tgen_judge(w, wlen, NULL, NULL, &vf) == GTR_OK &&
-                        vf.stuck.len == vin.stuck.len &&
-                        memcmp(vf.stuck.data, vin.stuck.data, vin.stuck.len) == 0;
+            bool judged = tgen_judge(w, wlen, NULL, NULL, &vf) == GTR_OK;
+            bool same = judged && vf.stuck.len == vin.stuck.len &&
+                        (vin.stuck.len == 0 ||
+                         memcmp(vf.stuck.data, vin.stuck.data, vin.stuck.len) == 0);
             if (!same) {
                 printf("FAIL the fixture is stuck for another reason than its input (it "
                        "slipped): input %s; fixture %s\n",
                        one_line(&vin.stuck), vf.stuck.len > 0 ? one_line(&vf.stuck) : "not stuck");
+                tgen_verdict_free(&vf);
+                tgen_fixture_free(fx);
+                return 1;
+            }
+            if (strcmp(vf.failed_on, vin.failed_on) != 0) {
+                printf("FAIL the fixture fails on another event than its input (it slipped): "
+                       "input %s; fixture %s\n", vin.failed_on,
+                       vf.failed_on[0] != '\0' ? vf.failed_on : "no event");
                 tgen_verdict_free(&vf);
                 tgen_fixture_free(fx);
                 return 1;
@@ -381,6 +390,13 @@ static int cmd_verify(int argc, char **argv)
             printf("FAIL the wire bytes are stuck for another reason than the input (they "
                    "slipped): input %s; result %s\n",
                    one_line(&vin.stuck), vout.stuck.len > 0 ? one_line(&vout.stuck) : "not stuck");
+            return 1;
+        }
+        if (!validator && strcmp(vout.failed_on, vin.failed_on) != 0) {
+            printf("FAIL the wire bytes fail on another event than the input (they slipped): "
+                   "input %s; result %s\n",
+                   vin.failed_on[0] != '\0' ? vin.failed_on : "no event",
+                   vout.failed_on[0] != '\0' ? vout.failed_on : "no event");
             return 1;
         }
         printf("ok %zu %zu wire\n", in.len, out.len);

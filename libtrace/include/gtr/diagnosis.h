@@ -106,6 +106,14 @@ GTR_API void gtr_history_free(gtr_history *h);
 GTR_API gtr_status gtr_reader_diagnose(const gtr_reader *r, const gtr_history *h,
                                        gtr_diagnosis **out, gtr_err *err);
 
+/* gtr_reader_failed_event is beyond Go too: the type name of the event (for example
+ * "GoCreate") that Go's ordering refused with the error r failed with, as a reader error
+ * names no event ("expected a proc but didn't have one" is the same message on a GoCreate
+ * and on a GoStop). NULL when r has not failed, or failed otherwise: in the header, a
+ * batch, a generation's tables, a failure to advance (gtr_reader_diagnose) or an
+ * old-format trace. The string is static. */
+GTR_API const char *gtr_reader_failed_event(const gtr_reader *r);
+
 GTR_API size_t gtr_diagnosis_len(const gtr_diagnosis *d);
 /* gtr_diagnosis_event: the i-th stuck event (NULL when i is out of range). */
 GTR_API const gtr_stuck_event *gtr_diagnosis_event(const gtr_diagnosis *d, size_t i);

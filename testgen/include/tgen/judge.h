@@ -42,6 +42,9 @@ typedef struct tgen_verdict {
     gtr_buf stuck;            /* beyond Go: for a reader that failed to advance, why it is
                                * stuck (gtr_diagnosis_shape: one line per distinct reason,
                                * no IDs or numbers); empty otherwise */
+    char failed_on[32];       /* beyond Go: for a reader error of the ordering, the type of
+                               * the event it refused (gtr_reader_failed_event, e.g.
+                               * "GoCreate"); "" otherwise */
 } tgen_verdict;
 
 /* tgen_judge reads wire[0..len) (wire bytes, never gunzipped: the golden runner reads a
