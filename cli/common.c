@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -263,21 +264,28 @@ struct cli_replay {
     int src_errno;      /* != 0 once src failed */
 };
 
-/* replay_src reads up to n bytes of src into dst (the fread of a FILE read function). */
+/* replay_src reads up to n bytes of src into dst: what the stream has now, as read(2) gives it
+ * (a FILE read function may return less than asked), so that the bytes that came are judged
+ * without waiting for more: a pipe that sends a bad header and stalls is rejected on the
+ * header. src is read only here, never through its stdio buffer. */
 static ssize_t replay_src(struct cli_replay *r, char *dst, size_t n)
 {
     if (r->src_errno != 0) {
         errno = r->src_errno;
         return -1;
     }
-    errno = 0;
-    size_t got = fread(dst, 1, n, r->src);
-    if (got == 0 && ferror(r->src)) {
+    int fd = fileno(r->src);
+    ssize_t got;
+    do {
+        errno = 0;
+        got = fd >= 0 ? read(fd, dst, n) : (ssize_t)fread(dst, 1, n, r->src);
+    } while (got < 0 && errno == EINTR);
+    if (got < 0 || (fd < 0 && got == 0 && ferror(r->src))) {
         r->src_errno = errno != 0 ? errno : EIO;
         errno = r->src_errno;
         return -1;
     }
-    return (ssize_t)got;
+    return got;
 }
 
 static ssize_t replay_read(void *cookie, char *dst, size_t n)

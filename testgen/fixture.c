@@ -430,6 +430,11 @@ static gtr_status read_rest(gtr_input *in, const char *name, uint64_t limit, boo
     if (got > 0)
         memcpy(buf, head, got);
     size_t n = got;
+    /* The head first: bytes that cannot be a fixture's are rejected before more is read. */
+    if (fixture_text && comment_has_nul(&sc, buf, n)) {
+        free(buf);
+        return gtr_err_setf(err, GTR_E_FORMAT, "not a fixture: a NUL byte before its first file");
+    }
     for (;;) {
         if (n == cap) {
             if (cap >= max) {
@@ -474,20 +479,44 @@ static gtr_status read_rest(gtr_input *in, const char *name, uint64_t limit, boo
     return GTR_OK;
 }
 
+/* read_head reads the head of in into head[0..HEAD_MAX) (*got bytes) and judges the header
+ * on it (tgen_header_check: *hst, with the header's error in *herr). The 16 bytes of a
+ * header come first and are judged before more is asked for: a pipe that sends a bad header
+ * and then stalls is rejected on it, in every mode, as validate rejects it. The rest of the
+ * head is read only when those bytes cannot reject the input. in's read errors: < 0. */
+static gtr_status read_head(gtr_input *in, char *head, size_t *got, gtr_status *hst,
+                            gtr_err *herr, gtr_err *err)
+{
+    enum { HEADER_BYTES = 16 };
+    size_t n = 0, more = 0;
+    gtr_status st = gtr_input_read(in, head, HEADER_BYTES, &n, err);
+    *got = n;
+    if (st < 0)
+        return st;
+    *hst = tgen_header_check(head, n, n < HEADER_BYTES, herr);
+    if (*hst != GTR_OK && *hst != GTR_EOF)
+        return GTR_OK;
+    gtr_err_clear(herr);
+    if (n == HEADER_BYTES && (st = gtr_input_read(in, head + n, HEAD_MAX - n, &more, err)) < 0)
+        return st;
+    *got = n + more;
+    *hst = tgen_header_check(head, *got, *got < HEAD_MAX, herr);
+    return GTR_OK;
+}
+
 gtr_status tgen_read_trace(gtr_input *in, const char *name, uint64_t max, char **data,
                            size_t *len, gtr_err *err)
 {
     char head[HEAD_MAX];
     size_t got = 0;
-    gtr_status st;
+    gtr_status st, hst;
 
     *data = NULL;
     *len = 0;
-    if ((st = gtr_input_read(in, head, sizeof head, &got, err)) < 0)
+    if ((st = read_head(in, head, &got, &hst, err, err)) < 0)
         return st;
-    st = tgen_header_check(head, got, got < sizeof head, err);
-    if (st < 0)
-        return st;
+    if (hst < 0)
+        return hst;
     return read_rest(in, name, max, false, head, got, data, len, err);
 }
 
@@ -518,10 +547,12 @@ gtr_status tgen_load_trace(const char *path, gtr_buf *wire, bool *fixture, gtr_e
         st = over_limit(name, TGEN_FIXTURE_MAX, err);
         goto out;
     }
-    if ((st = gtr_input_read(in, head, sizeof head, &got, err)) < 0)
-        goto out;
     if (!is_fixture) {
-        st = tgen_header_check(head, got, got < sizeof head, &sub);
+        gtr_status hst;
+        if ((st = read_head(in, head, &got, &hst, &sub, err)) < 0)
+            goto out;
+        st = hst;
+        comment_scan sc = {0, false};
         if (st == GTR_OK || st == GTR_EOF) {
             /* A trace (or one whose header these bytes cannot judge): all of it. */
             if ((st = read_rest(in, name, TGEN_TRACE_MAX, false, head, got, &data, &len, err)) < 0)
@@ -529,8 +560,10 @@ gtr_status tgen_load_trace(const char *path, gtr_buf *wire, bool *fixture, gtr_e
             goto wire_bytes;
         }
         /* Not a trace: a fixture by its content, or bytes whose first ones fail the header
-         * anyway, which are all the reader looks at: no more of them is kept. */
-        if (tgen_read_fixture_candidate(in, head, got, &data, &len, NULL) < 0 ||
+         * anyway, which are all the reader looks at: no more of them is kept (nor read, when
+         * the head already has a NUL byte no fixture's comment holds). */
+        if (comment_has_nul(&sc, head, got) ||
+            tgen_read_fixture_candidate(in, head, got, &data, &len, NULL) < 0 ||
             !tgen_fixture_sniff(data, len, &nomem)) {
             free(data);
             data = NULL;
@@ -544,8 +577,9 @@ gtr_status tgen_load_trace(const char *path, gtr_buf *wire, bool *fixture, gtr_e
                 st = GTR_OK;
             goto out;
         }
-    } else if ((st = read_rest(in, name, TGEN_FIXTURE_MAX, false, head, got, &data, &len, err)) <
-               0) {
+    } else if ((st = gtr_input_read(in, head, sizeof head, &got, err)) < 0 ||
+               (st = read_rest(in, name, TGEN_FIXTURE_MAX, false, head, got, &data, &len, err)) <
+                   0) {
         goto out;
     }
     tgen_fixture *f = NULL;

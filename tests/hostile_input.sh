@@ -10,6 +10,8 @@
 #   "a .test that is really a huge file fails fast");
 #   a 1 GiB sparse file with a bad header ("go 1.99 trace"), and a stream of zeros after that
 #   header: rejected on its 16 bytes, never read whole;
+#   a stream that sends a bad header and stalls (a FIFO, by path and on stdin): rejected on
+#   its 16 bytes at once;
 #   a 1 GiB sparse file and a stream with a valid header and zeros after it: stats on a
 #   stream and reduce hold a trace whole, up to their documented limit (256 MiB).
 set -uo pipefail
@@ -87,6 +89,40 @@ expect stats "$goodhdr" '^gotrace: invalid event type: 0$'
 expect stats "<$goodhdr" "^gotrace: read stdin: $trace_limit"
 expect "$reduce" "$goodhdr" "^gotrace: reduce: read $goodhdr: $trace_limit"
 expect "$reduce" "<$goodhdr" "^gotrace: reduce: read stdin: $trace_limit"
+
+# A stream that sends a bad header and then stalls, its writer holding it open: the header's
+# 16 bytes decide at once, by path (a FIFO) and on stdin, in every mode that reads a wire
+# trace (text2bytes and check read text, which a line or a fixture decides, as in Go).
+fifo=$work/stall.fifo
+stalled() { # stalled MODE-ARGS STDIN(0|1) HEADER PATTERN
+  local args=$1 stdin=$2 header=$3 pattern=$4 out rc writer
+  rm -f "$fifo" && mkfifo "$fifo"
+  ( printf "$header"; exec sleep 60 ) >"$fifo" &
+  writer=$!
+  if [ "$stdin" = 1 ]; then
+    out=$(timeout -s KILL 10 $gotrace $args - <"$fifo" 2>&1); rc=$?
+  else
+    out=$(timeout -s KILL 10 $gotrace $args "$fifo" 2>&1); rc=$?
+  fi
+  kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null
+  runs=$((runs + 1))
+  if [ "$rc" != 1 ] || ! printf '%s\n' "${out##*$'\n'}" | grep -Eq -- "$pattern"; then
+    echo "FAILED: a stalled stream ($([ "$stdin" = 1 ] && echo on stdin || echo by its FIFO path)) to gotrace $args: exit $rc, output:" >&2
+    printf '%s\n' "$out" | tail -3 >&2
+    failed=$((failed + 1))
+  fi
+}
+for stdin in 0 1; do
+  for h in 'go 1.99 trace\0\0\0' '\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0'; do
+    case $h in go*) p=$bad_version r='unknown or unsupported trace version go 1\.99$' ;;
+               *) p=$not_trace r='bad file format: not a Go execution trace\?$' ;; esac
+    stalled validate $stdin "$h" "$p"
+    stalled stats $stdin "$h" "$p"
+    stalled "raw bytes2text" $stdin "$h" "$p"
+    stalled "$reduce" $stdin "$h" "no trace to reduce: $r"
+  done
+done
+rm -f "$fifo"
 
 rm -f "$bomb" "$sparse" "$sparse_test" "$badhdr" "$goodhdr" "$work/reduced.test"
 echo "hostile_input: $runs runs, $failed failed"

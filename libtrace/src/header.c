@@ -24,7 +24,11 @@ static hdr_res peek_rune(gtr_input *in, int32_t *r, size_t *w, gtr_err *err)
 {
     const uint8_t *p;
     size_t avail;
-    gtr_status st = gtr__input_peek(in, 4, &p, &avail);
+    /* One byte, and more only for a multi-byte rune: a pipe that sends a 16-byte header and
+     * stalls is judged on those 16 bytes, as Go's rune-at-a-time read of it does. */
+    gtr_status st = gtr__input_peek(in, 1, &p, &avail);
+    if (st >= 0 && avail > 0 && p[0] >= 0x80)
+        st = gtr__input_peek(in, p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : 2, &p, &avail);
     if (st < 0) {
         gtr_input_error(in, err);
         return HDR_FAIL;

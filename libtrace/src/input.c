@@ -39,6 +39,7 @@ struct gtr_input {
     const uint8_t *raw;      /* source bytes: src[raw_pos..raw_end) unread */
     size_t raw_pos, raw_end;
     uint8_t *raw_buf;        /* owned chunk buffer of a FILE source */
+    size_t fill_cap;         /* the bytes the next fread of a FILE source asks for */
     bool raw_eof;            /* the source has no more bytes */
 
     /* Delivery window. */
@@ -108,7 +109,14 @@ static gtr_status raw_fill(gtr_input *in)
         in->raw_eof = true;
         return GTR_OK;
     }
-    size_t n = fread(in->raw_buf, 1, INPUT_BUF_SIZE, in->fp);
+    /* fread returns only when it has all it asked for, or at the end: the first reads ask for
+     * the 16 bytes of a trace header, then twice as much each time up to a full chunk, so that
+     * a pipe that sends a bad header and then stalls is judged on the header alone. */
+    if (in->fill_cap == 0)
+        in->fill_cap = 16;
+    size_t n = fread(in->raw_buf, 1, in->fill_cap, in->fp);
+    if (in->fill_cap < INPUT_BUF_SIZE)
+        in->fill_cap = in->fill_cap * 2 < INPUT_BUF_SIZE ? in->fill_cap * 2 : INPUT_BUF_SIZE;
     in->raw_pos = 0;
     in->raw_end = n;
     if (n == 0) {
@@ -134,7 +142,7 @@ static gtr_status raw_peek2(gtr_input *in)
     in->raw_pos = 0;
     in->raw_end = 1;
     while (in->raw_end < 2) {
-        size_t n = fread(in->raw_buf + in->raw_end, 1, INPUT_BUF_SIZE - in->raw_end, in->fp);
+        size_t n = fread(in->raw_buf + in->raw_end, 1, 1, in->fp);
         if (n == 0) {
             if (ferror(in->fp)) {
                 char why[128];

@@ -77,8 +77,10 @@ GTR_API gtr_status tgen_header_check(const void *head, size_t n, bool whole, gtr
 
 /* tgen_read_trace reads the wire trace in delivers (nothing read from it yet) into a malloc'd
  * buffer (*data, *len, NUL-terminated; the caller frees *data), as tgen_load_trace reads one:
- * its header is judged on its first 4 KiB (tgen_header_check), and a header they reject is
- * that error (Go's message) before anything more is read; then at most max bytes in all, the
+ * its header is judged on its first 16 bytes, before more is asked for (a stream that sends
+ * a bad header and stalls is rejected on it), then on its first 4 KiB (tgen_header_check),
+ * and a header they reject is that error (Go's message) before anything more is read; then
+ * at most max bytes in all, the
  * buffer never larger than max + 1. Errors: in's, the header's, "read NAME: input exceeds the
  * limit of MAX bytes" (GTR_E_LIMIT), "out of memory". */
 GTR_API gtr_status tgen_read_trace(gtr_input *in, const char *name, uint64_t max, char **data,
@@ -100,10 +102,12 @@ GTR_API gtr_status tgen_read_fixture_candidate(gtr_input *in, const void *head, 
  * tgen_fixture_sniff recognises) gives its trace section, converted
  * the way ParseFile does (with its messages); anything else is taken as wire bytes. *fixture
  * (may be NULL) tells which. Memory is bounded whatever the input: a trace is read whole
- * only once its header is valid (tgen_header_check on its first 4 KiB), and then at most
- * TGEN_TRACE_MAX bytes of it; a fixture, or an input that may be one, at most
- * TGEN_FIXTURE_MAX bytes. An input whose header fails and that is no fixture gives only its
- * first bytes (at most 4 KiB, all that decides a reader's verdict on it). Errors: "open PATH:
+ * only once its header is valid (tgen_header_check on its first 16 bytes, then on its first
+ * 4 KiB), and then at most TGEN_TRACE_MAX bytes of it; a fixture, or an input that may be
+ * one, at most TGEN_FIXTURE_MAX bytes, and nothing past the head when the head has a NUL
+ * byte no fixture's comment holds. An input whose header fails and that is no fixture gives
+ * only its first bytes (16 when they decide, at most 4 KiB: all that decides a reader's
+ * verdict on it). Errors: "open PATH:
  * <reason>", "read PATH: <reason>" (a directory: "read PATH: is a directory"; past
  * TGEN_TRACE_MAX: "read PATH: input exceeds the limit of 268435456 bytes", PATH "stdin" for
  * "-"), the gzip layer's, or ParseFile's. */
