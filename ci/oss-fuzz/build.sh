@@ -101,8 +101,11 @@ else
        [ "${SANITIZER:-}" != introspector ]; then
       go_flag=--libfuzzer
     fi
-    if go_archive=$(GTR_GO_DIFF_GOROOT=$goroot bash "$src/ci/go-diff-archive.sh" $go_flag \
-                      "$WORK/gotrace-go" 2>"$WORK/go-diff-archive.log"); then
+    # cgo's few lines of C (the exported function's wrapper) with the plain clang: an
+    # engine's compiler wrapper (AFL++'s $CC) has no business there.
+    if go_archive=$(CC=$(command -v clang || echo "$CC") GTR_GO_DIFF_GOROOT=$goroot \
+                      bash "$src/ci/go-diff-archive.sh" $go_flag "$WORK/gotrace-go" \
+                      2>"$WORK/go-diff-archive.log"); then
       echo "build.sh: fuzz_diff: Go's reader from $go_archive${go_flag:+ (libFuzzer coverage)}"
     else
       tail -n 20 "$WORK/go-diff-archive.log" >&2
