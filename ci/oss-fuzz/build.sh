@@ -112,7 +112,7 @@ else
     fi
     # cgo's few lines of C (the exported function's wrapper) with the plain clang: an
     # engine's compiler wrapper in $CC has no business there.
-    if go_archive=$(CC=$(command -v clang || echo "$CC") GTR_GO_DIFF_GOROOT=$goroot \
+    if go_archive=$(CC=$(command -v clang || echo "${CC:-cc}") GTR_GO_DIFF_GOROOT=$goroot \
                       bash "$src/ci/go-diff-archive.sh" $go_flag "$WORK/gotrace-go" \
                       2>"$WORK/go-diff-archive.log"); then
       echo "build.sh: fuzz_diff: Go's reader from $go_archive${go_flag:+ (libFuzzer coverage)}"
