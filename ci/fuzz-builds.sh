@@ -18,6 +18,9 @@
 #      PCRE2 built from source by build.sh: ci/msan-sources.sh fetches them), then every
 #      target in $OUT must have its .dict, .options and _seed_corpus.zip, and must replay its
 #      unzipped seed corpus without a crash (what OSS-Fuzz's check_build does in spirit).
+#      When the oracle's Go 1.27.3 tree can be had (ci/oracle-fetch.sh), build.sh gets it as
+#      an image with Go would (GTR_GO_DIFF_GOROOT): then fuzz_diff and fuzz_diff_sim must be in
+#      $OUT and pass the same checks for SANITIZER=address, and be left out for memory.
 #
 #   bash ci/fuzz-builds.sh            (AFL_SECONDS, default 20; MSAN=0 skips the MSan build)
 # Needs clang and afl++ (bash ci/setup.sh --fuzz installs them). Exit 1 on any failure.
@@ -78,8 +81,8 @@ oss_fuzz() {
         memory) flags="$flags -fsanitize=memory -fsanitize-memory-track-origins" ;;
     esac
     if ! env CC=clang CXX=clang++ CFLAGS="$flags" CXXFLAGS="$flags" \
-            LIB_FUZZING_ENGINE=-fsanitize=fuzzer SANITIZER="$san" \
-            SRC="$src" WORK="$tmp/work" OUT="$tmp/out" \
+            LIB_FUZZING_ENGINE=-fsanitize=fuzzer SANITIZER="$san" FUZZING_ENGINE=libfuzzer \
+            SRC="$src" WORK="$tmp/work" OUT="$tmp/out" GTR_GO_DIFF_GOROOT="$go_root" \
             bash ci/oss-fuzz/build.sh >"$tmp/build.log" 2>&1; then
         tail -n 30 "$tmp/build.log"
         echo "fuzz-builds: OSS-Fuzz build.sh ($san) FAILED" >&2
@@ -87,13 +90,30 @@ oss_fuzz() {
         rm -rf "$tmp"
         return
     fi
-    local t bin seeds n f
+    local t b p bin seeds n f pairs=""
     local -a want
+    # NAME:BASE, BASE the target whose dictionary and seeds NAME takes (as in build.sh).
     for t in $(awk '!/^#/ && NF { printf "%s ", $1 }' "$root/fuzz/targets"); do
+        pairs="$pairs $t:$t"
+    done
+    if [ -n "$go_root" ]; then
+        if [ "$san" = memory ]; then
+            if [ -e "$tmp/out/fuzz_diff" ] || [ -e "$tmp/out/fuzz_diff_sim" ]; then
+                echo "fuzz-builds: OSS-Fuzz ($san) built fuzz_diff (the Go runtime is not instrumented)" >&2
+                status=1
+            else
+                echo "fuzz-builds: OSS-Fuzz ($san) left fuzz_diff and fuzz_diff_sim out: ok"
+            fi
+        else
+            pairs="$pairs diff:reader diff_sim:sim"
+        fi
+    fi
+    for p in $pairs; do
+        t=${p%%:*} b=${p#*:}
         bin="$tmp/out/fuzz_$t"
         want=("$bin" "$bin.options" "${bin}_seed_corpus.zip")
         # Choice strings (testgen's DSL, sim's model) are no format: no dictionary (fuzz/targets).
-        awk -v t="$t" '$1 == t && $2 == "dict" { f = 1 } END { exit !f }' "$root/fuzz/targets" &&
+        awk -v t="$b" '$1 == t && $2 == "dict" { f = 1 } END { exit !f }' "$root/fuzz/targets" &&
             want+=("$bin.dict")
         for f in "${want[@]}"; do
             [ -s "$f" ] || { echo "fuzz-builds: missing $f" >&2; status=1; }
@@ -119,6 +139,16 @@ echo "== fuzz-builds: OSS-Fuzz presubmit checks (offline equivalent of infra/pre
 if ! bash ci/oss-fuzz/presubmit-check.sh; then
     echo "fuzz-builds: OSS-Fuzz presubmit checks FAILED" >&2
     status=1
+fi
+
+# Go 1.27.3's tree for build.sh's fuzz_diff and fuzz_diff_sim: the oracle's, as an OSS-Fuzz
+# image with Go has one (ci/oss-fuzz/Dockerfile).
+go_root=""
+if bash ci/oracle-fetch.sh >/dev/null 2>&1; then
+    go_root=${GTR_ORACLE_CACHE:-$HOME/.cache/gotrace-oracle}/unpacked/usr/lib/go-1.27
+    echo "fuzz-builds: OSS-Fuzz build.sh gets Go 1.27.3's tree: fuzz_diff and fuzz_diff_sim checked too"
+else
+    echo "fuzz-builds: no Go 1.27.3 tree (ci/oracle-fetch.sh failed): OSS-Fuzz build.sh without fuzz_diff"
 fi
 
 echo "== fuzz-builds: OSS-Fuzz build.sh, SANITIZER=address (ASan+UBSan)"

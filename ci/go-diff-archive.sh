@@ -16,6 +16,11 @@
 # on stdout. Exit 1 with a message on stderr when Go cannot be had or the build fails: the
 # CMake build then leaves fuzz_diff out.
 #
+# GTR_GO_DIFF_GOROOT=DIR takes the Go 1.27 tree (toolchain and source, src/internal/trace
+# included) from DIR instead of ci/oracle-fetch.sh's: the OSS-Fuzz build (ci/oss-fuzz/build.sh)
+# has one in its image and no Debian packages. CACHE then holds only Go's build cache and the
+# archive.
+#
 # --libfuzzer writes CACHE/gtrdiff/libgtrdiff-libfuzzer.a instead: Go's internal/trace
 # packages (and the program) compiled with libFuzzer's coverage instrumentation
 # (-gcflags=internal/trace/...=-d=libfuzzer, with the runtime's libfuzzer tag, as OSS-Fuzz
@@ -32,20 +37,30 @@ if [ "${1:-}" = --libfuzzer ]; then
     shift
 fi
 cache=${1:-${GTR_ORACLE_CACHE:-$HOME/.cache/gotrace-oracle}}
-oracle=$(GTR_ORACLE_CACHE=$cache bash "$root/ci/oracle-fetch.sh" "$cache") ||
-    { echo "go-diff-archive: no Go 1.27 tree (ci/oracle-fetch.sh failed)" >&2; exit 1; }
-goroot=$cache/unpacked/usr/lib/go-1.27
+if [ -n "${GTR_GO_DIFF_GOROOT:-}" ]; then
+    goroot=$GTR_GO_DIFF_GOROOT
+    if [ ! -x "$goroot/bin/go" ] || [ ! -f "$goroot/src/internal/trace/reader.go" ]; then
+        echo "go-diff-archive: no Go toolchain with src/internal/trace in $goroot" >&2
+        exit 1
+    fi
+    v1env=(GTR_GOROOT="$goroot")
+else
+    oracle=$(GTR_ORACLE_CACHE=$cache bash "$root/ci/oracle-fetch.sh" "$cache") ||
+        { echo "go-diff-archive: no Go 1.27 tree (ci/oracle-fetch.sh failed)" >&2; exit 1; }
+    goroot=$cache/unpacked/usr/lib/go-1.27
+    v1env=(GTR_ORACLE="$oracle")
+fi
 dir=$cache/gtrdiff
 out=$dir/$name.a
 stamp=$( (cat "$root/fuzz/diff/godiff.go" "$root/ci/difftest/oracle.go" \
-    "$root/tests/oldgo/oracle/v1-order.patch" "$root/ci/go-internal-build.sh"; echo "$flags") |
+    "$root/tests/oldgo/oracle/v1-order.patch" "$root/ci/go-internal-build.sh"; echo "$flags${GTR_GO_DIFF_GOROOT:+ $goroot}") |
     sha256sum | cut -c1-16)
 if [ -f "$out" ] && [ -f "$dir/$name.h" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then
     echo "$out"
     exit 0
 fi
 mkdir -p "$dir"
-mapfile -t ops < <(GTR_ORACLE=$oracle bash "$root/tests/oldgo/oracle/build.sh" --overlays "$dir/v1order")
+mapfile -t ops < <(env "${v1env[@]}" bash "$root/tests/oldgo/oracle/build.sh" --overlays "$dir/v1order")
 [ ${#ops[@]} -eq 2 ] || { echo "go-diff-archive: the old-format order patch does not apply" >&2; exit 1; }
 # shellcheck source=ci/go-internal-build.sh
 . "$root/ci/go-internal-build.sh"

@@ -41,7 +41,8 @@
 #               options builds, passes ctest -L fuzz, and its libFuzzer targets run over
 #               their seeds; the AFL++ build runs AFL_SECONDS (default 20) on the
 #               reader; ci/oss-fuzz/build.sh runs as OSS-Fuzz calls it, for ASan+UBSan and
-#               for MemorySanitizer, and every target it puts in $OUT replays its seed corpus.
+#               for MemorySanitizer, and every target it puts in $OUT replays its seed corpus
+#               (fuzz_diff and fuzz_diff_sim too, given the oracle's Go tree, but for MSan).
 # 12. install   ci/install-test.sh: cmake --install into a temporary prefix (headers, libgtr.a,
 #               libgtr.so.0, gotrace, gtr.pc and gtr-static.pc, the CMake package), then
 #               examples/ built against it with pkg-config (C and C++; gtr links libgtr.so,

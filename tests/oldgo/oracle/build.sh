@@ -29,12 +29,17 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 cache=${GTR_OLDGO_CACHE:-$HOME/.cache/gotrace-oldgo}
-stock=${GTR_ORACLE:-}
-if [ -z "$stock" ]; then
-    stock=$(bash "$root/ci/oracle-fetch.sh") || { echo "oracle-v1order: no Go 1.27 tree (ci/oracle-fetch.sh failed)" >&2; exit 1; }
+# GTR_GOROOT: the Go 1.27 tree itself (ci/go-diff-archive.sh's GTR_GO_DIFF_GOROOT), instead of
+# the one beside the oracle.
+goroot=${GTR_GOROOT:-}
+if [ -z "$goroot" ]; then
+    stock=${GTR_ORACLE:-}
+    if [ -z "$stock" ]; then
+        stock=$(bash "$root/ci/oracle-fetch.sh") || { echo "oracle-v1order: no Go 1.27 tree (ci/oracle-fetch.sh failed)" >&2; exit 1; }
+    fi
+    goroot=$(dirname "$stock")/unpacked/usr/lib/go-1.27
 fi
-goroot=$(dirname "$stock")/unpacked/usr/lib/go-1.27
-[ -x "$goroot/bin/go" ] || { echo "oracle-v1order: no Go 1.27 toolchain beside $stock" >&2; exit 1; }
+[ -x "$goroot/bin/go" ] || { echo "oracle-v1order: no Go 1.27 toolchain in $goroot" >&2; exit 1; }
 # overlays DIR: Go's two files with the patch applied, written under DIR; prints the
 # REL=FILE operands of go_internal_build.
 overlays() {
