@@ -623,6 +623,7 @@ gtr_status reduce_ddmin_run(const uint8_t *data, size_t size, reduce_interesting
         progress |= reduce__ddmin(&r, count_frames, drop_frames);
         if (has_tails(&r.cur))
             progress |= reduce__ddmin(&r, count_tails, drop_tails);
+        progress |= reduce__renumber(&r);
         progress |= shrink_values(&r);
     }
     if (r.oom || tracedit_encode(&r.cur, out, err) < 0)

@@ -61,6 +61,11 @@ void reduce__drop_gens(tracedit_trace *t, size_t lo, size_t hi);
  * interesting. True on progress. */
 bool reduce__ddmin(reducer *r, reduce__count_fn count, reduce__drop_fn drop);
 
+/* reduce__renumber renames each kind of ID in the trace (goroutines, procs, threads,
+ * strings, stacks, tasks) to 1, 2, 3... in their order, one candidate per kind (renumber.c).
+ * True on progress. */
+bool reduce__renumber(reducer *r);
+
 /* reduce__format_passes runs the passes that know the format, coarse to fine, ahead of the
  * generic ones: the generations after and before the failure, each thread's events after the
  * failure, whole threads, goroutines and procs. True on progress. */

@@ -327,6 +327,41 @@ static void test_reduce_reader_error_keeps_its_event(void **state)
     cleanup(dir);
 }
 
+/* IDs that several events share are renumbered small together (renumber.c): goroutine 3444
+ * of a GoStatus and two GoStarts becomes goroutine 1, which no change of one value at a time
+ * reaches. */
+static void test_reduce_renumbers_shared_ids(void **state)
+{
+    static const char text[] = "Trace Go1.22\n"
+                               "EventBatch gen=1 m=1916 time=0 size=29\n"
+                               "ProcStatus dt=1 p=77 pstatus=1\n"
+                               "GoStatus dt=1 g=3444 m=18446744073709551615 gstatus=1\n"
+                               "GoStart dt=1 g=3444 g_seq=1\n"
+                               "GoStart dt=1 g=3444 g_seq=2\n"
+                               "EventBatch gen=1 m=18446744073709551615 time=0 size=5\n"
+                               "Frequency freq=15625000\n"
+                               "EventBatch gen=1 m=18446744073709551615 time=0 size=1\n"
+                               "Stacks\n"
+                               "EventBatch gen=1 m=18446744073709551615 time=0 size=1\n"
+                               "Strings\n";
+    char dir[] = "/tmp/test_reduce_XXXXXX", path[700];
+    gtr_buf w = {0};
+    size_t n;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(gtr_raw_text_to_wire(text, strlen(text), &w, NULL), GTR_OK);
+    assert_int_equal(reduce_to(dir, w.data, w.len, "--no-synthesis"), 0);
+    snprintf(path, sizeof path, "%s/out.test", dir);
+    char *fx = read_all(path, &n);
+    assert_non_null(fx);
+    assert_non_null(strstr(fx, "\nGoStatus dt=0 g=1 "));
+    assert_non_null(strstr(fx, "\nGoStart dt=0 g=1 g_seq=1\nGoStart dt=0 g=1 g_seq=1\n"));
+    assert_null(strstr(fx, "3444"));
+    free(fx);
+    gtr_buf_free(&w);
+    cleanup(dir);
+}
+
 /* A go1.25 first generation that cannot be read becomes a fixture whose same error surfaces
  * behind a synthesised first generation, and that passes the golden check. */
 static void test_reduce_go125_first_generation_error_becomes_a_passing_fixture(void **state)
@@ -773,6 +808,7 @@ int main(void)
         cmocka_unit_test(test_reduce_synthesis_is_stuck_for_the_same_reason),
         cmocka_unit_test(test_reduce_cut_restates_the_state),
         cmocka_unit_test(test_reduce_reader_error_keeps_its_event),
+        cmocka_unit_test(test_reduce_renumbers_shared_ids),
     };
     return cmocka_run_group_tests_name("reduce", tests, NULL, NULL);
 }
