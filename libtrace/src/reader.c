@@ -450,8 +450,8 @@ static gtr_status broken_trace(const gtr_reader *r, const char *what, gtr_err *e
     return st;
 }
 
-/* try_advance is ReadEvent's tryAdvance: advance the ordering with frontier[i]'s event and
- * on success move that cursor on. */
+/* try_advance is ReadEvent's tryAdvance for frontier[i], i > 0 (advance_rest's): advance the
+ * ordering with its event and on success move that cursor on. */
 static gtr_status try_advance(gtr_reader *r, size_t i, bool *ok, gtr_err *err)
 {
     gtr__batch_cursor *bc = r->frontier[i].bc;
@@ -469,15 +469,12 @@ static gtr_status try_advance(gtr_reader *r, size_t i, bool *ok, gtr_err *err)
         *ok = false;
         return st;
     }
-    if (more && i == 0) {
-        gtr__heap_update_root(r->frontier, r->nfrontier, &r->frontier_memo);
-    } else {
-        r->frontier_memo.ok = false;
-        if (more)
-            gtr__heap_update(r->frontier, r->nfrontier, i);
-        else
-            gtr__heap_remove(r->frontier, &r->nfrontier, i);   /* nothing else to read */
-    }
+    /* i > 0: the head advances in the ordering's run (gtr__ordering_run), not here. */
+    r->frontier_memo.ok = false;
+    if (more)
+        gtr__heap_update(r->frontier, r->nfrontier, i);
+    else
+        gtr__heap_remove(r->frontier, &r->nfrontier, i);   /* nothing else to read */
     *ok = true;
     return GTR_OK;
 }
@@ -720,9 +717,8 @@ gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
 
 /* gtr__reader_next_ref (reader_priv.h) is gtr_reader_next's common case without its copy out
  * and its clearing of err, for gtr_validator_run's loop. Its test of the common case is
- * gtr_reader_next's, written twice on purpose: gtr_reader_next as a wrapper of this function
- * gave it two callers, link-time optimisation stopped inlining it into either loop, and
- * testprog-stress took 8.8 % more instructions to parse (400.5 M -> 435.7 M). */
+ * gtr_reader_next's, written twice on purpose: with one function wrapping the other, neither
+ * loop gets it inlined (bench/README.md). */
 gtr_status gtr__reader_next_ref(gtr_reader *r, gtr_event *buf, gtr_event **ev, gtr_err *err)
 {
     gtr_event *slot;
