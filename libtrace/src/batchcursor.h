@@ -77,7 +77,7 @@ static inline bool gtr__batch_cursor_next_fast(gtr__batch_cursor *bc, const gtr_
     uint64_t dt;
     size_t off;
     /* The type's look-up is in each branch, after the test that picks it: ahead of the
-     * test, with the batch's end tested before it, it cost every event a compare (cba48e2). */
+     * test, with the batch's end tested before it, it costs every event a compare. */
     if (left >= GTR__EVENT_MAX_BYTES) {
         argc = ctx->argc[p[0]];
         if (argc >= GTR__ARGC_UNKNOWN)

@@ -59,10 +59,8 @@ static GTR__ALWAYS_INLINE gtr_stack gtr__event_stack_of(const gtr_event *ev, uin
 }
 
 /* gtr__set_transition starts *out as MakeGoStateTransition or MakeProcStateTransition would
- * (no reason, no stack), writing it field by field. A transition built in a local and copied
- * out whole made the copy's 16-byte loads wait on the narrower stores just made to the local
- * (a failed store-to-load forward): about half of this function's time, and 6-8 % of the
- * validator's on real traces. */
+ * (no reason, no stack), writing it field by field: a transition built in a local and copied
+ * out whole makes the copy's wide loads wait on the narrower stores just made to the local. */
 static GTR__ALWAYS_INLINE void gtr__set_transition(gtr_state_transition *out,
                                                   gtr_resource_kind kind, int64_t id,
                                                   uint8_t from, uint8_t to)

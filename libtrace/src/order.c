@@ -1003,9 +1003,8 @@ static void push_made(gtr__ordering *o, const gtr__ev_table *evt, sched_ctx ctx,
  * state, when the event has an M), or an error.
  *
  * The new context is stored by the advance function, from the registers it is in, rather
- * than handed back in a sched_ctx for the caller to copy: the caller's 16-byte load of the
- * returned G and P waited on the two 8-byte stores just made (a failed store-to-load
- * forward, 12 % of the ordering's per-event samples). */
+ * than handed back in a sched_ctx for the caller to copy, so that no wide load waits on the
+ * narrower stores just made (bench/README.md). */
 
 #define ADV_PARAMS                                                                  \
     gtr__ordering *o, gtr__base_event *ev, gtr__ev_table *evt, gtr_threadid m,     \
@@ -2173,9 +2172,8 @@ static GTR__NOINLINE bool ids_bad_of(const gtr__ev_table *evt, const gtr__base_e
 
 /* advance_event is orderingDispatch's lookup and call, with the advance functions of the
  * common types inlined: gtr__ordering_run's. (gtr__ordering_advance_cached, the rare path,
- * calls through the table: a second inlined copy made the fuzzing build's reader target,
- * coverage counters and all, 7 % slower per input.) *ids_bad says whether ev advanced naming
- * an ID not in the table (the events an advance makes itself name none, or ID 0). */
+ * calls through the table: one inlined copy is enough.) *ids_bad says whether ev advanced
+ * naming an ID not in the table (the events an advance makes itself name none, or ID 0). */
 #define INLINE_CASE(t, fn, stack, string, looked_up)                               \
     case t:                                                                        \
         st = fn(o, ev, evt, m, gen, cur, cur_ms, ok, err);                         \
