@@ -3,7 +3,7 @@
  * internal/trace/testdata/cmd/gotraceeventstats ("size" mode; the tool left Go's tree after
  * Go 1.26): every event type's encoded bytes and count over the wire events, computed with
  * the raw reader, the same 256 rows in the same format and order (Go's sort is not stable:
- * the order of rows of equal bytes is that of its pdqsort, ported in gosort.c); followed by
+ * the order of rows of equal bytes is that of its pdqsort, ported in libtrace (gtr/sort.h)); followed by
  * figures from the high-level reader (generations, batches, distinct Ms/Ps/Gs, events per
  * kind, first and last timestamps). FILE may be a .test fixture (cli_load_input): the figures
  * are those of its trace section as wire bytes. */
@@ -14,7 +14,7 @@
 
 #include "cli.h"
 #include "duration.h"
-#include "gosort.h"
+#include "gtr/sort.h"
 #include "progress.h"
 #include "gtr/raw.h"
 #include "gtr/reader.h"
@@ -159,7 +159,7 @@ typedef struct type_stat {
 } type_stat;
 
 /* by_bytes_desc: Go's cmp.Compare(b.bytes, a.bytes). Equal bytes compare equal: their order is
- * that of Go's slices.SortFunc, which cli_go_sort_func reproduces. */
+ * that of Go's slices.SortFunc, which gtr_go_sort_func reproduces. */
 static int by_bytes_desc(const void *a, const void *b)
 {
     const type_stat *x = a, *y = b;
@@ -247,7 +247,7 @@ static int size_table(const stats_source *src, cli_progress_mode pmode, raw_figu
     if (st < 0)
         goto end;
     fig->bytes = gtr_input_offset(in);
-    cli_go_sort_func(stats, 256, sizeof stats[0], by_bytes_desc);
+    gtr_go_sort_func(stats, 256, sizeof stats[0], by_bytes_desc);
     nspecs = gtr_go_version_nspecs(gtr_raw_reader_version(r));
     rows[nrows++] = (row){{"Event", "Bytes", "%", "Count", "%"}};
     rows[nrows++] = (row){{"-", "-", "-", "-", "-"}};

@@ -3,9 +3,9 @@
 gtr_unit_test(NAME test_expect SOURCES test_expect.c LIBS gtr_testgen)
 gtr_unit_test(NAME test_fixture SOURCES test_fixture.c sha256.c LIBS gtr_testgen)
 
-# Go's slices.SortFunc order (cli/gosort.c), under stats' gotraceeventstats table.
-gtr_unit_test(NAME test_gosort SOURCES test_gosort.c ${CMAKE_SOURCE_DIR}/cli/gosort.c LIBS "")
-target_include_directories(test_gosort PRIVATE ${CMAKE_SOURCE_DIR}/cli)
+# Go's slices.SortFunc order (libtrace's gtr/sort.h), under stats' gotraceeventstats table
+# and the reader's order of CPU samples and of its frontier.
+gtr_unit_test(NAME test_gosort SOURCES test_gosort.c LIBS gtr)
 
 # Durations as Go's time.Duration.String prints them (cli/duration.c).
 gtr_unit_test(NAME test_duration SOURCES test_duration.c ${CMAKE_SOURCE_DIR}/cli/duration.c LIBS "")

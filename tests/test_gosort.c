@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* test_gosort.c: cli_go_sort_func leaves elements that compare equal in the order Go's
+/* test_gosort.c: gtr_go_sort_func leaves elements that compare equal in the order Go's
  * slices.SortFunc does. Each vector is a table of (index, bytes) rows sorted by bytes,
  * descending, as gotraceeventstats sorts its rows; the wanted index orders were printed by
  * Go 1.27.3's slices.SortFunc(rows, func(a, b) int { return cmp.Compare(b.bytes, a.bytes) })
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "gosort.h"
+#include "gtr/sort.h"
 
 /* clang-format off */
 static const long trace_like_sizes_with_ties_in[] = {
@@ -160,7 +160,7 @@ static void test_gosort_ties_in_go_order(void **state)
         assert_true(cases[c].n <= 256);
         for (size_t i = 0; i < cases[c].n; i++)
             rows[i] = (row){(int)i, cases[c].in[i]};
-        cli_go_sort_func(rows, cases[c].n, sizeof rows[0], by_bytes_desc);
+        gtr_go_sort_func(rows, cases[c].n, sizeof rows[0], by_bytes_desc);
         for (size_t i = 0; i < cases[c].n; i++) {
             if (rows[i].index != cases[c].want[i])
                 fail_msg("%s: position %zu holds row %d, Go's has row %d", cases[c].name, i,
@@ -173,10 +173,10 @@ static void test_gosort_small_inputs_are_sorted(void **state)
 {
     row rows[3] = {{0, 1}, {1, 3}, {2, 2}};
     (void)state;
-    cli_go_sort_func(rows, 0, sizeof rows[0], by_bytes_desc);
-    cli_go_sort_func(rows, 1, sizeof rows[0], by_bytes_desc);
+    gtr_go_sort_func(rows, 0, sizeof rows[0], by_bytes_desc);
+    gtr_go_sort_func(rows, 1, sizeof rows[0], by_bytes_desc);
     assert_int_equal(rows[0].index, 0);
-    cli_go_sort_func(rows, 3, sizeof rows[0], by_bytes_desc);
+    gtr_go_sort_func(rows, 3, sizeof rows[0], by_bytes_desc);
     assert_int_equal(rows[0].index, 1);
     assert_int_equal(rows[1].index, 2);
     assert_int_equal(rows[2].index, 0);

@@ -9,6 +9,7 @@
 
 #include "base.h"
 #include "batchcursor.h"
+#include "gtr/sort.h"
 
 #define NCURSORS 64
 
@@ -265,7 +266,7 @@ static void test_heap_sort_func_ties_match_go(void **state)
         x[i].t = (i * 7919) % 13;
         x[i].id = i;
     }
-    gtr__sort_func(x, 200, sizeof x[0], keyed_cmp);
+    gtr_go_sort_func(x, 200, sizeof x[0], keyed_cmp);
     for (size_t i = 0; i < 200; i++)
         assert_int_equal(x[i].id, want1[i]);
 
@@ -274,7 +275,7 @@ static void test_heap_sort_func_ties_match_go(void **state)
         y[i].t = (60 - i) / 3;
         y[i].id = i;
     }
-    gtr__sort_func(y, 60, sizeof y[0], keyed_cmp);
+    gtr_go_sort_func(y, 60, sizeof y[0], keyed_cmp);
     for (size_t i = 0; i < 60; i++)
         assert_int_equal(y[i].id, want2[i]);
 }

@@ -186,9 +186,6 @@ uint64_t gtr__evt_serial(const gtr__ev_table *t);
 size_t gtr__evt_nstrings(const gtr__ev_table *t);
 size_t gtr__evt_nstacks(const gtr__ev_table *t);
 
-/* gtr__sort_func is Go's slices.SortFunc (pdqsort, not stable): it sorts base[0..n) of
- * elements of size bytes (at most 64) in exactly the order Go's would, ties included. */
-void gtr__sort_func(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 
 /* A uint64 -> uint32 open-addressing hash map (base.c), for IDs of unknown density. */
 typedef struct gtr__u64map {

@@ -150,7 +150,7 @@ typedef struct gtr__heap_entry {
 void gtr__heap_insert(gtr__heap_entry *heap, size_t *n, gtr__batch_cursor *bc);
 void gtr__heap_update(gtr__heap_entry *heap, size_t n, size_t i);
 void gtr__heap_remove(gtr__heap_entry *heap, size_t *n, size_t i);
-/* gtr__heap_entry_compare compares two entries' times (Go's compare, for gtr__sort_func). */
+/* gtr__heap_entry_compare compares two entries' times (Go's compare, for gtr_go_sort_func). */
 int gtr__heap_entry_compare(const void *a, const void *b);
 
 /* gtr__heap_root_memo keeps the least time of the heap root's two children (INT64_MAX when

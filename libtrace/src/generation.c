@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "generation.h"
+#include "gtr/sort.h"
 
 #include "input_priv.h"
 #include "mem.h"
@@ -343,7 +344,7 @@ static gtr_status finish(gtr__generation *g, gtr_err *err)
      * fixUpCPUSamples, with Go's unstable sort). */
     for (size_t i = 0; i < g->ncpu; i++)
         g->cpu[i].time = gtr__freq_mul(s->freq, (uint64_t)g->cpu[i].time);
-    gtr__sort_func(g->cpu, g->ncpu, sizeof *g->cpu, cpu_sample_cmp);
+    gtr_go_sort_func(g->cpu, g->ncpu, sizeof *g->cpu, cpu_sample_cmp);
     return GTR_OK;
 }
 

@@ -36,6 +36,7 @@
 
 #include "gtr/raw.h"
 #include "gtr/reader.h"
+#include "gtr/sort.h"
 
 #include "batchcursor.h"
 #include "compiler.h"
@@ -562,7 +563,7 @@ static gtr_status advance_rest(gtr_reader *r, gtr_err *err)
 {
     /* Try to advance the rest of the frontier, in timestamp order: a sorted min-heap is still
      * a min-heap. This path should be rare. */
-    gtr__sort_func(r->frontier, r->nfrontier, sizeof *r->frontier, gtr__heap_entry_compare);
+    gtr_go_sort_func(r->frontier, r->nfrontier, sizeof *r->frontier, gtr__heap_entry_compare);
     r->frontier_memo.ok = false;
     for (size_t i = 1; i < r->nfrontier; i++) {
         bool ok;

@@ -15,4 +15,5 @@
 #include "gtr/diagnosis.h"
 #include "gtr/snapshot.h"
 #include "gtr/validate.h"
+#include "gtr/sort.h"
 #endif /* GTR_GTR_H */

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "gtr/raw.h"
+#include "gtr/sort.h"
 
 #include "../batch.h"
 #include "../compiler.h"
@@ -1494,7 +1495,7 @@ static gtr_status merge_batches(parser *p)
     gtr__v1_trace *t = p->t;
     gtr_status st = GTR_OK;
     /* CPU samples: re-sort them by the time the signal handler captured. */
-    gtr__sort_func(p->cpu, p->ncpu, sizeof *p->cpu, cmp_ts);
+    gtr_go_sort_func(p->cpu, p->ncpu, sizeof *p->cpu, cmp_ts);
     if (p->ncpu > 0) {
         p->cpu_packed = gtr__realloc_array(p->alc, NULL, p->ncpu, sizeof *p->cpu_packed);
         if (p->cpu_packed == NULL)
