@@ -80,10 +80,8 @@ esac
 
 # Our side is built as the main job builds it: Release, profile-guided (ci/pgo-build.sh; the
 # profile is made again only when the sources changed). --no-pgo: without the profile.
-# Without Go's reader linked in (GTR_CLI_GO_READER, for reduce --diff): its runtime's start
-# costs about 1 ms and 1.4 MB a run, which no benchmark here is about.
 GTR_PGO=$pgo bash "$root/ci/pgo-build.sh" "$build" bench_reader cputime gotrace -- \
-    -DGTR_BUILD_TESTS=OFF -DGTR_CLI_GO_READER=OFF || { echo "bench: building gotrace failed" >&2; exit 1; }
+    -DGTR_BUILD_TESTS=OFF || { echo "bench: building gotrace failed" >&2; exit 1; }
 gotrace=$build/bin/gotrace
 mkdir -p "$build/traces"
 

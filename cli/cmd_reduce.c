@@ -64,8 +64,8 @@ static const char usage_text[] =
     "                    event kind, or messages (numbers free). The fixture expects Go's\n"
     "                    verdict: a divergence fixture. Not with --expect\n"
     "  --go-reader in-process|oracle\n"
-    "                    Go's reader for --diff: linked in (a gotrace built with the\n"
-    "                    archive of ci/go-diff-archive.sh; the default then) or the\n"
+    "                    Go's reader for --diff: linked in (a gotrace built with\n"
+    "                    GTR_CLI_GO_READER and Go's archive; the default then) or the\n"
     "                    oracle program, per candidate. Neither: a usage error\n"
     "  --no-synthesis    reduce a stuck trace (\"failed to advance\") from its own events\n"
     "                    only; by default a trace built for the same reason from its\n"
@@ -218,7 +218,8 @@ static int diff_go_reader(const char *want, const char *expect, const char *orac
                                           "(--oracle PATH, $GTR_ORACLE or ci/oracle-fetch.sh)"
                                         : "give Go's oracle (--oracle PATH, $GTR_ORACLE or "
                                           "ci/oracle-fetch.sh), or build gotrace with Go's "
-                                          "archive (ci/go-diff-archive.sh)");
+                                          "reader linked in (ci/go-diff-archive.sh, "
+                                          "-DGTR_CLI_GO_READER=ON)");
     d->go = reduce_oracle_go_read;
     d->go_ctx = og;
     d->go_runs = 64;   /* a process per run: judge.sh's GO_RUNS_ORDER */

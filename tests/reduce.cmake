@@ -108,7 +108,7 @@ gtr_cli_test(cli_reduce_diff_with_expect_is_usage_error
              ERR "^gotrace: reduce: --diff and --expect cannot go together: --diff keeps the input's divergence from Go, --expect a failure's message\nusage: gotrace reduce")
 gtr_cli_test(cli_reduce_diff_without_go_is_usage_error
              ARGS reduce --diff --no-oracle --go-reader oracle no-such-file.trace RC 2
-             ERR "^gotrace: reduce: --diff needs Go's reader: give Go's oracle \\(--oracle PATH, \\$GTR_ORACLE or ci/oracle-fetch.sh\\), or build gotrace with Go's archive \\(ci/go-diff-archive.sh\\)\nusage: gotrace reduce")
+             ERR "^gotrace: reduce: --diff needs Go's reader: give Go's oracle \\(--oracle PATH, \\$GTR_ORACLE or ci/oracle-fetch.sh\\), or build gotrace with Go's reader linked in \\(ci/go-diff-archive.sh, -DGTR_CLI_GO_READER=ON\\)\nusage: gotrace reduce")
 gtr_cli_test(cli_reduce_diff_oracle_not_executable_is_usage_error
              ARGS reduce --diff --go-reader oracle --oracle /nonexistent/gtroracle no-such-file.trace RC 2
              ERR "^gotrace: reduce: --diff needs Go's reader: the oracle /nonexistent/gtroracle is not an executable file")
@@ -118,7 +118,7 @@ gtr_cli_test(cli_reduce_go_reader_bad_value_is_usage_error
 gtr_cli_test(cli_reduce_go_reader_without_diff_is_usage_error
              ARGS reduce --go-reader oracle x.trace RC 2
              ERR "^gotrace: reduce: --go-reader is for --diff")
-if(NOT TARGET gtr_godiff_go)
+if(NOT (GTR_CLI_GO_READER AND TARGET gtr_godiff_go))
   gtr_cli_test(cli_reduce_diff_in_process_without_archive_is_usage_error
                ARGS reduce --diff --go-reader in-process x.trace RC 2
                ERR "--go-reader in-process: this gotrace was built without Go's reader")

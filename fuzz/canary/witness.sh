@@ -20,7 +20,8 @@
 # (and Go's golden runner, when ci/oracle-fetch.sh has built the oracle) and still crash the
 # canary build's `gotrace check`; wire bytes (what the text format cannot hold) must still
 # crash the canary's replay target. A divergence canary (Target: diff) goes through
-# `gotrace reduce --diff` instead (issue 43): its witness, padded with a batch of unused
+# `gotrace reduce --diff` instead (issue 43; gotrace built with Go's reader in process,
+# GTR_CLI_GO_READER): its witness, padded with a batch of unused
 # strings so that there is something to shrink, is reduced by the canary build; the trace
 # written must be smaller than the padded one, still make the canary's fuzz_diff_replay report
 # the divergence at its Crash-Site, with the same signature (reduce --diff on the result keeps
@@ -64,6 +65,7 @@ build() {
   fi
   cmake -S "$tree" -B "$d" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DGTR_SANITIZE="address;undefined" -DGTR_WERROR=ON -DGTR_BUILD_TESTS=OFF \
+    -DGTR_CLI_GO_READER=ON \
     >"$d.configure.log" 2>&1 || die "configure $d: see $d.configure.log"
   cmake --build "$d" -j"$jobs" --target "$@" >"$d.build.log" 2>&1 ||
     die "build $d: see $d.build.log"
