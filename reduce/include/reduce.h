@@ -242,8 +242,9 @@ typedef struct reduce_diff_options {
     godiff_go_fn go;       /* Go's reader: godiff_go_read (the archive, in process), or
                             * reduce_oracle_go_read */
     void *go_ctx;
-    int go_runs;           /* runs of Go that must all differ from ours before a difference
-                            * counts (0: 512) */
+    int go_runs;           /* runs of Go that must all differ from ours before the input's,
+                            * or the fixture's, difference counts (0: 512); on a candidate, an
+                            * eighth of them (at least 2): its signature is the input's */
     bool header_as_read;   /* Go's side names a header error a reader error: so is ours */
 } reduce_diff_options;
 
