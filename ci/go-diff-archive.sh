@@ -5,7 +5,7 @@
 #   ci/go-diff-archive.sh [--libfuzzer] [CACHE]
 #                                   (default CACHE: $GTR_ORACLE_CACHE or ~/.cache/gotrace-oracle)
 #
-# Builds fuzz/diff/godiff.go together with the oracle's ci/difftest/oracle.go (whose
+# Builds godiff/godiff.go together with the oracle's ci/difftest/oracle.go (whose
 # readTrace is exactly what `gtroracle validate` prints) as the command
 # $GOROOT/src/internal/trace/testdata/cmd/gtrdiff of the oracle's tree (ci/oracle-fetch.sh
 # fetches Debian's golang-1.27-src and golang-1.27-go), with `go build -buildmode=c-archive`
@@ -52,7 +52,7 @@ else
 fi
 dir=$cache/gtrdiff
 out=$dir/$name.a
-stamp=$( (cat "$root/fuzz/diff/godiff.go" "$root/ci/difftest/oracle.go" \
+stamp=$( (cat "$root/godiff/godiff.go" "$root/ci/difftest/oracle.go" \
     "$root/tests/oldgo/oracle/v1-order.patch" "$root/ci/go-internal-build.sh"; echo "$flags${GTR_GO_DIFF_GOROOT:+ $goroot}") |
     sha256sum | cut -c1-16)
 if [ -f "$out" ] && [ -f "$dir/$name.h" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then
@@ -66,7 +66,7 @@ mapfile -t ops < <(env "${v1env[@]}" bash "$root/tests/oldgo/oracle/build.sh" --
 . "$root/ci/go-internal-build.sh"
 GO_INTERNAL_BUILD_FLAGS=$flags \
     go_internal_build "$goroot" "$cache" gtrdiff "$out" "$root/ci/difftest/oracle.go" \
-    "testdata/cmd/gtrdiff/godiff.go=$root/fuzz/diff/godiff.go" "${ops[@]}" ||
+    "testdata/cmd/gtrdiff/godiff.go=$root/godiff/godiff.go" "${ops[@]}" ||
     { echo "go-diff-archive: building the archive failed" >&2; exit 1; }
 echo "$stamp" >"$out.stamp"
 echo "$out"

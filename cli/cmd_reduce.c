@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "godiff.h"
 #include "progress.h"
 #include "reduce.h"
 #include "tgen/expect.h"
@@ -57,6 +58,15 @@ static const char usage_text[] =
     "                    golden runner; default $GTR_ORACLE, else\n"
     "                    ~/.cache/gotrace-oracle/gtroracle when it exists\n"
     "  --no-oracle       do not use Go's oracle\n"
+    "  --diff            keep a divergence from Go, not a failure: each candidate must\n"
+    "                    read differently in gotrace and in Go's reader (not only as Go's\n"
+    "                    own runs differ), with the input's endings and first differing\n"
+    "                    event kind, or messages (numbers free). The fixture expects Go's\n"
+    "                    verdict: a divergence fixture. Not with --expect\n"
+    "  --go-reader in-process|oracle\n"
+    "                    Go's reader for --diff: linked in (a gotrace built with\n"
+    "                    GTR_CLI_GO_READER and Go's archive; the default then) or the\n"
+    "                    oracle program, per candidate. Neither: a usage error\n"
     "  --no-synthesis    reduce a stuck trace (\"failed to advance\") from its own events\n"
     "                    only; by default a trace built for the same reason from its\n"
     "                    diagnosis (see validate --explain) is the start when it shows the\n"
@@ -178,11 +188,51 @@ static void show_progress(void *ctx, const reduce_progress *p)
     cli_progress_text(ctx, line);
 }
 
+/* diff_go_reader chooses Go's reader for --diff (--go-reader, or the default: in process
+ * when gotrace was built with Go's archive, else the oracle program) into *d; a usage error
+ * when there is none, or --expect is given too. */
+static int diff_go_reader(const char *want, const char *expect, const char *oracle,
+                          reduce_oracle_go *og, reduce_diff_options *d)
+{
+    if (expect != NULL)
+        return cli_usage(usage_text, "reduce: --diff and --expect cannot go together: --diff "
+                                     "keeps the input's divergence from Go, --expect a "
+                                     "failure's message");
+#ifdef GTR_HAVE_GO_READER
+    if (want == NULL || strcmp(want, "in-process") == 0) {
+        d->go = godiff_go_read;
+        return CLI_OK;
+    }
+#else
+    if (want != NULL && strcmp(want, "in-process") == 0)
+        return cli_usage(usage_text,
+                         "reduce: --go-reader in-process: this gotrace was built without Go's "
+                         "reader (run ci/go-diff-archive.sh, then configure and build again)");
+#endif
+    if (oracle == NULL || access(oracle, X_OK) != 0)
+        return cli_usage(usage_text,
+                         "reduce: --diff needs Go's reader: %s%s%s",
+                         oracle != NULL ? "the oracle " : "",
+                         oracle != NULL ? oracle : "",
+                         oracle != NULL ? " is not an executable file; give Go's oracle "
+                                          "(--oracle PATH, $GTR_ORACLE or ci/oracle-fetch.sh)"
+                                        : "give Go's oracle (--oracle PATH, $GTR_ORACLE or "
+                                          "ci/oracle-fetch.sh), or build gotrace with Go's "
+                                          "reader linked in (ci/go-diff-archive.sh, "
+                                          "-DGTR_CLI_GO_READER=ON)");
+    d->go = reduce_oracle_go_read;
+    d->go_ctx = og;
+    d->go_runs = 64;   /* a process per run: judge.sh's GO_RUNS_ORDER */
+    d->header_as_read = true;
+    return CLI_OK;
+}
+
 int cmd_reduce(int argc, char **argv)
 {
     const char *input = NULL, *expect = NULL, *out_path = NULL, *oracle = NULL;
     unsigned timeout = 10, budget = 0;
-    bool no_oracle = false, no_synthesis = false;
+    bool no_oracle = false, no_synthesis = false, diff = false;
+    const char *go_reader = NULL;
     int rc;
     char oracle_buf[4096];
     cli_progress_mode pmode = CLI_PROGRESS_AUTO;
@@ -199,6 +249,13 @@ int cmd_reduce(int argc, char **argv)
             no_oracle = true;
         } else if (cli_flag(argv[i], "no-synthesis", &nv) && nv == NULL) {
             no_synthesis = true;
+        } else if (cli_flag(argv[i], "diff", &nv) && nv == NULL) {
+            diff = true;
+        } else if (!missing && (v = flag_value(argc, argv, &i, "go-reader", &missing)) != NULL) {
+            if (strcmp(v, "in-process") != 0 && strcmp(v, "oracle") != 0)
+                return cli_usage(usage_text,
+                                 "reduce: --go-reader %s: want in-process or oracle", v);
+            go_reader = v;
         } else if (cli_progress_flag(argv[i], &pmode, &bad)) {
             if (bad != NULL)
                 return cli_usage(usage_text,
@@ -252,6 +309,12 @@ int cmd_reduce(int argc, char **argv)
         oracle = NULL;
     else if (oracle == NULL)
         oracle = default_oracle(oracle_buf, sizeof oracle_buf);
+    reduce_oracle_go oracle_go = {oracle, timeout};
+    reduce_diff_options dopt = {0};
+    if (diff && (rc = diff_go_reader(go_reader, expect, oracle, &oracle_go, &dopt)) != CLI_OK)
+        return rc;
+    if (!diff && go_reader != NULL)
+        return cli_usage(usage_text, "reduce: --go-reader is for --diff");
 
     gtr_buf wire = {0};
     gtr_err err = GTR_ERR_INIT;
@@ -276,7 +339,9 @@ int cmd_reduce(int argc, char **argv)
                           .no_synthesis = no_synthesis,
                           .progress = prog.on ? show_progress : NULL,
                           .progress_ctx = &prog};
-    gtr_status rst = reduce_trace((const uint8_t *)wire.data, wire.len, &opt, &res, &err);
+    gtr_status rst =
+        diff ? reduce_diff_trace((const uint8_t *)wire.data, wire.len, &opt, &dopt, &res, &err)
+             : reduce_trace((const uint8_t *)wire.data, wire.len, &opt, &res, &err);
     cli_progress_end(&prog, rst >= 0);
     if (rst < 0) {
         gtr_buf_free(&wire);
@@ -320,19 +385,31 @@ int cmd_reduce(int argc, char **argv)
     }
     if (rc != CLI_OK)
         goto out;
-    fprintf(stderr, "gotrace: reduce: kept the input's %s: %.*s\n", reduce_kind_text(res.kind),
-            (int)strcspn(res.kept.data != NULL ? res.kept.data : "", "\n"),
-            res.kept.data != NULL ? res.kept.data : "");
+    if (diff)
+        fprintf(stderr, "gotrace: reduce: kept the input's divergence from Go (%s)\n",
+                res.kept.data != NULL ? res.kept.data : "");
+    else
+        fprintf(stderr, "gotrace: reduce: kept the input's %s: %.*s\n",
+                reduce_kind_text(res.kind),
+                (int)strcspn(res.kept.data != NULL ? res.kept.data : "", "\n"),
+                res.kept.data != NULL ? res.kept.data : "");
     if (res.synthesized)
         fprintf(stderr, "gotrace: reduce: the trace was built from the input's diagnosis, stuck "
                         "for the same reason (--no-synthesis: from its own events)\n");
     fprintf(stderr,
-            "gotrace: reduce: %s: %zu bytes, %zu batches, %zu events -> %s: %zu bytes "
+            "gotrace: reduce: %s: %zu bytes, %zu batches, %zu events -> %s: %zu bytes%s "
             "(trace of %zu wire bytes, %zu batches, %zu events); %zu candidates, %zu rounds, "
             "%.1f s%s\n",
             input, res.in_bytes, res.in_batches, res.in_events, written, written_len,
+            diff && res.fixture.len > 0 ? ", a divergence fixture (Go's verdict)" : "",
             res.wire.len, res.out_batches, res.out_events, res.stats.tests, res.stats.rounds,
             secs, res.stats.budget_hit ? " (the --budget ended it)" : "");
+    if (diff && res.fixture.len > 0)
+        fprintf(stderr,
+                "gotrace: reduce: %s is a divergence fixture: its expectation is Go's verdict, "
+                "which Go's golden runner accepts; gotrace reads the trace differently "
+                "(ci/difftest.sh shows how) until the divergence is fixed\n",
+                written);
     if (res.go_check.len > 0 && res.go_rejects)
         fprintf(stderr, "gotrace: reduce: warning: Go's golden runner rejects the fixture (%s)%s\n",
                 res.go_check.data,

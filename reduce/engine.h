@@ -77,6 +77,21 @@ bool reduce__format_passes(reducer *r);
  * read_in_process. True on progress. */
 bool reduce__cut_generation(reducer *r);
 
+/* ---- Shared by the jobs of reduce.c and diff.c. ---- */
+
+/* reduce__count_model counts the batches (EndOfGeneration markers not) and events of the
+ * wire trace data[0..size) as the trace-editing model decodes it (0 and 0 when it does not). */
+void reduce__count_model(const uint8_t *data, size_t size, size_t *nbatches, size_t *nevents);
+
+/* reduce__first_line appends s's first line to out, with " ..." when more follows. */
+void reduce__first_line(gtr_buf *out, const char *s);
+
+/* reduce__build_fixture appends to out the fixture for wire[0..len): comment, expectation
+ * exp_text and the trace in the text format. False, with the reason in why, when the text
+ * format cannot name the trace's bytes. */
+bool reduce__build_fixture(gtr_buf *out, const uint8_t *wire, size_t len, const char *exp_text,
+                           const char *comment, gtr_buf *why);
+
 /* reduce__now: CLOCK_MONOTONIC seconds. */
 double reduce__now(void);
 

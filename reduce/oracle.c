@@ -11,6 +11,7 @@
 
 #include "fdio.h"
 #include "oracle.h"
+#include "reduce.h"
 
 static bool read_fd(int fd, gtr_buf *out)
 {
@@ -155,5 +156,64 @@ bool reduce_oracle_check(const char *oracle, const char *fixture, size_t len, un
             gtr_buf_append(line, s, n);
     }
     gtr_buf_free(&out);
+    return ok;
+}
+
+bool reduce_oracle_go_read(void *ctx, const uint8_t *data, size_t size, godiff_owned *out)
+{
+    const reduce_oracle_go *o = ctx;
+    gtr_buf dump = {0}, errout = {0};
+    int status = -1;
+    memset(out, 0, sizeof *out);
+    if (!run_oracle(o->oracle, "validate", false, data, size, o->timeout_s, &status, &dump,
+                    &errout)) {
+        gtr_buf_free(&dump);
+        gtr_buf_free(&errout);
+        return false;
+    }
+    /* 0: EOF; 1: a header or reader error; 3: a validator error, each "error: MSG\n" on
+     * stderr; 2: Go's panic (the runtime's exit status), its text on stderr. */
+    const char *m = errout.data != NULL ? errout.data : "";
+    size_t n = errout.len;
+    godiff_end end;
+    switch (status) {
+    case 0:
+        end = GODIFF_END_EOF;
+        n = 0;
+        break;
+    case 1:
+        end = GODIFF_END_READ;
+        break;
+    case 3:
+        end = GODIFF_END_VALIDATOR;
+        break;
+    case 2:
+        end = GODIFF_END_PANIC;
+        break;
+    default:
+        gtr_buf_free(&dump);
+        gtr_buf_free(&errout);
+        return false;
+    }
+    if (end != GODIFF_END_PANIC && n >= 7 && memcmp(m, "error: ", 7) == 0) {
+        m += 7;
+        n -= 7;
+    }
+    if (n > 0 && m[n - 1] == '\n')
+        n--;
+    out->dump = malloc(dump.len > 0 ? dump.len : 1);
+    out->msg = malloc(n > 0 ? n : 1);
+    bool ok = out->dump != NULL && out->msg != NULL;
+    if (ok) {
+        if (dump.len > 0)
+            memcpy(out->dump, dump.data, dump.len);
+        if (n > 0)
+            memcpy(out->msg, m, n);
+        out->r = (godiff_reading){end, out->dump, dump.len, out->msg, n};
+    } else {
+        godiff_owned_free(out);
+    }
+    gtr_buf_free(&dump);
+    gtr_buf_free(&errout);
     return ok;
 }

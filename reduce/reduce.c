@@ -9,6 +9,7 @@
 #include "gtr/raw.h"
 #include "oracle.h"
 #include "reduce.h"
+#include "engine.h"
 #include "tgen/fixture.h"
 #include "tracedit.h"
 #include "txtar.h"
@@ -75,6 +76,8 @@ static bool shows(keeper *k, const reduce_probe *p)
         return tgen_expect_match(k->re, gtr_err_text(&v->end_err, NULL), v->end_err.len,
                                  &matched, NULL) == GTR_OK &&
                matched;
+    case REDUCE_KEEP_DIVERGENCE:   /* diff.c's own keeper */
+        return false;
     case REDUCE_KEEP_VALIDATOR_ERROR:
         if (p->outcome != REDUCE_JUDGED || v->invalid == 0 || tgen_verdict_first_sync_artifact(v))
             return false;
@@ -110,7 +113,7 @@ static bool interesting(void *ctx, const uint8_t *data, size_t size)
     return true;
 }
 
-static void count_model(const uint8_t *data, size_t size, size_t *nbatches, size_t *nevents)
+void reduce__count_model(const uint8_t *data, size_t size, size_t *nbatches, size_t *nevents)
 {
     tracedit_trace t = {0};
     *nbatches = *nevents = 0;
@@ -147,12 +150,14 @@ const char *reduce_kind_text(reduce_kind k)
         return "crash";
     case REDUCE_KEEP_HANG:
         return "hang";
+    case REDUCE_KEEP_DIVERGENCE:
+        return "divergence from Go";
     }
     return "failure";
 }
 
 /* first_line appends s's first line to out, with "..." when more follows. */
-static void first_line(gtr_buf *out, const char *s)
+void reduce__first_line(gtr_buf *out, const char *s)
 {
     size_t n = strcspn(s, "\n");
     gtr_buf_append(out, s, n);
@@ -178,7 +183,7 @@ static size_t undecodable_bytes(const uint8_t *wire, size_t len)
 /* build_fixture appends to out the fixture for wire[0..len): comment, expectation exp_text
  * and the trace in the text format. False, with the reason in why, when the text format
  * cannot name the trace's bytes. */
-static bool build_fixture(gtr_buf *out, const uint8_t *wire, size_t len, const char *exp_text,
+bool reduce__build_fixture(gtr_buf *out, const uint8_t *wire, size_t len, const char *exp_text,
                           const char *comment, gtr_buf *why)
 {
     gtr_buf text = {0};
@@ -257,15 +262,15 @@ static bool fixture_holds(keeper *k, const char *fixture, size_t len, const uint
                            opaque, opaque == 1 ? "" : "s");
         else
             gtr_buf_puts(why, "its text form does not reproduce the failure (");
-        first_line(why, gtr_err_text(&cerr, NULL));
+        reduce__first_line(why, gtr_err_text(&cerr, NULL));
         gtr_buf_puts(why, ")");
     } else if (!same_stuck(&k->stuck, &p.verdict.stuck)) {
         /* Both golden runners would pass it, but it fails for another reason than its input
          * (it slipped): a reducer failure, never written. */
         gtr_buf_puts(why, "its fixture is stuck for another reason than its input (input: ");
-        first_line(why, k->stuck.data != NULL ? k->stuck.data : "");
+        reduce__first_line(why, k->stuck.data != NULL ? k->stuck.data : "");
         gtr_buf_puts(why, "; fixture: ");
-        first_line(why, p.verdict.stuck.data != NULL ? p.verdict.stuck.data : "not stuck");
+        reduce__first_line(why, p.verdict.stuck.data != NULL ? p.verdict.stuck.data : "not stuck");
         gtr_buf_puts(why, ")");
     } else if (strcmp(k->failed_on, p.verdict.failed_on) != 0) {
         gtr_buf_printf(why, "its fixture fails on another event than its input (input: %s; "
@@ -307,7 +312,7 @@ static bool go_expectation(const char *oracle, const uint8_t *wire, size_t len, 
         ok = true;
     } else {
         gtr_buf_puts(why, "Go's validator rejects the reduced trace (");
-        first_line(why, msg.data != NULL ? msg.data : "");
+        reduce__first_line(why, msg.data != NULL ? msg.data : "");
         gtr_buf_puts(why, "), so no fixture can hold it");
     }
     gtr_buf_free(&msg);
@@ -390,7 +395,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
 
     memset(r, 0, sizeof *r);
     r->in_bytes = size;
-    count_model(data, size, &r->in_batches, &r->in_events);
+    reduce__count_model(data, size, &r->in_batches, &r->in_events);
     if ((st = reduce_probe_run(data, size, k.timeout, &p, err)) < 0)
         goto out;
 
@@ -460,7 +465,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
         }
         if (!matched) {
             gtr_buf m = {0};
-            first_line(&m, msg);
+            reduce__first_line(&m, msg);
             st = gtr_err_setf(err, GTR_E_USAGE,
                               "--expect does not match the input's failure (%s: %s)",
                               reduce_kind_text(k.kind), m.data != NULL ? m.data : "");
@@ -547,7 +552,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
         st = gtr_err_setf(err, GTR_E_IO, "%s", gtr_err_text(&k.io_err, NULL));
         goto out;
     }
-    count_model((const uint8_t *)r->wire.data, r->wire.len, &r->out_batches, &r->out_events);
+    reduce__count_model((const uint8_t *)r->wire.data, r->wire.len, &r->out_batches, &r->out_events);
     r->kind = k.kind;
 
     /* The fixture. */
@@ -556,7 +561,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
     gtr_buf_puts(&comment, "Reduced by gotrace reduce (");
     gtr_buf_puts(&comment, reduce_kind_text(k.kind));
     gtr_buf_puts(&comment, ": ");
-    first_line(&comment, r->kept.data != NULL ? r->kept.data : "");
+    reduce__first_line(&comment, r->kept.data != NULL ? r->kept.data : "");
     gtr_buf_puts(&comment, ").\n");
     if (r->synthesized) {
         gtr_buf_puts(&comment, "Stuck for the input's reason, built from its diagnosis:\n");
@@ -588,9 +593,11 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
                          "snapshot,\nwhich the validator rejects, so a minimal valid generation "
                          "was put in\nfront and the same error surfaces in the second one.\n");
         failure_expectation(&exp, pattern.data, pattern.len);
-        if (build_fixture(&r->fixture, w, wlen, exp.data, comment.data, &r->why_wire) &&
+        if (reduce__build_fixture(&r->fixture, w, wlen, exp.data, comment.data, &r->why_wire) &&
             !fixture_holds(&k, r->fixture.data, r->fixture.len, w, wlen, &r->why_wire))
             gtr_buf_reset(&r->fixture);
+        break;
+    case REDUCE_KEEP_DIVERGENCE:   /* never kept here (reduce_diff_trace) */
         break;
     case REDUCE_KEEP_VALIDATOR_ERROR:
         gtr_buf_puts(&r->why_wire,
@@ -622,7 +629,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
                 gtr_buf_reset(&r->why_wire);
                 w = (const uint8_t *)r->wire.data;
                 wlen = r->wire.len;
-                count_model(w, wlen, &r->out_batches, &r->out_events);
+                reduce__count_model(w, wlen, &r->out_batches, &r->out_events);
                 gtr_buf_puts(&comment, "A minimal valid first generation was put in front, so "
                                        "that Go's validator accepts the first Sync.\n");
             }
@@ -630,7 +637,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
             gtr_buf_free(&why);
         }
         if (exp.len > 0 &&
-            build_fixture(&r->fixture, w, wlen, exp.data, comment.data, &r->why_wire) &&
+            reduce__build_fixture(&r->fixture, w, wlen, exp.data, comment.data, &r->why_wire) &&
             !fixture_holds(&k, r->fixture.data, r->fixture.len, w, wlen, &r->why_wire))
             gtr_buf_reset(&r->fixture);
         break;

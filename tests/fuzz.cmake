@@ -55,9 +55,7 @@ if(GTR_PATCH_PROGRAM)
   set_tests_properties(fuzz_canary_patches_apply PROPERTIES LABELS fuzz)
 endif()
 
-# fuzz_diff's verdict (fuzz/diff/diff_compare.c): Go's map-order messages normalised as
+# fuzz_diff's verdict (godiff/godiff_compare.c): Go's map-order messages normalised as
 # ci/difffuzz/judge.sh does, the first differing line, the report. Needs no Go archive.
-gtr_unit_test(NAME test_diff_compare SOURCES test_diff_compare.c
-              ${CMAKE_SOURCE_DIR}/fuzz/diff/diff_compare.c)
-target_include_directories(test_diff_compare PRIVATE ${CMAKE_SOURCE_DIR}/fuzz/diff)
+gtr_unit_test(NAME test_diff_compare SOURCES test_diff_compare.c LIBS gtr_godiff)
 set_tests_properties(test_diff_compare PROPERTIES LABELS fuzz)

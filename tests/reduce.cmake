@@ -2,12 +2,14 @@
 gtr_unit_test(NAME test_tracedit SOURCES test_tracedit.c LIBS gtr_tracedit gtr_testgen)
 gtr_unit_test(NAME test_judge SOURCES test_judge.c LIBS gtr_testgen gtr_reduce)
 gtr_unit_test(NAME test_reduce SOURCES test_reduce.c LIBS gtr_reduce)
+# reduce --diff: the divergence signature, and reductions against a stand-in for Go's reader.
+gtr_unit_test(NAME test_reduce_diff SOURCES test_reduce_diff.c LIBS gtr_reduce)
 add_dependencies(test_reduce gotrace)   # runs `gotrace reduce` and `gotrace check`
 
 # `gotrace reduce`: flags and bad input (exit statuses and messages).
 set(_up ${CMAKE_SOURCE_DIR}/corpus/upstream)
 gtr_cli_test(cli_reduce_help_lists_every_flag ARGS reduce -h RC 0
-             OUT "--expect REGEXP.*--out OUT.*-o OUT.*--timeout SECONDS.*--budget SECONDS.*--oracle PATH.*--no-oracle")
+             OUT "--expect REGEXP.*--out OUT.*-o OUT.*--timeout SECONDS.*--budget SECONDS.*--oracle PATH.*--no-oracle.*--diff.*--go-reader in-process\\|oracle")
 # No INPUT means stdin, as '-' does (the README's rule): the same fixture as from the file.
 gtr_cli_test(cli_reduce_no_input_reads_stdin ARGS reduce --no-oracle -o reduce-stdin.test RC 0
              STDIN ${_up}/go122-create-syscall-with-p.test
@@ -98,3 +100,26 @@ gtr_cli_test(cli_reduce_out_existing_directory_is_usage_error
              MKDIRS reduce-outdir2 RC 2 ERR "^gotrace: reduce: --out reduce-outdir2: is a directory")
 gtr_cli_test(cli_reduce_budget_not_a_number_is_usage_error ARGS reduce --budget 1.5 x.trace RC 2
              ERR "reduce: --budget 1.5: want a whole number of seconds \\(0: no limit\\)")
+
+# --diff (a divergence from Go): what it cannot go with, and without Go's reader (the oracle
+# program asked for and refused: a usage error in a build with Go's archive or without).
+gtr_cli_test(cli_reduce_diff_with_expect_is_usage_error
+             ARGS reduce --diff --expect "x" no-such-file.trace RC 2
+             ERR "^gotrace: reduce: --diff and --expect cannot go together: --diff keeps the input's divergence from Go, --expect a failure's message\nusage: gotrace reduce")
+gtr_cli_test(cli_reduce_diff_without_go_is_usage_error
+             ARGS reduce --diff --no-oracle --go-reader oracle no-such-file.trace RC 2
+             ERR "^gotrace: reduce: --diff needs Go's reader: give Go's oracle \\(--oracle PATH, \\$GTR_ORACLE or ci/oracle-fetch.sh\\), or build gotrace with Go's reader linked in \\(ci/go-diff-archive.sh, -DGTR_CLI_GO_READER=ON\\)\nusage: gotrace reduce")
+gtr_cli_test(cli_reduce_diff_oracle_not_executable_is_usage_error
+             ARGS reduce --diff --go-reader oracle --oracle /nonexistent/gtroracle no-such-file.trace RC 2
+             ERR "^gotrace: reduce: --diff needs Go's reader: the oracle /nonexistent/gtroracle is not an executable file")
+gtr_cli_test(cli_reduce_go_reader_bad_value_is_usage_error
+             ARGS reduce --diff --go-reader go x.trace RC 2
+             ERR "^gotrace: reduce: --go-reader go: want in-process or oracle")
+gtr_cli_test(cli_reduce_go_reader_without_diff_is_usage_error
+             ARGS reduce --go-reader oracle x.trace RC 2
+             ERR "^gotrace: reduce: --go-reader is for --diff")
+if(NOT (GTR_CLI_GO_READER AND TARGET gtr_godiff_go))
+  gtr_cli_test(cli_reduce_diff_in_process_without_archive_is_usage_error
+               ARGS reduce --diff --go-reader in-process x.trace RC 2
+               ERR "--go-reader in-process: this gotrace was built without Go's reader")
+endif()

@@ -106,7 +106,7 @@ for f in "$@"; do
         same_lines=1
     fi
     nondet=0
-    ours=0   # another run of Go printed exactly ours (fuzz/diff/diff_compare.c's rule too)
+    ours=0   # another run of Go printed exactly ours (godiff/godiff_compare.c's rule too)
     for ((i = 1; i < runs; i++)); do
         timeout -k 2 "$timeout" "$oracle" validate <"$f" >"$w/o2.out" 2>"$w/o2.err"
         orc2=$?
@@ -117,7 +117,7 @@ for f in "$@"; do
         # first ("found invalid func string ID 7 for stack 65536", then "found invalid file
         # string ID 3 for stack 1"), and even its events (the M a ProcStatus takes from a
         # map walk, where a broken trace has two Ms on one P): ours must then be one of Go's
-        # outputs, up to the order of its message's lines (fuzz/diff/diff_compare.c's
+        # outputs, up to the order of its message's lines (godiff/godiff_compare.c's
         # fdiff_rerun_explains).
         if [ "$nondet" -eq 1 ] && [ "$grc" -ne 0 ] && [ $orc2 -ne 0 ] && [ $orc2 -ne 2 ] &&
            cmp -s "$w/g.out" "$w/o2.out" && head -c 7 "$w/o2.err" | cmp -s - <(printf 'error: ') &&

@@ -77,7 +77,7 @@ func goVersion(r *trace.Reader) version.Version {
 }
 
 // How a reading of the trace ended (readTrace); the exit statuses of `validate` and `read`
-// follow from it. fuzz/diff/godiff.go hands it to C as well (fuzz/diff/go_reader.h).
+// follow from it. godiff/godiff.go hands it to C as well (godiff/go_reader.h).
 const (
 	endEOF       = 0 // read to io.EOF, every event valid
 	endHeader    = 1 // trace.NewReader failed

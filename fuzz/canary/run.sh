@@ -113,8 +113,9 @@ build_canary() {
     "$d.build/lib/libgtr.a" -lz -lm -o "$d/sim" || die "link $d/sim"
   # fuzz_diff: the same reader against Go's, with the structure-aware mutator.
   if [ -n "$archive" ]; then
-    clang "${common[@]}" "$src/fuzz/fuzz_diff.c" "$src/fuzz/diff/diff_judge.c" \
-      "$src/fuzz/diff/diff_compare.c" \
+    clang "${common[@]}" -I"$src/godiff/include" -I"$src/godiff" "$src/fuzz/fuzz_diff.c" \
+      "$src/fuzz/diff/diff_judge.c" "$src/godiff/godiff_compare.c" "$src/godiff/godiff_read.c" \
+      "$src/godiff/godiff_go.c" \
       -Wl,-u,LLVMFuzzerCustomMutator -Wl,-u,LLVMFuzzerCustomCrossOver \
       "$d.build/lib/libgtr_fs_libfuzzer.a" "$d.build/lib/libgtr.a" "$archive" -lz -lm -lpthread \
       -ldl -o "$d/diff" || die "link $d/diff"

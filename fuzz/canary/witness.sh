@@ -19,8 +19,14 @@
 # `gotrace reduce` shrinks the witness; a fixture must pass the clean build's `gotrace check`
 # (and Go's golden runner, when ci/oracle-fetch.sh has built the oracle) and still crash the
 # canary build's `gotrace check`; wire bytes (what the text format cannot hold) must still
-# crash the canary's replay target. A divergence canary is not reduced here (a reduction that
-# keeps "gotrace and Go disagree" is `gotrace reduce --diff`, issue 43).
+# crash the canary's replay target. A divergence canary (Target: diff) goes through
+# `gotrace reduce --diff` instead (issue 43; gotrace built with Go's reader in process,
+# GTR_CLI_GO_READER): its witness, padded with a batch of unused
+# strings so that there is something to shrink, is reduced by the canary build; the trace
+# written must be smaller than the padded one, still make the canary's fuzz_diff_replay report
+# the divergence at its Crash-Site, with the same signature (reduce --diff on the result keeps
+# what it kept on the input), and the fixture must expect Go's verdict (Go's golden runner
+# accepts it, and it says SUCCESS exactly when Go's reader and validator read it to the end).
 # Exit status: 0 when every canary crashes on its witness, the clean build on none, and
 # every reduction holds.
 set -u
@@ -59,6 +65,7 @@ build() {
   fi
   cmake -S "$tree" -B "$d" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DGTR_SANITIZE="address;undefined" -DGTR_WERROR=ON -DGTR_BUILD_TESTS=OFF \
+    -DGTR_CLI_GO_READER=ON \
     >"$d.configure.log" 2>&1 || die "configure $d: see $d.configure.log"
   cmake --build "$d" -j"$jobs" --target "$@" >"$d.build.log" 2>&1 ||
     die "build $d: see $d.build.log"
@@ -116,7 +123,7 @@ for c in $canaries; do
     printf '%-24s %-8s %s\n' "$c" skipped "a divergence canary: no Go archive for fuzz_diff"
     continue
   fi
-  if [ "${CANARY_REDUCE:-1}" = 1 ] && [ "$t" = reader ]; then
+  if [ "${CANARY_REDUCE:-1}" = 1 ] && { [ "$t" = reader ] || [ "$t" = diff ]; }; then
     build "$c" "$c" "fuzz_${t}_replay" gotrace
   else
     build "$c" "$c" "fuzz_${t}_replay"
@@ -137,11 +144,90 @@ done
 # The crash-to-fixture loop: reduce each witness on its canary build, JOBS reductions at a
 # time (one `gotrace reduce` runs its candidates one after another); the lines follow in the
 # canaries' order.
+# pad_witness TXT N: the text witness TXT with a batch of N unused strings (ids 1000 and up)
+# after it, in its first generation; the batch's size is that of its events (Strings: 1 byte;
+# each String: type, a 2-byte id, a 1-byte length, the data).
+pad_witness() {
+  awk -v n="$2" '{ print }
+    /^EventBatch gen=/ && g == "" { split($2, a, "="); g = a[2] }
+    END {
+      size = 1
+      for (i = 0; i < n; i++) size += 4 + length(sprintf("pad%04d", i))
+      printf "EventBatch gen=%s m=18446744073709551615 time=0 size=%d\nStrings\n", g, size
+      for (i = 0; i < n; i++) printf "String id=%d\n\tdata=\"pad%04d\"\n", 1000 + i, i
+    }' "$1"
+}
+
+# reduce_diff_one CANARY: `gotrace reduce --diff` on a divergence canary's padded witness.
+reduce_diff_one() {
+  local c=$1 res="$out/$1.reduced" rc why="" detail txt="$here/witness/$1.txt"
+  local padded="$out/$1.padded" kept kept2 in_size out_size want
+  if [ ! -f "$txt" ]; then
+    printf '%-24s %-8s %s\n' "$c" "-" "not reduced: reduce --diff is checked on text witnesses"
+    return 0
+  fi
+  rm -f "$res.test" "$res.trace" "$res.again.test"
+  pad_witness "$txt" 60 >"$padded.txt"
+  "$gotrace" raw text2bytes "$padded.txt" "$padded.trace" || { echo "$c: text2bytes of the padded witness failed"; return 1; }
+  "$out/$c/bin/gotrace" reduce --diff "$padded.trace" --out "$res.test" \
+    ${oracle:+--oracle "$oracle"} >"$out/$c.reduce.log" 2>&1
+  rc=$?
+  kept=$(sed -n 's/^gotrace: reduce: kept the input.s divergence from Go (\(.*\))$/\1/p' "$out/$c.reduce.log")
+  in_size=$(wc -c <"$padded.trace")
+  if [ $rc -ne 0 ]; then
+    why="reduce --diff exited $rc: $(tail -n1 "$out/$c.reduce.log")"
+  elif ! grep -q "a divergence fixture" "$out/$c.reduce.log"; then
+    why="the summary does not call the result a divergence fixture"
+  elif [ ! -f "$res.test" ]; then
+    why="reduce --diff wrote no fixture"
+  elif ! "$gotrace" raw text2bytes "$res.test" "$res.trace" 2>"$out/$c.t2b.log"; then
+    why="the fixture's trace does not convert: $(head -n1 "$out/$c.t2b.log")"
+  else
+    out_size=$(wc -c <"$res.trace")
+    # (It must abort: the shell's "Aborted" note goes nowhere.)
+    { "$out/$c/bin/fuzz_diff_replay" "$res.trace" >"$out/$c.reduced.diff.log" 2>&1; } 2>/dev/null
+    local drc=$?
+    "$out/$c/bin/gotrace" reduce --diff "$res.trace" --out "$res.again.test" \
+      ${oracle:+--oracle "$oracle"} \
+      >"$out/$c.again.log" 2>&1
+    kept2=$(sed -n 's/^gotrace: reduce: kept the input.s divergence from Go (\(.*\))$/\1/p' "$out/$c.again.log")
+    if [ "$out_size" -ge "$in_size" ]; then
+      why="the reduced trace ($out_size bytes) is not smaller than the padded witness ($in_size)"
+    elif [ $drc -eq 0 ] || ! grep -qE "$(where "$c")" "$out/$c.reduced.diff.log"; then
+      why="the reduced trace no longer shows the divergence at the canary (see $out/$c.reduced.diff.log)"
+    elif [ -z "$kept" ] || [ "$kept" != "$kept2" ]; then
+      why="the reduced trace diverges another way: input: $kept; result: ${kept2:-$(tail -n1 "$out/$c.again.log")}"
+    elif [ -n "$oracle" ]; then
+      if ! "$oracle" check "$res.test" >"$out/$c.gocheck.log" 2>&1; then
+        why="Go's golden runner rejects the fixture: $(head -n1 "$out/$c.gocheck.log")"
+      else
+        "$oracle" validate <"$res.trace" >/dev/null 2>&1 && want=SUCCESS || want=FAILURE
+        grep -A1 -- '^-- expect --$' "$res.test" | tail -n1 | grep -q "^$want" ||
+          why="the fixture's expectation is not Go's verdict ($want)"
+      fi
+    fi
+    detail="kept: $kept; padded witness $in_size bytes -> trace $out_size bytes, fixture $(wc -c <"$res.test") bytes; $(grep -oE '[0-9]+ candidates' "$out/$c.reduce.log")"
+  fi
+  if [ -n "$why" ]; then
+    printf '%-24s %-8s %s\n' "$c" REDUCE "$why (see $out/$c.reduce.log)"
+    return 1
+  fi
+  printf '%-24s %-8s %s\n' "$c" reduced "$detail"
+}
+
 # reduce_one CANARY: prints CANARY's line; exit status 1 when its reduction does not hold.
 reduce_one() {
   local c=$1 res="$out/$1.reduced" rc detail why=""
+  if [ "$(target "$c")" = diff ]; then
+    if [ $diff_ok = 0 ]; then
+      printf '%-24s %-8s %s\n' "$c" skipped "not reduced: no Go archive (ci/go-diff-archive.sh) for reduce --diff"
+      return 0
+    fi
+    reduce_diff_one "$c"
+    return
+  fi
   if [ "$(target "$c")" != reader ]; then
-    printf '%-24s %-8s %s\n' "$c" "-" "not reduced: a divergence from Go (gotrace reduce --diff)"
+    printf '%-24s %-8s %s\n' "$c" "-" "not reduced: its target is $(target "$c")"
     return 0
   fi
   rm -f "$res.test" "$res.trace"

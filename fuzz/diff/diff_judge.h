@@ -7,7 +7,7 @@
  * String() into a dump, the validator (told the header's version) on every event, the first
  * error ends the reading. They must agree (diff_compare.h): the same ending, dump and message,
  * or a difference Go's own runs explain (Go is run again, up to 512 times): another run prints
- * exactly ours, or the messages hold the same lines up to their numbers and Go's runs differ. Otherwise fdiff_judge prints fdiff_report's summary and aborts (the
+ * exactly ours, or the messages hold the same lines up to their numbers and Go's runs differ. Otherwise fdiff_judge prints godiff_report's summary and aborts (the
  * engine keeps the input). An input on which Go panics is no failure: it is counted (and
  * how often gotrace printed Go's dump and the panic's text as its error, as it means to) and,
  * when $GTR_DIFF_GOPANIC_DIR names a folder, written there. */

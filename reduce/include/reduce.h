@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "gtr/buf.h"
+#include "godiff.h"
 #include "gtr/status.h"
 #include "tgen/judge.h"
 
@@ -173,7 +174,8 @@ typedef enum reduce_kind {
                                     * second generation */
     REDUCE_KEEP_VALIDATOR_ERROR,   /* a validator error */
     REDUCE_KEEP_CRASH,
-    REDUCE_KEEP_HANG
+    REDUCE_KEEP_HANG,
+    REDUCE_KEEP_DIVERGENCE         /* gotrace and Go disagree (reduce_diff_trace) */
 } reduce_kind;
 
 typedef struct reduce_result {
@@ -204,6 +206,58 @@ void reduce_result_free(reduce_result *r);
  * fork/pipe failures, out of memory. On success *r holds the result (reduce_result_free). */
 gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *opt,
                         reduce_result *r, gtr_err *err);
+
+/* ---- A divergence from Go: `gotrace reduce --diff` (diff.c). ---- *
+ *
+ * What is kept is "gotrace and Go disagree in the same way": both read the candidate (wire
+ * bytes, as `gtroracle validate` does: each event's String(), the validator, the first error
+ * ends it), they differ (godiff_compare), Go did not panic, Go's own reruns do not explain the
+ * difference (godiff_go_explains: map order), and the difference has the input's signature
+ * (reduce_diff_signature). The fixture's expectation is Go's verdict on the reduced trace. */
+
+/* reduce_diff_signature appends to out the signature of the difference between ours and go,
+ * which must differ: the endings of both sides (names of godiff_end_name), then
+ *   - the endings differ: each side's message (first line, numbers masked as
+ *     reduce_message_regexp masks them; none for EOF);
+ *   - else the dumps differ: the kind of the event (its first word after the M=, P=, G=
+ *     fields, digits masked) holding the first differing line on each side, or "(end)"
+ *     where that side's dump ends first;
+ *   - else the messages, masked, of both sides.
+ * Robust to shrinking (no IDs, times or numbers), yet a candidate diverging at another event
+ * kind, on another message or with other endings does not match. */
+gtr_status reduce_diff_signature(const godiff_reading *ours, const godiff_reading *go,
+                                 gtr_buf *out);
+
+/* Go's oracle program (ci/oracle-fetch.sh) as Go's side of a comparison: ctx is a
+ * reduce_oracle_go. `gtroracle validate` cannot tell a header error from a reader error (exit
+ * status 1 for both): both are GODIFF_END_READ, so diff_header_as_read must be set with it. */
+typedef struct reduce_oracle_go {
+    const char *oracle;
+    unsigned timeout_s;
+} reduce_oracle_go;
+
+bool reduce_oracle_go_read(void *ctx, const uint8_t *data, size_t size, godiff_owned *out);
+
+typedef struct reduce_diff_options {
+    godiff_go_fn go;       /* Go's reader: godiff_go_read (the archive, in process), or
+                            * reduce_oracle_go_read */
+    void *go_ctx;
+    int go_runs;           /* runs of Go that must all differ from ours before the input's,
+                            * or the fixture's, difference counts (0: 512); on a candidate, an
+                            * eighth of them (at least 2): its signature is the input's */
+    bool header_as_read;   /* Go's side names a header error a reader error: so is ours */
+} reduce_diff_options;
+
+/* reduce_diff_trace reduces the wire trace data[0..size), on which gotrace and Go disagree,
+ * to a minimal trace on which they disagree the same way, and makes its fixture: the
+ * expectation is Go's verdict (SUCCESS, or FAILURE with Go's message, numbers free), so Go's
+ * golden runner accepts it; when Go's validator rejects the trace, the wire bytes. opt's
+ * expect must be NULL; its timeout, budget, oracle (Go's golden runner on the fixture) and
+ * progress apply. r->kind is REDUCE_KEEP_DIVERGENCE and r->kept the signature. Errors: no
+ * trace header, the two agree (or differ only as Go's runs differ), Go panics, out of
+ * memory. */
+gtr_status reduce_diff_trace(const uint8_t *data, size_t size, const reduce_options *opt,
+                             const reduce_diff_options *dopt, reduce_result *r, gtr_err *err);
 
 #ifdef __cplusplus
 }

@@ -1,41 +1,41 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* diff_compare.c: the differential verdict of one input (diff_compare.h), after
+/* godiff_compare.c: the differential verdict of one input (godiff.h), after
  * ci/difffuzz/judge.sh. */
-#include "diff_compare.h"
+#include "godiff.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-bool fdiff_same_reading(const fdiff_reading *a, const fdiff_reading *b)
+bool godiff_same_reading(const godiff_reading *a, const godiff_reading *b)
 {
     return a->end == b->end && a->dump_len == b->dump_len && a->msg_len == b->msg_len &&
            (a->dump_len == 0 || memcmp(a->dump, b->dump, a->dump_len) == 0) &&
            (a->msg_len == 0 || memcmp(a->msg, b->msg, a->msg_len) == 0);
 }
 
-fdiff_verdict fdiff_compare(const fdiff_reading *ours, const fdiff_reading *go)
+godiff_verdict godiff_compare(const godiff_reading *ours, const godiff_reading *go)
 {
-    if (go->end == DIFF_END_PANIC)
-        return FDIFF_GO_PANIC;
-    if (fdiff_same_reading(ours, go))
-        return FDIFF_SAME;
+    if (go->end == GODIFF_END_PANIC)
+        return GODIFF_GO_PANIC;
+    if (godiff_same_reading(ours, go))
+        return GODIFF_SAME;
     /* judge.sh's "shape": the same dump, both failed; only then may the messages differ by
      * Go's map order. */
-    if (ours->end == go->end && ours->end != DIFF_END_EOF && ours->dump_len == go->dump_len &&
+    if (ours->end == go->end && ours->end != GODIFF_END_EOF && ours->dump_len == go->dump_len &&
         (go->dump_len == 0 || memcmp(ours->dump, go->dump, go->dump_len) == 0) &&
-        fdiff_same_lines_up_to_numbers(ours->msg, ours->msg_len, go->msg, go->msg_len))
-        return FDIFF_MAP_ORDER;
-    return FDIFF_DIVERGES;
+        godiff_same_lines_up_to_numbers(ours->msg, ours->msg_len, go->msg, go->msg_len))
+        return GODIFF_MAP_ORDER;
+    return GODIFF_DIVERGES;
 }
 
-bool fdiff_rerun_explains(const fdiff_reading *ours, const fdiff_reading *first,
-                          const fdiff_reading *again)
+bool godiff_rerun_explains(const godiff_reading *ours, const godiff_reading *first,
+                          const godiff_reading *again)
 {
-    if (fdiff_same_reading(again, first))
+    if (godiff_same_reading(again, first))
         return false;   /* Go said the same again */
-    fdiff_verdict v = fdiff_compare(ours, again);
-    return v == FDIFF_SAME || v == FDIFF_MAP_ORDER;
+    godiff_verdict v = godiff_compare(ours, again);
+    return v == GODIFF_SAME || v == GODIFF_MAP_ORDER;
 }
 
 /* count_lines: the lines of s[0..len) (a final newline ends the last one). */
@@ -47,7 +47,7 @@ static size_t count_lines(const char *s, size_t len)
     return n + (len > 0 && s[len - 1] != '\n');
 }
 
-bool fdiff_mix_init(fdiff_mix *m, const fdiff_reading *ours)
+bool godiff_mix_init(godiff_mix *m, const godiff_reading *ours)
 {
     memset(m, 0, sizeof *m);
     m->nlines = count_lines(ours->dump, ours->dump_len);
@@ -56,15 +56,15 @@ bool fdiff_mix_init(fdiff_mix *m, const fdiff_reading *ours)
     return m->seen != NULL;
 }
 
-void fdiff_mix_add(fdiff_mix *m, const fdiff_reading *ours, const fdiff_reading *first,
-                   const fdiff_reading *run)
+void godiff_mix_add(godiff_mix *m, const godiff_reading *ours, const godiff_reading *first,
+                   const godiff_reading *run)
 {
     if (run->end != ours->end || count_lines(run->dump, run->dump_len) != m->nlines)
         return;
-    if (!fdiff_same_reading(run, first))
+    if (!godiff_same_reading(run, first))
         m->varied = true;
     if (!m->msg_seen)
-        m->msg_seen = fdiff_same_lines_up_to_numbers(ours->msg, ours->msg_len, run->msg,
+        m->msg_seen = godiff_same_lines_up_to_numbers(ours->msg, ours->msg_len, run->msg,
                                                      run->msg_len);
     size_t a = 0, b = 0;   /* the starts of line i in ours and in the run */
     for (size_t i = 0; i < m->nlines; i++) {
@@ -81,12 +81,12 @@ void fdiff_mix_add(fdiff_mix *m, const fdiff_reading *ours, const fdiff_reading 
     }
 }
 
-bool fdiff_mix_explains(const fdiff_mix *m)
+bool godiff_mix_explains(const godiff_mix *m)
 {
     return m->unseen == 0 && m->msg_seen && m->varied;
 }
 
-void fdiff_mix_free(fdiff_mix *m)
+void godiff_mix_free(godiff_mix *m)
 {
     free(m->seen);
     m->seen = NULL;
@@ -147,7 +147,7 @@ static bool normalised_lines(const char *s, size_t len, char **norm, line **out,
     return true;
 }
 
-bool fdiff_same_lines_up_to_numbers(const char *a, size_t alen, const char *b, size_t blen)
+bool godiff_same_lines_up_to_numbers(const char *a, size_t alen, const char *b, size_t blen)
 {
     char *na = NULL, *nb = NULL;
     line *la = NULL, *lb = NULL;
@@ -163,7 +163,7 @@ bool fdiff_same_lines_up_to_numbers(const char *a, size_t alen, const char *b, s
     return same;
 }
 
-size_t fdiff_first_difference(const char *a, size_t alen, const char *b, size_t blen,
+size_t godiff_first_difference(const char *a, size_t alen, const char *b, size_t blen,
                               size_t *at)
 {
     size_t i = 0, lineno = 0, start = 0;
@@ -180,18 +180,18 @@ size_t fdiff_first_difference(const char *a, size_t alen, const char *b, size_t 
     return lineno;
 }
 
-const char *fdiff_end_name(diff_end end)
+const char *godiff_end_name(godiff_end end)
 {
     switch (end) {
-    case DIFF_END_EOF:
+    case GODIFF_END_EOF:
         return "EOF, every event valid";
-    case DIFF_END_HEADER:
+    case GODIFF_END_HEADER:
         return "header error";
-    case DIFF_END_READ:
+    case GODIFF_END_READ:
         return "reader error";
-    case DIFF_END_VALIDATOR:
+    case GODIFF_END_VALIDATOR:
         return "validator error";
-    case DIFF_END_PANIC:
+    case GODIFF_END_PANIC:
         return "panic (String() refused)";
     }
     return "?";
@@ -212,18 +212,18 @@ static void print_line(FILE *f, const char *who, const char *s, size_t len, size
             n > LINE_SHOWN ? " [...]" : "");
 }
 
-static void print_message(FILE *f, const char *who, const fdiff_reading *r)
+static void print_message(FILE *f, const char *who, const godiff_reading *r)
 {
-    fprintf(f, "%s ended: %s\n", who, fdiff_end_name(r->end));
-    if (r->end != DIFF_END_EOF)
+    fprintf(f, "%s ended: %s\n", who, godiff_end_name(r->end));
+    if (r->end != GODIFF_END_EOF)
         fprintf(f, "%s message: %.*s\n", who, (int)(r->msg_len < 4096 ? r->msg_len : 4096),
                 r->msg);
 }
 
-void fdiff_report(FILE *f, const fdiff_reading *ours, const fdiff_reading *go)
+void godiff_report(FILE *f, const godiff_reading *ours, const godiff_reading *go)
 {
     size_t at;
-    size_t n = fdiff_first_difference(ours->dump, ours->dump_len, go->dump, go->dump_len, &at);
+    size_t n = godiff_first_difference(ours->dump, ours->dump_len, go->dump, go->dump_len, &at);
     fprintf(f, "==== fuzz_diff: gotrace and Go 1.27.3 disagree\n");
     if (n == SIZE_MAX) {
         fprintf(f, "event dumps: the same (%zu bytes)\n", ours->dump_len);

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* godiff_read.c: gotrace's reading of one input, and the reruns of Go that may explain how
+ * it differs from Go's (godiff.h). */
+#include <stdlib.h>
+
+#include "godiff.h"
+#include "gtr/input.h"
+#include "gtr/reader.h"
+#include "gtr/validate.h"
+
+godiff_end godiff_read_ours(const uint8_t *data, size_t size, gtr_buf *dump, gtr_err *err)
+{
+    gtr_input *in = NULL;
+    gtr_reader *r = NULL;
+    gtr_validator *v = NULL;
+    gtr_buf line = {0};
+    gtr_event ev;
+    godiff_end end = GODIFF_END_HEADER;
+
+    if (gtr_input_open_memory_plain(size > 0 ? data : (const uint8_t *)"", size, NULL, &in,
+                                    err) < 0 ||
+        gtr_reader_new(in, NULL, &r, err) < 0)
+        goto out;
+    end = GODIFF_END_READ;
+    if (gtr_validator_new(NULL, &v, err) < 0)
+        goto out;
+    gtr_validator_set_go_version(v, gtr_reader_go_version(r));
+    for (;;) {
+        gtr_status st = gtr_reader_next(r, &ev, err);
+        if (st == GTR_EOF) {
+            end = GODIFF_END_EOF;
+            break;
+        }
+        if (st < 0)
+            break;
+        gtr_buf_reset(&line);
+        if (gtr_event_format(&ev, &line, err) < 0) {
+            end = err->code == GTR_E_USAGE ? GODIFF_END_PANIC : GODIFF_END_READ;
+            break;
+        }
+        gtr_buf_putc(&line, '\n');
+        if (dump->len < GODIFF_DUMP_LIMIT) {
+            size_t room = GODIFF_DUMP_LIMIT - dump->len;
+            gtr_buf_append(dump, line.data, line.len < room ? line.len : room);
+        }
+        if (gtr_validator_event(v, &ev, err) < 0) {
+            end = GODIFF_END_VALIDATOR;
+            break;
+        }
+    }
+out:
+    gtr_buf_free(&line);
+    gtr_validator_free(v);
+    gtr_reader_free(r);
+    gtr_input_free(in);
+    return end;
+}
+
+void godiff_owned_free(godiff_owned *g)
+{
+    free(g->dump);
+    free(g->msg);
+    g->dump = g->msg = NULL;
+}
+
+bool godiff_go_explains(godiff_go_fn go, void *ctx, const uint8_t *data, size_t size,
+                        const godiff_reading *ours, const godiff_reading *first, int runs)
+{
+    godiff_mix mix;
+    bool have_mix = godiff_mix_init(&mix, ours), explained = false;
+    if (have_mix)
+        godiff_mix_add(&mix, ours, first, first);
+    for (int i = 1; i < runs && !explained; i++) {
+        godiff_owned again;
+        if (!go(ctx, data, size, &again))
+            continue;
+        explained = godiff_rerun_explains(ours, first, &again.r);
+        if (have_mix && !explained) {
+            godiff_mix_add(&mix, ours, first, &again.r);
+            explained = godiff_mix_explains(&mix);
+        }
+        godiff_owned_free(&again);
+    }
+    if (have_mix)
+        godiff_mix_free(&mix);
+    return explained;
+}
