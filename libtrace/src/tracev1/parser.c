@@ -1775,7 +1775,7 @@ static const pdesc pzero = {0, false, false};
 
 /* The descriptors are read and changed in place, through pointers: a descriptor copied out,
  * changed field by field and copied back made the copies' wide loads wait on the narrow
- * stores just made (failed store-to-load forwards), a tenth of the old path's time. */
+ * stores just made (failed store-to-load forwards). */
 
 /* g_find is a map read, gs[g]: the G's descriptor, or gzero (*exists false) when it has
  * none. The pointer is valid until the next g_slot. */
