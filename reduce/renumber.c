@@ -139,6 +139,10 @@ bool reduce__renumber(reducer *r)
             r->oom = r->halt = true;
             break;
         }
+        if (s.n == 0) {
+            free(s.v);
+            continue;
+        }
         qsort(s.v, s.n, sizeof *s.v, by_value);
         size_t w = 0;
         for (size_t i = 0; i < s.n; i++)
@@ -146,7 +150,7 @@ bool reduce__renumber(reducer *r)
                 s.v[w++] = s.v[i];
         s.n = w;
         /* Already 1..n: nothing to rename. */
-        bool small = s.n == 0 || s.v[s.n - 1] == s.n;
+        bool small = s.v[s.n - 1] == s.n;
         if (!small && reduce__start_cand(r)) {
             each_id(&r->cand, k, rename_id, &s);
             any |= reduce__try_cand(r);
