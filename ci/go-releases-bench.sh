@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# go-releases-bench.sh: Go's own history as a benchmark of real bugs (issue 43, item 6).
+# fuzz_diff (fuzz/fuzz_diff.c) judged against the internal/trace of EARLIER Go releases in
+# place of Go 1.27.3's: every fix Go made since is a divergence fuzz_diff should find. How
+# fast it finds each is the measurement. A long measurement: never part of CI or ctest.
+#
+#   ci/go-releases-bench.sh [--releases "1.22 1.23 1.25 1.26"] [--runs N] [--seconds S]
+#                           [--out DIR] [--build-only] [-- libFuzzer flags...]
+#
+# For each release R (default all four):
+#  1. fetches Debian's golang-R-src (1.22, 1.23: bookworm-backports; 1.25: trixie-backports;
+#     1.26: sid) into a private cache ($GTR_GOREL_CACHE, default ~/.cache/gotrace-gorel;
+#     ci/apt-private.sh, the machine's APT configuration is not touched; only when missing);
+#  2. copies its src/internal/trace (1.22: src/internal/trace/v2) into a module of its own,
+#     CACHE/mod/goR ("module gtrold"; tests, testdata, traceviewer and the testtrace files
+#     other than validation.go left out), its imports rewritten (internal/trace/... ->
+#     gtrold/...), with the glue of fuzz/releases/ (readtrace.go: oracle.go's readTrace;
+#     version_set.go or version_none.go; norm_goR.go, else norm_none.go: the release's
+#     deliberate formatting changes undone, fuzz/releases/README.md) and fuzz/diff/godiff.go
+#     unchanged, and builds it with Go 1.27.3's toolchain (ci/oracle-fetch.sh) as
+#     CACHE/archive/libgtrdiff-goR.a (go build -buildmode=c-archive; rebuilt only when a
+#     source, the glue or this script changed);
+#  3. links the variant BUILD/bin/fuzz_diff_goR in one libFuzzer tree (BUILD: $GTR_GOREL_BUILD,
+#     default build-gorel; clang-14, -fsanitize=fuzzer,address,undefined as
+#     ci/fuzz-libfuzzer.sh builds fuzz_diff), configured once per release with
+#     GTR_GO_DIFF_ARCHIVE (and _LIBFUZZER) = that archive and GTR_GO_DIFF_RELEASE=R: the
+#     variant reads only the trace versions R reads (go 1.22 .. go 1.R headers; the older
+#     formats are left out, fuzz/releases/README.md), other inputs are skipped;
+#  4. unless --build-only, runs it N times (default 5) for S seconds (default 60) each, from
+#     the reader's seeds of at most 1 KiB (-max_len=1024, the reader's dictionary,
+#     -seed=run number), stopping at the first divergence, and writes
+#     OUT/goR/run-K/{log,crash-*} and a line per run to OUT/results.tsv:
+#     release run seconds_to_first_divergence|- execs summary-first-line
+#     (OUT default BUILD/releases). The summary of each divergence is the fuzz_diff abort text
+#     in the log.
+#
+# Exit 0 when everything ran (divergences are the measurement, not a failure); 1 when a
+# fetch or build failed; 2 with a message when a tool is missing (clang-14/clang, cmake,
+# dpkg-deb, apt-get, sha256sum) or on a usage error.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+self=$root/ci/go-releases-bench.sh
+cache=${GTR_GOREL_CACHE:-$HOME/.cache/gotrace-gorel}
+build=${GTR_GOREL_BUILD:-$root/build-gorel}
+releases="1.22 1.23 1.25 1.26" runs=5 secs=60 out="" build_only=0
+die2() { echo "go-releases-bench: $*" >&2; exit 2; }
+die1() { echo "go-releases-bench: $*" >&2; exit 1; }
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --releases) releases=${2:?}; shift 2 ;;
+    --runs) runs=${2:?}; shift 2 ;;
+    --seconds) secs=${2:?}; shift 2 ;;
+    --out) out=${2:?}; shift 2 ;;
+    --build-only) build_only=1; shift ;;
+    -h|--help) sed -n '2,41p' "$0"; exit 0 ;;
+    --) shift; break ;;
+    *) die2 "unknown argument $1 (see --help)" ;;
+    esac
+done
+case "$runs$secs" in *[!0-9]*|'') die2 "--runs and --seconds want numbers" ;; esac
+out=${out:-$build/releases}
+suite_of() {
+    case "$1" in
+    1.22|1.23) echo bookworm-backports ;; 1.25) echo trixie-backports ;; 1.26) echo sid ;;
+    *) return 1 ;;
+    esac
+}
+for r in $releases; do suite_of "$r" >/dev/null || die2 "release $r not supported (1.22 1.23 1.25 1.26)"; done
+cc=${CC:-$(command -v clang-14 || command -v clang || true)}
+[ -n "$cc" ] || die2 "no clang-14 or clang (apt-get install clang-14)"
+for t in cmake dpkg-deb apt-get sha256sum tar; do
+    command -v "$t" >/dev/null || die2 "no $t"
+done
+"$cc" -fsanitize=fuzzer -x c -o /dev/null - <<<'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){return 0;}' \
+    2>/dev/null || die2 "$cc cannot link -fsanitize=fuzzer (libFuzzer missing)"
+
+# Go 1.27.3's toolchain (the oracle's).
+oracle_cache=${GTR_ORACLE_CACHE:-$HOME/.cache/gotrace-oracle}
+bash "$root/ci/oracle-fetch.sh" "$oracle_cache" >/dev/null ||
+    die2 "no Go 1.27.3 toolchain (ci/oracle-fetch.sh failed)"
+goroot=$oracle_cache/unpacked/usr/lib/go-1.27
+
+# 1. Sources.
+mkdir -p "$cache"/{debs,unpacked,mod,archive}
+apt_ready=0
+apt_setup() {
+    [ "$apt_ready" -eq 1 ] && return 0
+    # shellcheck source=ci/apt-private.sh
+    . "$root/ci/apt-private.sh"
+    local k=/usr/share/keyrings/debian-archive-keyring.gpg
+    apt_private "$cache" "deb [signed-by=$k] @URI@ sid main" \
+        "deb [signed-by=$k] @URI@ bookworm-backports main" \
+        "deb [signed-by=$k] @URI@ trixie-backports main" ||
+        { echo "go-releases-bench: no package lists (no network?)" >&2; return 1; }
+    apt_ready=1
+}
+srcdir() { echo "$cache/unpacked/usr/share/go-$1/src/internal/trace${2:+}"; }
+fetch_src() { # fetch_src R: only src/internal/trace is unpacked
+    local r=$1 pkg=golang-$1-src
+    if ! ls "$cache/debs/${pkg}_"*.deb >/dev/null 2>&1; then
+        apt_setup || return 1
+        (cd "$cache/debs" && apt-get download -qq "$pkg/$(suite_of "$r")" >/dev/null 2>&1) ||
+            { echo "go-releases-bench: cannot download $pkg ($(suite_of "$r"))" >&2; return 1; }
+    fi
+    if [ ! -f "$cache/unpacked/$pkg.done" ]; then
+        dpkg-deb --fsys-tarfile "$cache/debs/${pkg}_"*.deb |
+            tar -x -C "$cache/unpacked" --wildcards "./usr/share/go-$r/src/internal/trace*" ||
+            { echo "go-releases-bench: cannot unpack $pkg" >&2; return 1; }
+        touch "$cache/unpacked/$pkg.done"
+    fi
+}
+
+# 2. The module and its archive.
+glue_files() { # glue_files R: the fuzz/releases files of R's program
+    local r=$1 g=$root/fuzz/releases
+    echo "$g/readtrace.go"
+    case "$r" in 1.22|1.23) echo "$g/version_none.go" ;; *) echo "$g/version_set.go" ;; esac
+    if [ -f "$g/norm_go$r.go" ]; then echo "$g/norm_go$r.go"; else echo "$g/norm_none.go"; fi
+    echo "$root/fuzz/diff/godiff.go"
+}
+build_archive() { # build_archive R: prints the archive's path
+    local r=$1 src mod a stamp
+    src=$cache/unpacked/usr/share/go-$r/src/internal/trace
+    [ "$r" = 1.22 ] && src=$src/v2
+    [ -f "$src/reader.go" ] || { echo "go-releases-bench: no reader.go in $src" >&2; return 1; }
+    mod=$cache/mod/go$r a=$cache/archive/libgtrdiff-go$r.a
+    stamp=$( (cd "$src" && find . -name '*.go' | LC_ALL=C sort | xargs cat; glue_files "$r" | xargs cat;
+              cat "$self"; "$goroot/bin/go" version) | sha256sum | cut -c1-16)
+    if [ -f "$a" ] && [ "$(cat "$a.stamp" 2>/dev/null)" = "$stamp" ]; then echo "$a"; return 0; fi
+    rm -rf "$mod"
+    mkdir -p "$mod"
+    (cd "$src" && tar -c --exclude=testdata --exclude=traceviewer --exclude='*_test.go' \
+        --exclude='./internal/testgen' --exclude='./v2' --exclude='*.bash' . ) | tar -x -C "$mod"
+    find "$mod/testtrace" -name '*.go' ! -name validation.go -delete
+    # internal/trace/v2/X (1.22) and internal/trace/X -> gtrold/X.
+    find "$mod" -name '*.go' -exec sed -i -E \
+        -e 's#"internal/trace/v2(/[^"]*)?"#"gtrold\1"#' -e 's#"internal/trace(/[^"]*)?"#"gtrold\1"#' {} +
+    printf 'module gtrold\n\ngo %s\n' "$r" >"$mod/go.mod"
+    mkdir -p "$mod/cmd/gtrdiff"
+    glue_files "$r" | while read -r f; do cp "$f" "$mod/cmd/gtrdiff/"; done
+    (cd "$mod" && GOROOT=$goroot GOCACHE="$oracle_cache/gocache" GOTOOLCHAIN=local GOFLAGS='' \
+        GO111MODULE=on GOPROXY=off GOPATH="$cache/gopath" CGO_ENABLED=1 \
+        "$goroot/bin/go" build -buildmode=c-archive -trimpath -o "$a.new" ./cmd/gtrdiff >&2) ||
+        { rm -f "$a.new" "$cache/archive/libgtrdiff-go$r.new.h"; echo "go-releases-bench: building $r's archive failed" >&2; return 1; }
+    mv -f "$a.new" "$a"
+    rm -f "$cache/archive/libgtrdiff-go$r.new.h" "$a.new.h"
+    echo "$stamp" >"$a.stamp"
+    echo "$a"
+}
+
+# 3. The fuzz_diff variants.
+link_variant() { # link_variant R ARCHIVE
+    local r=$1 a=$2 minor=${1#1.}
+    cmake -S "$root" -B "$build" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DGTR_BUILD_FUZZERS=ON -DGTR_BUILD_TESTS=OFF \
+        -DGTR_SANITIZE='address;undefined;float-divide-by-zero' \
+        -DGTR_GO_DIFF_ARCHIVE="$a" -DGTR_GO_DIFF_ARCHIVE_LIBFUZZER="$a" \
+        -DGTR_GO_DIFF_RELEASE="$minor" >/dev/null || return 1
+    cmake --build "$build" -j2 --target fuzz_diff fuzz_dicts >/dev/null || return 1
+    cp -f "$build/bin/fuzz_diff" "$build/bin/fuzz_diff_go$r"
+}
+
+for r in $releases; do
+    fetch_src "$r" || die1 "no source for $r"
+    a=$(build_archive "$r") || die1 "no archive for $r"
+    link_variant "$r" "$a" || die1 "linking fuzz_diff_go$r failed"
+    echo "go-releases-bench: $build/bin/fuzz_diff_go$r ($a)"
+done
+[ "$build_only" -eq 1 ] && exit 0
+
+# 4. The runs.
+mkdir -p "$out"
+res=$out/results.tsv
+[ -f "$res" ] || printf 'release\trun\tseconds\texecs\tsummary\n' >"$res"
+seeds=$build/seeds-1k
+rm -rf "$seeds"; mkdir -p "$seeds"
+find "$root/corpus/fuzz/reader" -type f -size -1025c -exec cp {} "$seeds/" \;
+for r in $releases; do
+    for k in $(seq 1 "$runs"); do
+        d=$out/go$r/run-$k
+        rm -rf "$d"; mkdir -p "$d/corpus" "$d/gopanic"
+        t0=$(date +%s.%N) rc=0
+        GTR_DIFF_GOPANIC_DIR=$d/gopanic \
+        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:silence_unsigned_overflow=1 \
+            "$build/bin/fuzz_diff_go$r" -max_len=1024 -timeout=20 -rss_limit_mb=2560 \
+            -dict="$build/bin/fuzz_reader.dict" -seed="$k" -max_total_time="$secs" \
+            -print_final_stats=1 -artifact_prefix="$d/" "$@" "$d/corpus" "$seeds" >"$d/log" 2>&1 || rc=$?
+        t1=$(date +%s.%N)
+        execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$d/log" | tail -1)
+        if [ "$rc" -ne 0 ]; then
+            secs_found=$(echo "$t1 - $t0" | bc)
+            summary=$(grep -m1 -E "^fuzz_diff: |fuzz oracle failed|ERROR: " "$d/log" | tr '\t' ' ' || true)
+        else
+            secs_found=- summary=-
+        fi
+        printf '%s\t%s\t%s\t%s\t%s\n' "$r" "$k" "$secs_found" "${execs:--}" "$summary" | tee -a "$res"
+    done
+done
