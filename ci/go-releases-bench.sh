@@ -15,9 +15,10 @@
 #     CACHE/mod/goR ("module gtrold"; tests, testdata, traceviewer and the testtrace files
 #     other than validation.go left out), its imports rewritten (internal/trace/... ->
 #     gtrold/...), with the glue of fuzz/releases/ (readtrace.go: oracle.go's readTrace;
-#     version_set.go or version_none.go; norm_goR.go, else norm_none.go: the release's
-#     deliberate formatting changes undone, fuzz/releases/README.md) and fuzz/diff/godiff.go
-#     unchanged, and builds it with Go 1.27.3's toolchain (ci/oracle-fetch.sh) as
+#     version_set.go or version_none.go; norm_nosync.go for 1.22, 1.23, else norm_none.go)
+#     and fuzz/diff/godiff.go unchanged, fuzz/releases/goR-*.patch applied to it (the
+#     release's deliberate formatting changes undone, fuzz/releases/README.md),
+#     and builds it with Go 1.27.3's toolchain (ci/oracle-fetch.sh) as
 #     CACHE/archive/libgtrdiff-goR.a (go build -buildmode=c-archive; rebuilt only when a
 #     source, the glue or this script changed);
 #  3. links the variant BUILD/bin/fuzz_diff_goR in one libFuzzer tree (BUILD: $GTR_GOREL_BUILD,
@@ -27,16 +28,17 @@
 #     variant reads only the trace versions R reads (go 1.22 .. go 1.R headers; the older
 #     formats are left out, fuzz/releases/README.md), other inputs are skipped;
 #  4. unless --build-only, runs it N times (default 5) for S seconds (default 60) each, from
-#     the reader's seeds of at most 1 KiB (-max_len=1024, the reader's dictionary,
+#     the reader's seeds of at most 1 KiB on which the release agrees (the others, and what
+#     they show, in OUT/goR/seeds-diverging/) (-max_len=1024, the reader's dictionary,
 #     -seed=run number), stopping at the first divergence, and writes
-#     OUT/goR/run-K/{log,crash-*} and a line per run to OUT/results.tsv:
+#     OUT/goR/run-K/{log,summary,crash-*} and a line per run to OUT/results.tsv:
 #     release run seconds_to_first_divergence|- execs summary-first-line
 #     (OUT default BUILD/releases). The summary of each divergence is the fuzz_diff abort text
 #     in the log.
 #
 # Exit 0 when everything ran (divergences are the measurement, not a failure); 1 when a
 # fetch or build failed; 2 with a message when a tool is missing (clang-14/clang, cmake,
-# dpkg-deb, apt-get, sha256sum) or on a usage error.
+# dpkg-deb, apt-get, sha256sum, tar, patch, bc) or on a usage error.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 self=$root/ci/go-releases-bench.sh
@@ -68,7 +70,7 @@ suite_of() {
 for r in $releases; do suite_of "$r" >/dev/null || die2 "release $r not supported (1.22 1.23 1.25 1.26)"; done
 cc=${CC:-$(command -v clang-14 || command -v clang || true)}
 [ -n "$cc" ] || die2 "no clang-14 or clang (apt-get install clang-14)"
-for t in cmake dpkg-deb apt-get sha256sum tar; do
+for t in cmake dpkg-deb apt-get sha256sum tar patch bc; do
     command -v "$t" >/dev/null || die2 "no $t"
 done
 "$cc" -fsanitize=fuzzer -x c -o /dev/null - <<<'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){return 0;}' \
@@ -115,7 +117,7 @@ glue_files() { # glue_files R: the fuzz/releases files of R's program
     local r=$1 g=$root/fuzz/releases
     echo "$g/readtrace.go"
     case "$r" in 1.22|1.23) echo "$g/version_none.go" ;; *) echo "$g/version_set.go" ;; esac
-    if [ -f "$g/norm_go$r.go" ]; then echo "$g/norm_go$r.go"; else echo "$g/norm_none.go"; fi
+    case "$r" in 1.22|1.23) echo "$g/norm_nosync.go" ;; *) echo "$g/norm_none.go" ;; esac
     echo "$root/fuzz/diff/godiff.go"
 }
 build_archive() { # build_archive R: prints the archive's path
@@ -124,7 +126,7 @@ build_archive() { # build_archive R: prints the archive's path
     [ "$r" = 1.22 ] && src=$src/v2
     [ -f "$src/reader.go" ] || { echo "go-releases-bench: no reader.go in $src" >&2; return 1; }
     mod=$cache/mod/go$r a=$cache/archive/libgtrdiff-go$r.a
-    stamp=$( (cd "$src" && find . -name '*.go' | LC_ALL=C sort | xargs cat; glue_files "$r" | xargs cat;
+    stamp=$( (cd "$src" && find . -name '*.go' | LC_ALL=C sort | xargs cat; glue_files "$r" | xargs cat; cat "$root/fuzz/releases/go$r-"*.patch 2>/dev/null || true;
               cat "$self"; "$goroot/bin/go" version) | sha256sum | cut -c1-16)
     if [ -f "$a" ] && [ "$(cat "$a.stamp" 2>/dev/null)" = "$stamp" ]; then echo "$a"; return 0; fi
     rm -rf "$mod"
@@ -132,6 +134,12 @@ build_archive() { # build_archive R: prints the archive's path
     (cd "$src" && tar -c --exclude=testdata --exclude=traceviewer --exclude='*_test.go' \
         --exclude='./internal/testgen' --exclude='./v2' --exclude='*.bash' . ) | tar -x -C "$mod"
     find "$mod/testtrace" -name '*.go' ! -name validation.go -delete
+    # The release's deliberate changes of formatting undone (fuzz/releases/README.md).
+    local p
+    for p in "$root/fuzz/releases/go$r-"*.patch; do
+        [ -f "$p" ] || continue
+        patch -s -p1 -d "$mod" <"$p" || { echo "go-releases-bench: $p does not apply" >&2; return 1; }
+    done
     # internal/trace/v2/X (1.22) and internal/trace/X -> gtrold/X.
     find "$mod" -name '*.go' -exec sed -i -E \
         -e 's#"internal/trace/v2(/[^"]*)?"#"gtrold\1"#' -e 's#"internal/trace(/[^"]*)?"#"gtrold\1"#' {} +
@@ -175,7 +183,36 @@ res=$out/results.tsv
 seeds=$build/seeds-1k
 rm -rf "$seeds"; mkdir -p "$seeds"
 find "$root/corpus/fuzz/reader" -type f -size -1025c -exec cp {} "$seeds/" \;
+# seeds_for R: the seeds on which R's variant agrees with gotrace, into BUILD/seeds-goR; the
+# others into OUT/goR/seeds-diverging/, each with its summary (NAME.summary): what the seeds
+# alone show, before any fuzzing. One replay of the seeds per diverging seed (libFuzzer
+# stops at the first).
+seeds_for() {
+    local r=$1 s=$build/seeds-go$r d=$out/go$r/seeds-diverging i crash f found
+    rm -rf "$s" "$d"
+    mkdir -p "$s" "$d"
+    cp "$seeds"/* "$s/"
+    for i in $(seq 1 400); do
+        rm -rf "$d/.tmp"
+        mkdir "$d/.tmp"
+        "$build/bin/fuzz_diff_go$r" -runs=0 -rss_limit_mb=2560 -artifact_prefix="$d/.tmp/" "$s" \
+            >"$d/.tmp/log" 2>&1 && break
+        crash=$(find "$d/.tmp" -name 'crash-*' | head -n1)
+        [ -n "$crash" ] || { echo "go-releases-bench: $r: the seed replay failed with no input ($d/.tmp/log)" >&2; return 1; }
+        found=""
+        for f in "$s"/*; do
+            if cmp -s "$crash" "$f"; then found=$f; break; fi
+        done
+        [ -n "$found" ] || { echo "go-releases-bench: $r: $crash is no seed" >&2; return 1; }
+        mv "$found" "$d/"
+        sed -n '/^==== fuzz_diff/,/fuzz oracle failed/p' "$d/.tmp/log" >"$d/${found##*/}.summary"
+    done
+    rm -rf "$d/.tmp"
+    echo "go-releases-bench: $r: $(find "$d" -name '*.summary' | wc -l) seeds diverge ($d), $(find "$s" -type f | wc -l) agree" >&2
+}
+
 for r in $releases; do
+    seeds_for "$r" || die1 "replaying the seeds for $r failed"
     for k in $(seq 1 "$runs"); do
         d=$out/go$r/run-$k
         rm -rf "$d"; mkdir -p "$d/corpus" "$d/gopanic"
@@ -184,12 +221,14 @@ for r in $releases; do
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:silence_unsigned_overflow=1 \
             "$build/bin/fuzz_diff_go$r" -max_len=1024 -timeout=20 -rss_limit_mb=2560 \
             -dict="$build/bin/fuzz_reader.dict" -seed="$k" -max_total_time="$secs" \
-            -print_final_stats=1 -artifact_prefix="$d/" "$@" "$d/corpus" "$seeds" >"$d/log" 2>&1 || rc=$?
+            -print_final_stats=1 -artifact_prefix="$d/" "$@" "$d/corpus" "$build/seeds-go$r" >"$d/log" 2>&1 || rc=$?
         t1=$(date +%s.%N)
         execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$d/log" | tail -1)
         if [ "$rc" -ne 0 ]; then
             secs_found=$(echo "$t1 - $t0" | bc)
-            summary=$(grep -m1 -E "^fuzz_diff: |fuzz oracle failed|ERROR: " "$d/log" | tr '\t' ' ' || true)
+            sed -n '/^==== fuzz_diff/,/fuzz oracle failed/p' "$d/log" >"$d/summary"
+            summary=$(grep -m1 -E "^event dumps: |^==[0-9]+==ERROR: |^ERROR: " "$d/log" | tr '\t' ' ' || true)
+            summary="$summary | $(grep -m1 '^go      message: ' "$d/log" | cut -c1-120 || true)"
         else
             secs_found=- summary=-
         fi

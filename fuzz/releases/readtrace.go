@@ -3,8 +3,9 @@
 // src/internal/trace, or src/internal/trace/v2 for Go 1.22, with its imports rewritten) and
 // built with godiff.go (fuzz/diff/) as the C archive of that release's fuzz_diff variant.
 // The releases differ in one point here: the Validator of Go 1.25 and later is told the
-// reader's version (setGoVersion, version_*.go); normalize (norm_*.go) rewrites what the
-// release prints where it changed its formatting on purpose (fuzz/releases/README.md).
+// reader's version (setGoVersion, version_*.go); normalize (norm_*.go) rewrites or drops what
+// the release prints where Go changed it on purpose since (fuzz/releases/README.md), as
+// do the patches goR-*.patch applied to the release's tree.
 package main
 
 import (
@@ -40,7 +41,9 @@ func readTrace(b []byte, validation bool, out io.Writer) (int, error) {
 		if err != nil {
 			return endRead, normalizeErr(err)
 		}
-		fmt.Fprintln(out, normalize(ev, ev.String()))
+		if s, ok := normalize(ev, ev.String()); ok {
+			fmt.Fprintln(out, s)
+		}
 		if !validation {
 			continue
 		}
