@@ -185,29 +185,18 @@ rm -rf "$seeds"; mkdir -p "$seeds"
 find "$root/corpus/fuzz/reader" -type f -size -1025c -exec cp {} "$seeds/" \;
 # seeds_for R: the seeds on which R's variant agrees with gotrace, into BUILD/seeds-goR; the
 # others into OUT/goR/seeds-diverging/, each with its summary (NAME.summary): what the seeds
-# alone show, before any fuzzing. One replay of the seeds per diverging seed (libFuzzer
-# stops at the first).
+# alone show, before any fuzzing. Each seed is run alone (two at a time).
 seeds_for() {
-    local r=$1 s=$build/seeds-go$r d=$out/go$r/seeds-diverging i crash f found
+    local r=$1 s=$build/seeds-go$r d=$out/go$r/seeds-diverging f
     rm -rf "$s" "$d"
     mkdir -p "$s" "$d"
     cp "$seeds"/* "$s/"
-    for i in $(seq 1 400); do
-        rm -rf "$d/.tmp"
-        mkdir "$d/.tmp"
-        "$build/bin/fuzz_diff_go$r" -runs=0 -rss_limit_mb=2560 -artifact_prefix="$d/.tmp/" "$s" \
-            >"$d/.tmp/log" 2>&1 && break
-        crash=$(find "$d/.tmp" -name 'crash-*' | head -n1)
-        [ -n "$crash" ] || { echo "go-releases-bench: $r: the seed replay failed with no input ($d/.tmp/log)" >&2; return 1; }
-        found=""
-        for f in "$s"/*; do
-            if cmp -s "$crash" "$f"; then found=$f; break; fi
-        done
-        [ -n "$found" ] || { echo "go-releases-bench: $r: $crash is no seed" >&2; return 1; }
-        mv "$found" "$d/"
-        sed -n '/^==== fuzz_diff/,/fuzz oracle failed/p' "$d/.tmp/log" >"$d/${found##*/}.summary"
-    done
-    rm -rf "$d/.tmp"
+    export GOREL_BIN=$build/bin/fuzz_diff_go$r GOREL_DIV=$d
+    find "$s" -type f -print0 | xargs -0 -P2 -n1 sh -c '
+        "$GOREL_BIN" -rss_limit_mb=2560 "$1" >"$GOREL_DIV/.${1##*/}.log" 2>&1 && exit 0
+        mv "$1" "$GOREL_DIV/"
+        sed -n "/^==== fuzz_diff/,/fuzz oracle failed/p" "$GOREL_DIV/.${1##*/}.log" >"$GOREL_DIV/${1##*/}.summary"' sh
+    rm -f "$d"/.*.log
     echo "go-releases-bench: $r: $(find "$d" -name '*.summary' | wc -l) seeds diverge ($d), $(find "$s" -type f | wc -l) agree" >&2
 }
 
