@@ -32,7 +32,9 @@
 #     they show, in OUT/goR/seeds-diverging/) (-max_len=1024, the reader's dictionary,
 #     -seed=run number), stopping at the first divergence, and writes
 #     OUT/goR/run-K/{log,summary,crash-*} and a line per run to OUT/results.tsv:
-#     release run seconds_to_first_divergence|- execs summary-first-line
+#     release run seconds_to_first_divergence|- execs class summary-first-line (class: a
+#     rough divergence class by its messages, class_of below; the seeds' in
+#     OUT/goR/seeds-diverging/classes.tsv)
 #     (OUT default BUILD/releases). The summary of each divergence is the fuzz_diff abort text
 #     in the log.
 #
@@ -179,10 +181,34 @@ done
 # 4. The runs.
 mkdir -p "$out"
 res=$out/results.tsv
-[ -f "$res" ] || printf 'release\trun\tseconds\texecs\tsummary\n' >"$res"
+[ -f "$res" ] || printf 'release\trun\tseconds\texecs\tclass\tsummary\n' >"$res"
 seeds=$build/seeds-1k
 rm -rf "$seeds"; mkdir -p "$seeds"
 find "$root/corpus/fuzz/reader" -type f -size -1025c -exec cp {} "$seeds/" \;
+# class_of SUMMARY: a divergence class (corpus/go-releases/README.md) from fuzz_diff's abort
+# text, by the two messages and endings; "other" when none fits (read the summary).
+class_of() {
+    local f=$1 gm om ge oe
+    gm=$(sed -n 's/^gotrace message: //p' "$f" | head -n1)
+    om=$(sed -n 's/^go      message: //p' "$f" | head -n1)
+    ge=$(sed -n 's/^gotrace ended: //p' "$f" | head -n1)
+    oe=$(sed -n 's/^go      ended: //p' "$f" | head -n1)
+    case "$gm" in *EndOfGeneration*) echo end-of-generation; return ;; esac
+    case "$gm" in *"after first global sync"*) echo undetermined-after-sync; return ;; esac
+    case "$gm" in "expected frequency or clock snapshot event"*|"found multiple frequency events"*|"found multiple clock snapshot"*)
+        echo sync-batch-contents; return ;; esac
+    case "$om" in "error reading batch"*|"failed to read full batch"*|"expected batch event (EventBatch)"*|"found invalid event type"*|*"varint overflows"*)
+        if [ "$gm" != "$om" ]; then echo spill-next-generation; return; fi ;; esac
+    case "$om" in "broken trace: frontier is empty"*) echo empty-generation; return ;; esac
+    case "$gm|$om" in "expected batch event, got event"*"|expected batch event, got "*) echo batch-header-message; return ;; esac
+    if [ "$ge" = "$oe" ] && grep -q '^  gotrace: .*ProcID=.*Running->Idle' "$f" && grep -q '^  go: .*Syscall->NotExist' "$f"; then
+        echo destroy-syscall-proc; return
+    fi
+    if grep -q '^  gotrace: TransitionStack=' "$f"; then echo transition-stack; return; fi
+    if grep -q '^  gotrace: .*GC incremental sweep" Scope=Proc' "$f"; then echo sweep-scope; return; fi
+    echo other
+}
+
 # seeds_for R: the seeds on which R's variant agrees with gotrace, into BUILD/seeds-goR; the
 # others into OUT/goR/seeds-diverging/, each with its summary (NAME.summary): what the seeds
 # alone show, before any fuzzing. Each seed is run alone (two at a time).
@@ -197,6 +223,9 @@ seeds_for() {
         mv "$1" "$GOREL_DIV/"
         sed -n "/^==== fuzz_diff/,/fuzz oracle failed/p" "$GOREL_DIV/.${1##*/}.log" >"$GOREL_DIV/${1##*/}.summary"' sh
     rm -f "$d"/.*.log
+    for f in "$d"/*.summary; do
+        [ -f "$f" ] && printf '%s\t%s\n' "$(class_of "$f")" "${f##*/}"
+    done | sort >"$d/classes.tsv"
     echo "go-releases-bench: $r: $(find "$d" -name '*.summary' | wc -l) seeds diverge ($d), $(find "$s" -type f | wc -l) agree" >&2
 }
 
@@ -218,9 +247,10 @@ for r in $releases; do
             sed -n '/^==== fuzz_diff/,/fuzz oracle failed/p' "$d/log" >"$d/summary"
             summary=$(grep -m1 -E "^event dumps: |^==[0-9]+==ERROR: |^ERROR: " "$d/log" | tr '\t' ' ' || true)
             summary="$summary | $(grep -m1 '^go      message: ' "$d/log" | cut -c1-120 || true)"
+            class=$(class_of "$d/summary")
         else
-            secs_found=- summary=-
+            secs_found=- summary=- class=-
         fi
-        printf '%s\t%s\t%s\t%s\t%s\n' "$r" "$k" "$secs_found" "${execs:--}" "$summary" | tee -a "$res"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$k" "$secs_found" "${execs:--}" "$class" "$summary" | tee -a "$res"
     done
 done
