@@ -6,6 +6,8 @@
 #
 #   ci/go-releases-bench.sh [--releases "1.22 1.23 1.25 1.26"] [--runs N] [--seconds S]
 #                           [--out DIR] [--build-only] [-- libFuzzer flags...]
+#   ci/go-releases-bench.sh --classify [--out DIR] [--releases ...]
+#                           the classes of the runs in OUT again (class_of below), nothing built
 #
 # For each release R (default all four):
 #  1. fetches Debian's golang-R-src (1.22, 1.23: bookworm-backports; 1.25: trixie-backports;
@@ -46,9 +48,40 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 self=$root/ci/go-releases-bench.sh
 cache=${GTR_GOREL_CACHE:-$HOME/.cache/gotrace-gorel}
 build=${GTR_GOREL_BUILD:-$root/build-gorel}
-releases="1.22 1.23 1.25 1.26" runs=5 secs=60 out="" build_only=0
+releases="1.22 1.23 1.25 1.26" runs=5 secs=60 out="" build_only=0 classify_only=0
 die2() { echo "go-releases-bench: $*" >&2; exit 2; }
 die1() { echo "go-releases-bench: $*" >&2; exit 1; }
+# class_of SUMMARY: a divergence class (corpus/go-releases/README.md) from fuzz_diff's abort
+# text, by the two messages and endings; "other" when none fits (read the summary).
+class_of() {
+    local f=$1 gm om ge oe
+    gm=$(sed -n 's/^gotrace message: //p' "$f" | head -n1)
+    om=$(sed -n 's/^go      message: //p' "$f" | head -n1)
+    ge=$(sed -n 's/^gotrace ended: //p' "$f" | head -n1)
+    oe=$(sed -n 's/^go      ended: //p' "$f" | head -n1)
+    case "$gm|$om" in *EndOfGeneration*|*"got event 52"|*"type=52") echo end-of-generation; return ;; esac
+    # Go 1.26+ "ended" a generation at byte 52 and read the next batch as gen 0.
+    if [ "$gm" = "invalid generation number 0" ] && [ "$om" != "$gm" ]; then echo end-of-generation; return; fi
+    case "$gm" in *"after first global sync"*) echo undetermined-after-sync; return ;; esac
+    case "$gm|$om" in *"Invalid("*"|"*) case "$om" in *"Invalid("*) ;; *) echo later-event-in-older-trace; return ;; esac ;; esac
+    case "$gm" in "expected frequency or clock snapshot event"*|"found multiple frequency events"*|"found multiple clock snapshot"*)
+        echo sync-batch-contents; return ;; esac
+    case "$om" in "error reading batch"*|"failed to read full batch"*|"expected batch event (EventBatch)"*|"found invalid event type"*|*"varint overflows"*)
+        # The old reader failed on a batch that Go 1.23+ reads only after the events before
+        # it: another message, or the same one after fewer events.
+        if [ "$gm" != "$om" ] || ! grep -q '^event dumps: the same' "$f"; then
+            echo spill-next-generation; return
+        fi ;; esac
+    case "$om" in "broken trace: frontier is empty"*) echo empty-generation; return ;; esac
+    case "$gm|$om" in "expected batch event, got event"*"|expected batch event, got "*) echo batch-header-message; return ;; esac
+    if [ "$ge" = "$oe" ] && grep -q '^  gotrace: .*ProcID=.*Running->Idle' "$f" && grep -q '^  go: .*Syscall->NotExist' "$f"; then
+        echo destroy-syscall-proc; return
+    fi
+    if grep -q '^  gotrace: TransitionStack=' "$f"; then echo transition-stack; return; fi
+    if grep -q '^  gotrace: .*GC incremental sweep" Scope=Proc' "$f"; then echo sweep-scope; return; fi
+    echo other
+}
+
 while [ $# -gt 0 ]; do
     case "$1" in
     --releases) releases=${2:?}; shift 2 ;;
@@ -56,7 +89,8 @@ while [ $# -gt 0 ]; do
     --seconds) secs=${2:?}; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
     --build-only) build_only=1; shift ;;
-    -h|--help) sed -n '2,41p' "$0"; exit 0 ;;
+    --classify) classify_only=1; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
     --) shift; break ;;
     *) die2 "unknown argument $1 (see --help)" ;;
     esac
@@ -69,6 +103,23 @@ suite_of() {
     *) return 1 ;;
     esac
 }
+if [ "$classify_only" -eq 1 ]; then
+    # Classes of an earlier measurement again (class_of may have learnt since): one line
+    # per run, "release run class", and each seeds-diverging/classes.tsv rewritten.
+    for r in $releases; do
+        for f in "$out/go$r"/run-*/summary; do
+            [ -f "$f" ] || continue
+            k=${f%/summary}
+            printf '%s\t%s\t%s\n' "$r" "${k##*/run-}" "$(class_of "$f")"
+        done
+        d=$out/go$r/seeds-diverging
+        [ -d "$d" ] || continue
+        for f in "$d"/*.summary; do
+            [ -f "$f" ] && printf '%s\t%s\n' "$(class_of "$f")" "${f##*/}"
+        done | sort >"$d/classes.tsv"
+    done
+    exit 0
+fi
 for r in $releases; do suite_of "$r" >/dev/null || die2 "release $r not supported (1.22 1.23 1.25 1.26)"; done
 cc=${CC:-$(command -v clang-14 || command -v clang || true)}
 [ -n "$cc" ] || die2 "no clang-14 or clang (apt-get install clang-14)"
@@ -185,35 +236,6 @@ res=$out/results.tsv
 seeds=$build/seeds-1k
 rm -rf "$seeds"; mkdir -p "$seeds"
 find "$root/corpus/fuzz/reader" -type f -size -1025c -exec cp {} "$seeds/" \;
-# class_of SUMMARY: a divergence class (corpus/go-releases/README.md) from fuzz_diff's abort
-# text, by the two messages and endings; "other" when none fits (read the summary).
-class_of() {
-    local f=$1 gm om ge oe
-    gm=$(sed -n 's/^gotrace message: //p' "$f" | head -n1)
-    om=$(sed -n 's/^go      message: //p' "$f" | head -n1)
-    ge=$(sed -n 's/^gotrace ended: //p' "$f" | head -n1)
-    oe=$(sed -n 's/^go      ended: //p' "$f" | head -n1)
-    case "$gm|$om" in *EndOfGeneration*|*"got event 52") echo end-of-generation; return ;; esac
-    case "$gm" in *"after first global sync"*) echo undetermined-after-sync; return ;; esac
-    case "$gm|$om" in *"Invalid("*"|"*) case "$om" in *"Invalid("*) ;; *) echo later-event-in-older-trace; return ;; esac ;; esac
-    case "$gm" in "expected frequency or clock snapshot event"*|"found multiple frequency events"*|"found multiple clock snapshot"*)
-        echo sync-batch-contents; return ;; esac
-    case "$om" in "error reading batch"*|"failed to read full batch"*|"expected batch event (EventBatch)"*|"found invalid event type"*|*"varint overflows"*)
-        # The old reader failed on a batch that Go 1.23+ reads only after the events before
-        # it: another message, or the same one after fewer events.
-        if [ "$gm" != "$om" ] || ! grep -q '^event dumps: the same' "$f"; then
-            echo spill-next-generation; return
-        fi ;; esac
-    case "$om" in "broken trace: frontier is empty"*) echo empty-generation; return ;; esac
-    case "$gm|$om" in "expected batch event, got event"*"|expected batch event, got "*) echo batch-header-message; return ;; esac
-    if [ "$ge" = "$oe" ] && grep -q '^  gotrace: .*ProcID=.*Running->Idle' "$f" && grep -q '^  go: .*Syscall->NotExist' "$f"; then
-        echo destroy-syscall-proc; return
-    fi
-    if grep -q '^  gotrace: TransitionStack=' "$f"; then echo transition-stack; return; fi
-    if grep -q '^  gotrace: .*GC incremental sweep" Scope=Proc' "$f"; then echo sweep-scope; return; fi
-    echo other
-}
-
 # seeds_for R: the seeds on which R's variant agrees with gotrace, into BUILD/seeds-goR; the
 # others into OUT/goR/seeds-diverging/, each with its summary (NAME.summary): what the seeds
 # alone show, before any fuzzing. Each seed is run alone (two at a time).
