@@ -240,11 +240,13 @@ find "$root/corpus/fuzz/reader" -type f -size -1025c -exec cp {} "$seeds/" \;
 # others into OUT/goR/seeds-diverging/, each with its summary (NAME.summary): what the seeds
 # alone show, before any fuzzing. Each seed is run alone (two at a time).
 seeds_for() {
-    local r=$1 s=$build/seeds-go$r d=$out/go$r/seeds-diverging f
+    local r=$1
+    local s=$build/seeds-go$r d=$out/go$r/seeds-diverging f
     rm -rf "$s" "$d"
     mkdir -p "$s" "$d"
     cp "$seeds"/* "$s/"
     export GOREL_BIN=$build/bin/fuzz_diff_go$r GOREL_DIV=$d
+    # shellcheck disable=SC2016 # expanded by the inner sh
     find "$s" -type f -print0 | xargs -0 -P2 -n1 sh -c '
         "$GOREL_BIN" -rss_limit_mb=2560 "$1" >"$GOREL_DIV/.${1##*/}.log" 2>&1 && exit 0
         mv "$1" "$GOREL_DIV/"
