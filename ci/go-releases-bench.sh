@@ -5,7 +5,7 @@
 # fast it finds each is the measurement. A long measurement: never part of CI or ctest.
 #
 #   ci/go-releases-bench.sh [--releases "1.22 1.23 1.25 1.26"] [--runs N] [--seconds S]
-#                           [--out DIR] [--build-only] [-- libFuzzer flags...]
+#                           [--out DIR] [--build-only] [--keep-going] [-- libFuzzer flags...]
 #   ci/go-releases-bench.sh --classify [--out DIR] [--releases ...]
 #                           the classes of the runs in OUT again (class_of below), nothing built
 #
@@ -40,6 +40,12 @@
 #     (OUT default BUILD/releases). The summary of each divergence is the fuzz_diff abort text
 #     in the log.
 #
+#  --keep-going: each run goes on after a divergence for its S seconds (libFuzzer's
+#     -fork=1 -ignore_crashes=1: one child process at a time, restarted after each find);
+#     every find is replayed and classed into OUT/goR/run-K/finds.tsv (seconds since the
+#     run's start, by the file's time; class; file), and results.tsv's class column lists
+#     each class found with the seconds to its first find (class@seconds,...).
+#
 # Exit 0 when everything ran (divergences are the measurement, not a failure); 1 when a
 # fetch or build failed; 2 with a message when a tool is missing (clang-14/clang, cmake,
 # dpkg-deb, apt-get, sha256sum, tar, patch, bc) or on a usage error.
@@ -48,13 +54,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 self=$root/ci/go-releases-bench.sh
 cache=${GTR_GOREL_CACHE:-$HOME/.cache/gotrace-gorel}
 build=${GTR_GOREL_BUILD:-$root/build-gorel}
-releases="1.22 1.23 1.25 1.26" runs=5 secs=60 out="" build_only=0 classify_only=0
+releases="1.22 1.23 1.25 1.26" runs=5 secs=60 out="" build_only=0 classify_only=0 keep_going=0
 die2() { echo "go-releases-bench: $*" >&2; exit 2; }
 die1() { echo "go-releases-bench: $*" >&2; exit 1; }
 # class_of SUMMARY: a divergence class (corpus/go-releases/README.md) from fuzz_diff's abort
 # text, by the two messages and endings; "other" when none fits (read the summary).
 class_of() {
     local f=$1 gm om ge oe
+    [ -s "$f" ] || { echo not-reproduced; return; }
     gm=$(sed -n 's/^gotrace message: //p' "$f" | head -n1)
     om=$(sed -n 's/^go      message: //p' "$f" | head -n1)
     ge=$(sed -n 's/^gotrace ended: //p' "$f" | head -n1)
@@ -66,7 +73,7 @@ class_of() {
     case "$gm|$om" in *"Invalid("*"|"*) case "$om" in *"Invalid("*) ;; *) echo later-event-in-older-trace; return ;; esac ;; esac
     case "$gm" in "expected frequency or clock snapshot event"*|"found multiple frequency events"*|"found multiple clock snapshot"*)
         echo sync-batch-contents; return ;; esac
-    case "$om" in "error reading batch"*|"failed to read full batch"*|"expected batch event (EventBatch)"*|"found invalid event type"*|*"varint overflows"*)
+    case "$om" in "error reading batch"*|"failed to read full batch"*|"invalid batch size"*|"expected batch event (EventBatch)"*|"found invalid event type"*|*"varint overflows"*)
         # The old reader failed on a batch that Go 1.23+ reads only after the events before
         # it: another message, or the same one after fewer events.
         if [ "$gm" != "$om" ] || ! grep -q '^event dumps: the same' "$f"; then
@@ -90,6 +97,7 @@ while [ $# -gt 0 ]; do
     --out) out=${2:?}; shift 2 ;;
     --build-only) build_only=1; shift ;;
     --classify) classify_only=1; shift ;;
+    --keep-going) keep_going=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
     --) shift; break ;;
     *) die2 "unknown argument $1 (see --help)" ;;
@@ -258,19 +266,44 @@ seeds_for() {
     echo "go-releases-bench: $r: $(find "$d" -name '*.summary' | wc -l) seeds diverge ($d), $(find "$s" -type f | wc -l) agree" >&2
 }
 
+# keep_going_finds R DIR T0: every crash-* of DIR replayed and classed, by time: DIR/finds.tsv.
+keep_going_finds() {
+    local r=$1 d=$2 t0=$3 f m
+    : >"$d/finds.tsv"
+    find "$d" -maxdepth 1 -name 'crash-*' -printf '%T@ %p\n' | sort -n | head -n 400 |
+        while read -r m f; do
+            "$build/bin/fuzz_diff_go$r" -rss_limit_mb=2560 "$f" >"$d/.replay.log" 2>&1 || true
+            sed -n '/^==== fuzz_diff/,/fuzz oracle failed/p' "$d/.replay.log" >"$f.summary"
+            printf '%.2f\t%s\t%s\n' "$(echo "$m - $t0" | bc)" "$(class_of "$f.summary")" "${f##*/}"
+        done >>"$d/finds.tsv"
+    rm -f "$d/.replay.log"
+}
+
 for r in $releases; do
     seeds_for "$r" || die1 "replaying the seeds for $r failed"
     for k in $(seq 1 "$runs"); do
         d=$out/go$r/run-$k
         rm -rf "$d"; mkdir -p "$d/corpus" "$d/gopanic"
         t0=$(date +%s.%N) rc=0
+        fork=()
+        [ "$keep_going" -eq 1 ] && fork=(-fork=1 -ignore_crashes=1)
         GTR_DIFF_GOPANIC_DIR=$d/gopanic \
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:silence_unsigned_overflow=1 \
             "$build/bin/fuzz_diff_go$r" -max_len=1024 -timeout=20 -rss_limit_mb=2560 \
             -dict="$build/bin/fuzz_reader.dict" -seed="$k" -max_total_time="$secs" \
-            -print_final_stats=1 -artifact_prefix="$d/" "$@" "$d/corpus" "$build/seeds-go$r" >"$d/log" 2>&1 || rc=$?
+            -print_final_stats=1 -artifact_prefix="$d/" "${fork[@]}" "$@" "$d/corpus" "$build/seeds-go$r" \
+            >"$d/log" 2>&1 || rc=$?
         t1=$(date +%s.%N)
         execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$d/log" | tail -1)
+        if [ "$keep_going" -eq 1 ]; then
+            keep_going_finds "$r" "$d" "$t0"
+            secs_found=$(head -n1 "$d/finds.tsv" | cut -f1)
+            class=$(awk -F'\t' '!($2 in s) { s[$2] = $1; o[++n] = $2 } END { for (i = 1; i <= n; i++) printf "%s%s@%s", (i > 1 ? "," : ""), o[i], s[o[i]] }' "$d/finds.tsv")
+            execs=$(grep -oE '^#[0-9]+' "$d/log" | tail -n1 | tr -d '#')
+            summary="$(wc -l <"$d/finds.tsv") finds"
+            printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$k" "${secs_found:--}" "${execs:--}" "${class:--}" "$summary" | tee -a "$res"
+            continue
+        fi
         if [ "$rc" -ne 0 ]; then
             secs_found=$(echo "$t1 - $t0" | bc)
             sed -n '/^==== fuzz_diff/,/fuzz oracle failed/p' "$d/log" >"$d/summary"
