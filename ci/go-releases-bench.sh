@@ -71,6 +71,7 @@ class_of() {
     if [ "$gm" = "invalid generation number 0" ] && [ "$om" != "$gm" ]; then echo end-of-generation; return; fi
     case "$gm" in *"after first global sync"*) echo undetermined-after-sync; return ;; esac
     case "$gm|$om" in *"Invalid("*"|"*) case "$om" in *"Invalid("*) ;; *) echo later-event-in-older-trace; return ;; esac ;; esac
+    case "$om" in *"without a timestamp: type=51") echo sync-batch-contents; return ;; esac
     case "$gm" in "expected frequency or clock snapshot event"*|"found multiple frequency events"*|"found multiple clock snapshot"*)
         echo sync-batch-contents; return ;; esac
     case "$om" in "error reading batch"*|"failed to read full batch"*|"invalid batch size"*|"expected batch event (EventBatch)"*|"found invalid event type"*|*"varint overflows"*)
@@ -85,6 +86,12 @@ class_of() {
         echo destroy-syscall-proc; return
     fi
     if grep -q '^  gotrace: TransitionStack=' "$f"; then echo transition-stack; return; fi
+    case "$gm" in "invalid stack frame "*) [ "$om" != "$gm" ] && { echo stack-frame-validation; return; } ;; esac
+    # The first differing events are on different threads: another order across Ms.
+    local gmid omid
+    gmid=$(sed -n 's/^  gotrace: M=\([0-9-]*\) .*/\1/p' "$f" | head -n1)
+    omid=$(sed -n 's/^  go:      M=\([0-9-]*\) .*/\1/p' "$f" | head -n1)
+    if [ -n "$gmid" ] && [ -n "$omid" ] && [ "$gmid" != "$omid" ]; then echo m-order; return; fi
     if grep -q '^  gotrace: .*GC incremental sweep" Scope=Proc' "$f"; then echo sweep-scope; return; fi
     echo other
 }
@@ -115,10 +122,17 @@ if [ "$classify_only" -eq 1 ]; then
     # Classes of an earlier measurement again (class_of may have learnt since): one line
     # per run, "release run class", and each seeds-diverging/classes.tsv rewritten.
     for r in $releases; do
-        for f in "$out/go$r"/run-*/summary; do
-            [ -f "$f" ] || continue
-            k=${f%/summary}
-            printf '%s\t%s\t%s\n' "$r" "${k##*/run-}" "$(class_of "$f")"
+        for k in "$out/go$r"/run-*; do
+            [ -d "$k" ] || continue
+            if [ -f "$k/finds.tsv" ]; then   # --keep-going: every find, then the first of each class
+                while IFS=$'\t' read -r t _ f; do
+                    printf '%s\t%s\t%s\n' "$t" "$(class_of "$k/$f.summary")" "$f"
+                done <"$k/finds.tsv" >"$k/finds.tsv.new"
+                mv "$k/finds.tsv.new" "$k/finds.tsv"
+                printf '%s\t%s\t%s\n' "$r" "${k##*/run-}" "$(awk -F'\t' '!($2 in s) { s[$2] = $1; o[++n] = $2 } END { for (i = 1; i <= n; i++) printf "%s%s@%s", (i > 1 ? "," : ""), o[i], s[o[i]] }' "$k/finds.tsv")"
+            elif [ -f "$k/summary" ]; then
+                printf '%s\t%s\t%s\n' "$r" "${k##*/run-}" "$(class_of "$k/summary")"
+            fi
         done
         d=$out/go$r/seeds-diverging
         [ -d "$d" ] || continue
