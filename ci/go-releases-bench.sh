@@ -86,6 +86,8 @@ class_of() {
         echo destroy-syscall-proc; return
     fi
     if grep -q '^  gotrace: TransitionStack=' "$f"; then echo transition-stack; return; fi
+    case "$gm|$om" in "multiple trace.stacks with the same ID"*"|multiple trace.stacks with the same ID"*)
+        echo dup-stack-message; return ;; esac
     case "$gm" in "invalid stack frame "*) [ "$om" != "$gm" ] && { echo stack-frame-validation; return; } ;; esac
     # The first differing events are on different threads: another order across Ms.
     local gmid omid
