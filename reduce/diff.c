@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -245,10 +244,7 @@ typedef struct dkeeper {
     gtr_buf sig;                  /* the input's signature; empty while judging the input */
     bool via_text;                /* judge what a fixture holds: wire -> text -> wire */
     double deadline;              /* CLOCK_MONOTONIC seconds when the budget ends; 0: none */
-    reduce_progress_fn progress;
-    void *progress_ctx;
-    size_t tests_before;
-    double started;
+    reduce__job job;              /* the job's progress */
     bool io_failed;
     char io_what[256];
 } dkeeper;
@@ -339,22 +335,6 @@ static bool interesting(void *ctx, const uint8_t *data, size_t size)
     return yes;
 }
 
-static double monotonic_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void job_progress(void *ctx, const reduce_progress *p)
-{
-    dkeeper *k = ctx;
-    reduce_progress whole = *p;
-    whole.tests += k->tests_before;
-    whole.elapsed = monotonic_now() - k->started;
-    k->progress(k->progress_ctx, &whole);
-}
-
 /* reduce_from reduces from[0..len) into r->wire under k, adding to r->stats. */
 static gtr_status reduce_from(dkeeper *k, const char *from, size_t len, reduce_result *r,
                               gtr_err *err)
@@ -364,16 +344,16 @@ static gtr_status reduce_from(dkeeper *k, const char *from, size_t len, reduce_r
     double left = 0;
     if (gtr_buf_append(&in, from, len) < 0)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
-    if (k->deadline > 0 && (left = k->deadline - monotonic_now()) <= 0) {
+    if (k->deadline > 0 && (left = k->deadline - reduce__now()) <= 0) {
         r->stats.budget_hit = true;
         gtr_buf_free(&r->wire);
         r->wire = in;
         return GTR_OK;
     }
-    k->tests_before = r->stats.tests;
+    k->job.tests_before = r->stats.tests;
     reduce_engine eng = {.budget_s = left,
-                         .on_progress = k->progress != NULL ? job_progress : NULL,
-                         .progress_ctx = k};
+                         .on_progress = k->job.progress != NULL ? reduce__job_progress : NULL,
+                         .progress_ctx = &k->job};
     gtr_status st = reduce_ddmin_run((const uint8_t *)in.data, in.len, interesting, k, &eng,
                                      &out, &more, err);
     gtr_buf_free(&in);
@@ -486,10 +466,10 @@ gtr_status reduce_diff_trace(const uint8_t *data, size_t size, const reduce_opti
     dkeeper k = {.d = dopt,
                  .runs = dopt->go_runs > 0 ? dopt->go_runs : DEFAULT_GO_RUNS,
                  .timeout = opt->timeout_s > 0 ? opt->timeout_s : DEFAULT_TIMEOUT,
-                 .deadline = opt->budget_s > 0 ? monotonic_now() + opt->budget_s : 0,
-                 .progress = opt->progress,
-                 .progress_ctx = opt->progress_ctx,
-                 .started = monotonic_now()};
+                 .deadline = opt->budget_s > 0 ? reduce__now() + opt->budget_s : 0,
+                 .job = {.progress = opt->progress,
+                         .progress_ctx = opt->progress_ctx,
+                         .started = reduce__now()}};
     gtr_buf exp = {0}, comment = {0};
     godiff_owned go = {0};
     gtr_status st = GTR_OK;

@@ -95,4 +95,17 @@ bool reduce__build_fixture(gtr_buf *out, const uint8_t *wire, size_t len, const 
 /* reduce__now: CLOCK_MONOTONIC seconds. */
 double reduce__now(void);
 
+/* A job of one or more reductions (reduce_trace, reduce_diff_trace), whose progress is
+ * reported as the whole job's: candidates and time from the job's start. */
+typedef struct reduce__job {
+    reduce_progress_fn progress;  /* where the job stands (NULL: nobody asked) */
+    void *progress_ctx;
+    size_t tests_before;          /* candidates of the reductions before the current one */
+    double started;               /* reduce__now() when the job started */
+} reduce__job;
+
+/* reduce__job_progress is a reduce_engine's on_progress for the job at ctx (a reduce__job):
+ * one reduction's progress made the whole job's. */
+void reduce__job_progress(void *ctx, const reduce_progress *p);
+
 #endif /* GTR_REDUCE_ENGINE_H */

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "gtr/raw.h"
 #include "oracle.h"
@@ -41,10 +40,7 @@ typedef struct keeper {
     const char *go_gate;          /* crash, hang: Go's oracle, whose validator must accept
                                    * every kept candidate (so that Go's verdict can be the
                                    * fixture's expectation); NULL: no such condition */
-    reduce_progress_fn progress;  /* where the reduction stands (NULL: nobody asked) */
-    void *progress_ctx;
-    size_t tests_before;          /* candidates of the reductions before this one */
-    double started;               /* CLOCK_MONOTONIC seconds when the job started */
+    reduce__job job;              /* the job's progress */
     gtr_err io_err;               /* a probe that could not run */
     bool io_failed;
 } keeper;
@@ -320,24 +316,6 @@ static bool go_expectation(const char *oracle, const uint8_t *wire, size_t len, 
     return ok;
 }
 
-static double monotonic_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* job_progress reports one reduction's progress as the whole job's: candidates and time
- * from the job's start. */
-static void job_progress(void *ctx, const reduce_progress *p)
-{
-    keeper *k = ctx;
-    reduce_progress whole = *p;
-    whole.tests += k->tests_before;
-    whole.elapsed = monotonic_now() - k->started;
-    k->progress(k->progress_ctx, &whole);
-}
-
 /* reduce_more reduces from[0..] (from may be &r->wire) into r->wire under k, adding to
  * r->stats. */
 static gtr_status reduce_more(keeper *k, const gtr_buf *from, reduce_result *r, gtr_err *err)
@@ -346,7 +324,7 @@ static gtr_status reduce_more(keeper *k, const gtr_buf *from, reduce_result *r, 
     reduce_stats more;
     double left = 0;
     if (k->deadline > 0) {
-        left = k->deadline - monotonic_now();
+        left = k->deadline - reduce__now();
         if (left <= 0) {
             r->stats.budget_hit = true;
             if (from != &r->wire) {
@@ -359,10 +337,10 @@ static gtr_status reduce_more(keeper *k, const gtr_buf *from, reduce_result *r, 
     }
     if (gtr_buf_append(&in, from->data, from->len) < 0)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
-    k->tests_before = r->stats.tests;
+    k->job.tests_before = r->stats.tests;
     reduce_engine eng = {.budget_s = left,
-                         .on_progress = k->progress != NULL ? job_progress : NULL,
-                         .progress_ctx = k,
+                         .on_progress = k->job.progress != NULL ? reduce__job_progress : NULL,
+                         .progress_ctx = &k->job,
                          .read_in_process = k->kind == REDUCE_KEEP_READ_ERROR ||
                                             k->kind == REDUCE_KEEP_LATER_GEN_ERROR};
     gtr_status st = reduce_ddmin_run((const uint8_t *)in.data, in.len, interesting, k, &eng, &out,
@@ -384,10 +362,10 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
                         reduce_result *r, gtr_err *err)
 {
     keeper k = {.timeout = opt->timeout_s > 0 ? opt->timeout_s : DEFAULT_TIMEOUT,
-                .deadline = opt->budget_s > 0 ? monotonic_now() + opt->budget_s : 0,
-                .progress = opt->progress,
-                .progress_ctx = opt->progress_ctx,
-                .started = monotonic_now()};
+                .deadline = opt->budget_s > 0 ? reduce__now() + opt->budget_s : 0,
+                .job = {.progress = opt->progress,
+                        .progress_ctx = opt->progress_ctx,
+                        .started = reduce__now()}};
     gtr_buf start = {0}, pattern = {0}, exp = {0}, comment = {0};
     reduce_probe p;
     gtr_status st;
