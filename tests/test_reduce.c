@@ -290,6 +290,25 @@ static void cleanup(const char *dir)
     run(cmd);
 }
 
+/* reduce_text reduces the text-format trace text in dir (made here) with the extra flags,
+ * checks that the fixture passes `gotrace check`, and returns its text (malloc'd). */
+static char *reduce_text(char *dir, const char *text, const char *extra)
+{
+    char path[700], cmd[1400];
+    gtr_buf w = {0};
+    size_t n;
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(gtr_raw_text_to_wire(text, strlen(text), &w, NULL), GTR_OK);
+    assert_int_equal(reduce_to(dir, w.data, w.len, extra), 0);
+    gtr_buf_free(&w);
+    snprintf(cmd, sizeof cmd, "%s check %s/out.test >/dev/null", GOTRACE, dir);
+    assert_int_equal(run(cmd), 0);
+    snprintf(path, sizeof path, "%s/out.test", dir);
+    char *fx = read_all(path, &n);
+    assert_non_null(fx);
+    return fx;
+}
+
 /* The same message on another kind of event is another failure: "expected a proc but didn't
  * have one" on M 2's GoCreate (at time 5, read first) must not become the same message on M
  * 1's GoStop (time 10), which dropping M 2's thread (the later batch, tried first) gives. */
@@ -306,24 +325,14 @@ static void test_reduce_reader_error_keeps_its_event(void **state)
                                "Stacks\n"
                                "EventBatch gen=1 m=18446744073709551615 time=0 size=1\n"
                                "Strings\n";
-    char dir[] = "/tmp/test_reduce_XXXXXX", path[700], cmd[1400];
-    gtr_buf w = {0};
-    size_t n;
+    char dir[] = "/tmp/test_reduce_XXXXXX";
     (void)state;
-    assert_non_null(mkdtemp(dir));
-    assert_int_equal(gtr_raw_text_to_wire(text, strlen(text), &w, NULL), GTR_OK);
-    assert_int_equal(reduce_to(dir, w.data, w.len, ""), 0);
-    snprintf(cmd, sizeof cmd, "%s check %s/out.test >/dev/null", GOTRACE, dir);
-    assert_int_equal(run(cmd), 0);
-    snprintf(path, sizeof path, "%s/out.test", dir);
-    char *fx = read_all(path, &n);
-    assert_non_null(fx);
+    char *fx = reduce_text(dir, text, "");
     assert_non_null(strstr(fx, "FAILURE \"expected a proc but didn't have one\""));
     assert_non_null(strstr(fx, "The reader refuses a GoCreate, as it refused the input's."));
     assert_non_null(strstr(fx, "\nGoCreate dt="));
     assert_null(strstr(fx, "GoStop"));
     free(fx);
-    gtr_buf_free(&w);
     cleanup(dir);
 }
 
@@ -344,21 +353,13 @@ static void test_reduce_renumbers_shared_ids(void **state)
                                "Stacks\n"
                                "EventBatch gen=1 m=18446744073709551615 time=0 size=1\n"
                                "Strings\n";
-    char dir[] = "/tmp/test_reduce_XXXXXX", path[700];
-    gtr_buf w = {0};
-    size_t n;
+    char dir[] = "/tmp/test_reduce_XXXXXX";
     (void)state;
-    assert_non_null(mkdtemp(dir));
-    assert_int_equal(gtr_raw_text_to_wire(text, strlen(text), &w, NULL), GTR_OK);
-    assert_int_equal(reduce_to(dir, w.data, w.len, "--no-synthesis"), 0);
-    snprintf(path, sizeof path, "%s/out.test", dir);
-    char *fx = read_all(path, &n);
-    assert_non_null(fx);
+    char *fx = reduce_text(dir, text, "--no-synthesis");
     assert_non_null(strstr(fx, "\nGoStatus dt=0 g=1 "));
     assert_non_null(strstr(fx, "\nGoStart dt=0 g=1 g_seq=1\nGoStart dt=0 g=1 g_seq=1\n"));
     assert_null(strstr(fx, "3444"));
     free(fx);
-    gtr_buf_free(&w);
     cleanup(dir);
 }
 
