@@ -11,13 +11,9 @@
  * the resulting event(s) in a ring buffer that gtr__ordering_next drains.
  *
  * Go keeps its state in four maps keyed by GoID, ProcID, ThreadID and TaskID. Here they are
- * four instances of one small ID map (idmap): IDs in a window [base, base + n), where n is
- * bounded in proportion to the number of entries, live in a dense array, all others in an
- * open-addressing hash table. IDs that only grow (goroutines, tasks: a fresh ID each time, the
- * old ones ending) slide the window up, so that the recent IDs stay dense. The values
- * live in fixed-size chunks whose addresses never move (so a state pointer stays valid while
- * other entries are added) and whose slots are recycled with their buffers (regions,
- * ranges), so that the steady state allocates nothing. Region and task names keep the bytes
+ * four ID stores (idmap.h), whose records never move (a state pointer stays valid while
+ * other entries are added) and are recycled with their buffers (regions, ranges), so that
+ * the steady state allocates nothing. Region and task names keep the bytes
  * of their table, as Go's strings do, until the reader moves to the next generation:
  * gtr__ordering_own_names then copies the names still active, each text once.
  *
@@ -31,432 +27,8 @@
 #include <string.h>
 
 #include "compiler.h"
+#include "idmap.h"
 #include "mem.h"
-
-/* ------------------------------------------------------------------------------------------ */
-/* ID map. */
-
-#define SLOT_CHUNK_SHIFT 6
-#define SLOT_CHUNK ((uint32_t)1 << SLOT_CHUNK_SHIFT)
-/* Keys below base + 2*len+DENSE_SLACK (len: entries at insertion time) go to the dense array. */
-#define DENSE_SLACK 64
-#define DENSE_MIN 64
-#define HASH_MIN 16
-
-typedef struct idmap {
-    const gtr_alloc *alc;
-    size_t elem_size;
-    /* Values: slot s is chunks[s >> SLOT_CHUNK_SHIFT][s & (SLOT_CHUNK-1)]. */
-    unsigned char **chunks;
-    size_t nchunks, chunks_cap;
-    uint32_t nslots;      /* slots ever handed out */
-    uint32_t *free_slots; /* recycled slots; capacity kept >= nslots so deleting never allocates */
-    size_t nfree, free_cap;
-    /* Keys in [base, base + ndense): dense[key - base] is slot+1, or 0 when absent, and
-     * dense_ptr[key - base] that slot's value (NULL when absent), so that a lookup is one
-     * load; both arrays hold ndense entries. */
-    uint64_t base;
-    uint32_t *dense;
-    void **dense_ptr;
-    size_t ndense;
-    /* Other keys: linear probing, hvals[i] is slot+1, 0 for an empty cell. */
-    uint64_t *hkeys;
-    uint32_t *hvals;
-    size_t hcap, hlen;
-    size_t len;
-    /* Hash insertions to wait before trying to slide the window again (slide_dense). */
-    size_t slide_wait;
-} idmap;
-
-static void idmap_init(idmap *mp, const gtr_alloc *alc, size_t elem_size)
-{
-    memset(mp, 0, sizeof *mp);
-    mp->alc = alc;
-    mp->elem_size = elem_size;
-}
-
-/* idmap_destroy frees the map; fini (if not NULL) releases each slot's own buffers. */
-static void idmap_destroy(idmap *mp, void (*fini)(const gtr_alloc *, void *))
-{
-    if (fini != NULL) {
-        for (uint32_t s = 0; s < mp->nslots; s++)
-            fini(mp->alc, mp->chunks[s >> SLOT_CHUNK_SHIFT] +
-                              (size_t)(s & (SLOT_CHUNK - 1)) * mp->elem_size);
-    }
-    for (size_t i = 0; i < mp->nchunks; i++)
-        gtr__free(mp->alc, mp->chunks[i]);
-    gtr__free(mp->alc, mp->chunks);
-    gtr__free(mp->alc, mp->free_slots);
-    gtr__free(mp->alc, mp->dense);
-    gtr__free(mp->alc, mp->dense_ptr);
-    gtr__free(mp->alc, mp->hkeys);
-    gtr__free(mp->alc, mp->hvals);
-    memset(mp, 0, sizeof *mp);
-}
-
-static void *slot_ptr(const idmap *mp, uint32_t s)
-{
-    return mp->chunks[s >> SLOT_CHUNK_SHIFT] + (size_t)(s & (SLOT_CHUNK - 1)) * mp->elem_size;
-}
-
-static size_t hash_home(uint64_t k, size_t cap)
-{
-    /* splitmix64's finaliser. */
-    k ^= k >> 30;
-    k *= UINT64_C(0xbf58476d1ce4e5b9);
-    k ^= k >> 27;
-    k *= UINT64_C(0x94d049bb133111eb);
-    k ^= k >> 31;
-    return (size_t)k & (cap - 1);
-}
-
-/* hash_find returns the cell holding key, or hcap when absent. */
-static size_t hash_find(const idmap *mp, uint64_t key)
-{
-    if (mp->hlen == 0)
-        return mp->hcap;
-    size_t mask = mp->hcap - 1;
-    for (size_t i = hash_home(key, mp->hcap);; i = (i + 1) & mask) {
-        if (mp->hvals[i] == 0)
-            return mp->hcap;
-        if (mp->hkeys[i] == key)
-            return i;
-    }
-}
-
-static void hash_place(uint64_t *keys, uint32_t *vals, size_t cap, uint64_t key, uint32_t val)
-{
-    size_t i = hash_home(key, cap);
-    while (vals[i] != 0)
-        i = (i + 1) & (cap - 1);
-    keys[i] = key;
-    vals[i] = val;
-}
-
-/* hash_rebuild moves the hash entries into a table of ncap cells, dropping those whose key is
- * in [lo, lo + width), modulo 2^64 (the caller has put them in the dense array). */
-static bool hash_rebuild(idmap *mp, size_t ncap, uint64_t lo, uint64_t width)
-{
-    uint64_t *nk = gtr__calloc(mp->alc, ncap, sizeof *nk);
-    uint32_t *nv = gtr__calloc(mp->alc, ncap, sizeof *nv);
-    if (nk == NULL || nv == NULL) {
-        gtr__free(mp->alc, nk);
-        gtr__free(mp->alc, nv);
-        return false;
-    }
-    size_t n = 0;
-    for (size_t i = 0; i < mp->hcap; i++) {
-        if (mp->hvals[i] != 0 && mp->hkeys[i] - lo >= width) {
-            hash_place(nk, nv, ncap, mp->hkeys[i], mp->hvals[i]);
-            n++;
-        }
-    }
-    gtr__free(mp->alc, mp->hkeys);
-    gtr__free(mp->alc, mp->hvals);
-    mp->hkeys = nk;
-    mp->hvals = nv;
-    mp->hcap = ncap;
-    mp->hlen = n;
-    return true;
-}
-
-static void hash_remove_at(idmap *mp, size_t i)
-{
-    /* Backward-shift deletion keeps every probe sequence unbroken. */
-    size_t mask = mp->hcap - 1;
-    size_t j = i;
-    for (;;) {
-        j = (j + 1) & mask;
-        if (mp->hvals[j] == 0)
-            break;
-        size_t k = hash_home(mp->hkeys[j], mp->hcap);
-        bool movable = (i <= j) ? (k <= i || k > j) : (k <= i && k > j);
-        if (movable) {
-            mp->hkeys[i] = mp->hkeys[j];
-            mp->hvals[i] = mp->hvals[j];
-            i = j;
-        }
-    }
-    mp->hvals[i] = 0;
-    mp->hlen--;
-}
-
-/* hash_get is idmap_get for a key outside the dense array. */
-static void *hash_get(const idmap *mp, uint64_t key)
-{
-    size_t i = hash_find(mp, key);
-    return i < mp->hcap ? slot_ptr(mp, mp->hvals[i] - 1) : NULL;
-}
-
-/* idmap_get returns the value slot of key, or NULL. The dense case is inlined at every call
- * (goroutine and proc IDs: one or two lookups per event). */
-static inline void *idmap_get(const idmap *mp, uint64_t key)
-{
-    uint64_t d = key - mp->base; /* wraps for a key below the window */
-    if (d < mp->ndense)
-        return mp->dense_ptr[d];
-    return hash_get(mp, key);
-}
-
-static bool alloc_slot(idmap *mp, uint32_t *out)
-{
-    if (mp->nfree > 0) {
-        *out = mp->free_slots[--mp->nfree];
-        return true;
-    }
-    if (mp->nslots >= UINT32_MAX - SLOT_CHUNK)
-        return false;
-    if ((mp->nslots >> SLOT_CHUNK_SHIFT) >= mp->nchunks) {
-        if (!GTR__GROW(mp->alc, mp->chunks, mp->chunks_cap, mp->nchunks + 1))
-            return false;
-        /* Not zeroed here: a fresh slot is zeroed when handed out (below), so a small trace
-         * does not pay for clearing a whole chunk. */
-        unsigned char *c = gtr__malloc(mp->alc, (size_t)SLOT_CHUNK * mp->elem_size);
-        if (c == NULL)
-            return false;
-        mp->chunks[mp->nchunks++] = c;
-    }
-    if (!GTR__GROW(mp->alc, mp->free_slots, mp->free_cap, (size_t)mp->nslots + 1))
-        return false;
-    *out = mp->nslots++;
-    memset(slot_ptr(mp, *out), 0, mp->elem_size);
-    return true;
-}
-
-/* dense_set makes dense entry d slot+1 v (0: absent), and its value pointer with it. */
-static void dense_set(idmap *mp, size_t d, uint32_t v)
-{
-    mp->dense[d] = v;
-    mp->dense_ptr[d] = v != 0 ? slot_ptr(mp, v - 1) : NULL;
-}
-
-/* dense_clear marks dense entries [from, to) absent, in both arrays. */
-static void dense_clear(idmap *mp, size_t from, size_t to)
-{
-    memset(mp->dense + from, 0, (to - from) * sizeof *mp->dense);
-    for (size_t i = from; i < to; i++)
-        mp->dense_ptr[i] = NULL;
-}
-
-/* grow_dense tries to extend the dense array up to cover key. false leaves the map unchanged
- * (the key then goes to the hash table, or the window slides). */
-static bool grow_dense(idmap *mp, uint64_t key)
-{
-    uint64_t d = key - mp->base; /* modular, as in idmap_get */
-    uint64_t limit = 2 * (uint64_t)mp->len + DENSE_SLACK;
-    if (d >= limit)
-        return false;
-    size_t ncap = mp->ndense < DENSE_MIN / 2 ? DENSE_MIN : mp->ndense * 2;
-    if (ncap > limit)
-        ncap = (size_t)limit;
-    if (ncap < d + 1)
-        ncap = (size_t)d + 1;
-    /* Both arrays grow before either is used past ndense: a failure leaves the map as it
-     * was (an array longer than ndense is not read past it). */
-    uint32_t *nd = gtr__realloc_array(mp->alc, mp->dense, ncap, sizeof *nd);
-    if (nd == NULL)
-        return false;
-    mp->dense = nd;
-    void **np = gtr__realloc_array(mp->alc, mp->dense_ptr, ncap, sizeof *np);
-    if (np == NULL)
-        return false;
-    mp->dense_ptr = np;
-    dense_clear(mp, mp->ndense, ncap);
-    /* Hash entries now inside the window move to it. */
-    bool moves = false;
-    for (size_t i = 0; i < mp->hcap && !moves; i++)
-        moves = mp->hvals[i] != 0 && mp->hkeys[i] - mp->base < ncap;
-    if (moves) {
-        for (size_t i = 0; i < mp->hcap; i++) {
-            if (mp->hvals[i] != 0 && mp->hkeys[i] - mp->base < ncap)
-                dense_set(mp, (size_t)(mp->hkeys[i] - mp->base), mp->hvals[i]);
-        }
-        if (!hash_rebuild(mp, mp->hcap, mp->base, ncap)) {
-            dense_clear(mp, mp->ndense, ncap);
-            return false;
-        }
-    }
-    mp->ndense = ncap;
-    return true;
-}
-
-/* hash_reserve makes room in the hash table for more entries (load at most one half). */
-static bool hash_reserve(idmap *mp, size_t more)
-{
-    size_t ncap = mp->hcap < HASH_MIN ? HASH_MIN : mp->hcap;
-    while ((mp->hlen + more) * 2 > ncap) {
-        if (ncap > SIZE_MAX / 4)
-            return false;
-        ncap *= 2;
-    }
-    return ncap == mp->hcap || hash_rebuild(mp, ncap, 0, 0);
-}
-
-/* slide_dense tries to move the window up so that key, above it, lands in its middle: the
- * entries below the new base go to the hash table, and those of the hash table inside the new
- * window come to the dense array. It declines when that would put more than a quarter of the
- * window's width into the hash table (a cluster of live IDs below: sliding back and forth
- * would cost more than hashing), and then waits for half a window's width of hash insertions
- * before trying again, which bounds its cost to a constant per insertion. */
-static bool slide_dense(idmap *mp, uint64_t key)
-{
-    /* Window arithmetic is modular, as in idmap_get: the window may straddle 2^64 (IDs are
-     * int64, so -1 is the top key). Keys less than 2^63 above the base count as above it. */
-    size_t w = mp->ndense;
-    uint64_t d = key - mp->base;
-    if (w < DENSE_MIN || d < w || d >= UINT64_C(1) << 63)
-        return false;
-    if (mp->slide_wait > 0) {
-        mp->slide_wait--;
-        return false;
-    }
-    uint64_t nb = key - w / 2;
-    uint64_t shift = d - w / 2; /* >= w/2 */
-    size_t keep = shift < w ? w - (size_t)shift : 0;
-    size_t nout = w - keep, evicted = 0;
-    for (size_t i = 0; i < nout; i++)
-        evicted += mp->dense[i] != 0;
-    if (evicted > w / 4) {
-        mp->slide_wait = w / 2;
-        return false;
-    }
-    if (!hash_reserve(mp, evicted))
-        return false;
-    for (size_t i = 0; i < nout; i++) {
-        if (mp->dense[i] != 0) {
-            hash_place(mp->hkeys, mp->hvals, mp->hcap, mp->base + i, mp->dense[i]);
-            mp->hlen++;
-        }
-    }
-    memmove(mp->dense, mp->dense + nout, keep * sizeof *mp->dense);
-    memmove(mp->dense_ptr, mp->dense_ptr + nout, keep * sizeof *mp->dense_ptr);
-    dense_clear(mp, keep, w);
-    mp->base = nb;
-    /* Only keys of the newly covered part, nb + [keep, w), can be in the hash table and now
-     * inside the window (the evicted keys are all below nb). */
-    for (size_t j = keep; j < w && mp->hlen > 0; j++) {
-        size_t i = hash_find(mp, nb + j);
-        if (i < mp->hcap) {
-            dense_set(mp, j, mp->hvals[i]);
-            hash_remove_at(mp, i);
-        }
-    }
-    return true;
-}
-
-/* idmap_insert_slow is idmap_insert's whole work: it may grow or slide the dense window, grow
- * the hash table and hand out a fresh slot. */
-static GTR__NOINLINE bool idmap_insert_slow(idmap *mp, uint64_t key, void **out)
-{
-    if (key - mp->base >= mp->ndense && !grow_dense(mp, key))
-        (void)slide_dense(mp, key);
-    if (key - mp->base >= mp->ndense && !hash_reserve(mp, 1))
-        return false;
-    uint32_t s;
-    if (!alloc_slot(mp, &s))
-        return false;
-    void *v = slot_ptr(mp, s);
-    if (key - mp->base < mp->ndense) {
-        mp->dense[key - mp->base] = s + 1;
-        mp->dense_ptr[key - mp->base] = v;
-    } else {
-        hash_place(mp->hkeys, mp->hvals, mp->hcap, key, s + 1);
-        mp->hlen++;
-    }
-    mp->len++;
-    *out = v;
-    return true;
-}
-
-/* idmap_insert adds key (which must be absent) and returns its value slot in *out. A fresh
- * slot is zeroed; a recycled one keeps the buffers its previous owner allocated. The common
- * case, a key inside the dense window and a recycled slot (task IDs: each task's slot is the
- * last ended one's), is inlined. */
-static inline bool idmap_insert(idmap *mp, uint64_t key, void **out)
-{
-    assert(idmap_get(mp, key) == NULL);
-    uint64_t d = key - mp->base;
-    if (d < mp->ndense && mp->nfree > 0) {
-        uint32_t s = mp->free_slots[--mp->nfree];
-        void *v = slot_ptr(mp, s);
-        mp->dense[d] = s + 1;
-        mp->dense_ptr[d] = v;
-        mp->len++;
-        *out = v;
-        return true;
-    }
-    return idmap_insert_slow(mp, key, out);
-}
-
-static inline void idmap_delete(idmap *mp, uint64_t key)
-{
-    uint32_t v = 0;
-    uint64_t d = key - mp->base;
-    if (d < mp->ndense) {
-        v = mp->dense[d];
-        dense_set(mp, (size_t)d, 0);
-    } else {
-        size_t i = hash_find(mp, key);
-        if (i < mp->hcap) {
-            v = mp->hvals[i];
-            hash_remove_at(mp, i);
-        }
-    }
-    if (v == 0)
-        return;
-    assert(mp->nfree < mp->free_cap);
-    mp->free_slots[mp->nfree++] = v - 1;
-    mp->len--;
-}
-
-/* idmap_next iterates the map in its internal order: *pos starts at 0. */
-static bool idmap_next(const idmap *mp, size_t *pos, uint64_t *key, void **val)
-{
-    while (*pos < mp->ndense + mp->hcap) {
-        size_t i = (*pos)++;
-        uint32_t v;
-        uint64_t k;
-        if (i < mp->ndense) {
-            v = mp->dense[i];
-            k = mp->base + i;
-        } else {
-            v = mp->hvals[i - mp->ndense];
-            k = v != 0 ? mp->hkeys[i - mp->ndense] : 0;
-        }
-        if (v != 0) {
-            *key = k;
-            *val = slot_ptr(mp, v - 1);
-            return true;
-        }
-    }
-    return false;
-}
-
-static int cmp_signed_key(const void *a, const void *b)
-{
-    int64_t x = (int64_t)*(const uint64_t *)a;
-    int64_t y = (int64_t)*(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* idmap_sorted_keys returns the keys in ascending order of their signed value (the maps'
- * keys are GoID, ProcID and ThreadID, which are int64). NULL when allocation fails or the
- * map is empty; free with the map's allocator. */
-static uint64_t *idmap_sorted_keys(const idmap *mp)
-{
-    if (mp->len == 0)
-        return NULL;
-    uint64_t *keys = gtr__calloc(mp->alc, mp->len, sizeof *keys);
-    if (keys == NULL)
-        return NULL;
-    size_t pos = 0, n = 0;
-    uint64_t k;
-    void *v;
-    while (n < mp->len && idmap_next(mp, &pos, &k, &v))
-        keys[n++] = k;
-    qsort(keys, n, sizeof *keys, cmp_signed_key);
-    return keys;
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* State. */
@@ -565,14 +137,14 @@ typedef struct event_queue {
 struct gtr__ordering {
     const gtr_alloc *alc;
     uint64_t trace_ver;
-    idmap g_states;     /* GoID -> gstate */
-    idmap p_states;     /* ProcID -> pstate */
-    idmap m_states;     /* ThreadID -> mstate */
+    gtr__idstore g_states; /* GoID -> gstate */
+    gtr__idstore p_states; /* ProcID -> pstate */
+    gtr__idstore m_states; /* ThreadID -> mstate */
     /* The mstate of the last thread advanced: consecutive events mostly come from the same
-     * batch. Safe to keep because mstates are never deleted and their slots never move. */
+     * batch. Safe to keep because mstates are never deleted and their records never move. */
     gtr_threadid last_m;
     mstate *last_ms;
-    idmap active_tasks; /* TaskID -> task_state */
+    gtr__idstore active_tasks; /* TaskID -> task_state */
     /* The dense index of the table being ordered, for the handlers' string lookups and
      * serial: set by gtr__ordering_run and gtr__ordering_advance_cached before they advance
      * an event, and read by nothing else (it goes stale with the table). */
@@ -948,7 +520,7 @@ static gtr_status new_gstate(gtr__ordering *o, gtr_goid id, uint8_t status, seq_
                              gtr_err *err)
 {
     void *p;
-    if (!idmap_insert(&o->g_states, (uint64_t)id, &p))
+    if ((p = gtr__idstore_insert(&o->g_states, (uint64_t)id)) == NULL)
         return nomem(err);
     gstate *s = p;
     s->id = id;
@@ -963,7 +535,7 @@ static gtr_status new_mstate(gtr__ordering *o, gtr_threadid id, gtr_goid g, gtr_
                              mstate **out, gtr_err *err)
 {
     void *v;
-    if (!idmap_insert(&o->m_states, (uint64_t)id, &v))
+    if ((v = gtr__idstore_insert(&o->m_states, (uint64_t)id)) == NULL)
         return nomem(err);
     mstate *ms = v;
     ms->g = g;
@@ -1031,7 +603,7 @@ static gtr_status advance_proc_status(ADV_PARAMS)
         return gtr_err_setf(err, GTR_E_ORDER, "invalid status for proc %" PRId64 ": %u", pid,
                             (unsigned)status);
     uint8_t old_state = proc_status_to_state[status];
-    pstate *s = idmap_get(&o->p_states, (uint64_t)pid);
+    pstate *s = gtr__idstore_get(&o->p_states, (uint64_t)pid);
     if (s != NULL) {
         if (status == GTR_PSTATUS_SYSCALL_ABANDONED && s->status == GTR_PSTATUS_SYSCALL) {
             /* ProcSyscallAbandoned is a special case of ProcSyscall: it indicates a potential
@@ -1052,7 +624,7 @@ static gtr_status advance_proc_status(ADV_PARAMS)
         s->seq = make_seq(gen, 0); /* Reset seq. */
     } else {
         void *p;
-        if (!idmap_insert(&o->p_states, (uint64_t)pid, &p))
+        if ((p = gtr__idstore_insert(&o->p_states, (uint64_t)pid)) == NULL)
             return nomem(err);
         s = p;
         s->id = pid;
@@ -1076,7 +648,7 @@ static gtr_status advance_proc_status(ADV_PARAMS)
         size_t pos = 0;
         uint64_t mid;
         void *v;
-        while (idmap_next(&o->m_states, &pos, &mid, &v)) {
+        while (gtr__idstore_next(&o->m_states, &pos, &mid, &v)) {
             const mstate *ms = v;
             if (ms->p == pid && (!found || (gtr_threadid)mid > cur.m)) {
                 cur.m = (gtr_threadid)mid;
@@ -1104,7 +676,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_proc_start(ADV_PARAMS)
     /* We might fail here due to sequencing, because the P hasn't had a status emitted, or
      * because we already have a P and we're in a syscall and haven't observed that it was
      * stolen from us yet. None of these is an error yet. */
-    pstate *state = idmap_get(&o->p_states, (uint64_t)pid);
+    pstate *state = gtr__idstore_get(&o->p_states, (uint64_t)pid);
     if (state == NULL || state->status != GTR_PSTATUS_IDLE || !seq_succeeds(seq, state->seq) ||
         cur.p != GTR_NO_PROC)
         return GTR_OK;
@@ -1125,7 +697,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_proc_stop(ADV_PARAMS)
     /* A P stopped by the M that started it (ProcSteal covers stops from a distance); since a
      * P is bound to its M this must always be possible, hence no sequence number. */
     ev_name_buf nb;
-    pstate *state = idmap_get(&o->p_states, (uint64_t)cur.p);
+    pstate *state = gtr__idstore_get(&o->p_states, (uint64_t)cur.p);
     if (state == NULL)
         /* "event %s for proc (%v) that doesn't exist" */
         return gtr_err_setf(err, GTR_E_ORDER, "event %s for proc (%" PRId64 ") that doesn't exist",
@@ -1148,7 +720,7 @@ static gtr_status advance_proc_steal(ADV_PARAMS)
     (void)m;
     gtr_procid pid = (gtr_procid)ev->args[0];
     seq_counter seq = make_seq(gen, ev->args[1]);
-    pstate *state = idmap_get(&o->p_states, (uint64_t)pid);
+    pstate *state = gtr__idstore_get(&o->p_states, (uint64_t)pid);
     if (state == NULL ||
         (state->status != GTR_PSTATUS_SYSCALL &&
          state->status != GTR_PSTATUS_SYSCALL_ABANDONED) ||
@@ -1184,7 +756,7 @@ static gtr_status advance_proc_steal(ADV_PARAMS)
         ADVANCED(nc);
     }
 
-    mstate *ms = idmap_get(&o->m_states, (uint64_t)mid);
+    mstate *ms = gtr__idstore_get(&o->m_states, (uint64_t)mid);
     if (ms == NULL)
         /* "stole proc from non-existent thread %d" */
         return gtr_err_setf(err, GTR_E_ORDER, "stole proc from non-existent thread %" PRId64,
@@ -1215,7 +787,7 @@ static gtr_status advance_go_status(ADV_PARAMS)
         return gtr_err_setf(err, GTR_E_ORDER, "invalid status for goroutine %" PRId64 ": %u",
                             gid, (unsigned)status);
     uint8_t old_state = go_status_to_state[status];
-    gstate *s = idmap_get(&o->g_states, (uint64_t)gid);
+    gstate *s = gtr__idstore_get(&o->g_states, (uint64_t)gid);
     if (s != NULL) {
         if (s->status != status)
             /* "inconsistent status for goroutine %d: old %v vs. new %v" */
@@ -1264,7 +836,7 @@ static gtr_status advance_go_status(ADV_PARAMS)
         }
         /* A thread and goroutine blocked in a syscall for the whole generation: this case has
          * no P (all Ps are taken back from their threads at a generation's start). */
-        mstate *ms = idmap_get(&o->m_states, (uint64_t)mid);
+        mstate *ms = gtr__idstore_get(&o->m_states, (uint64_t)mid);
         if (ms != NULL) {
             /* Seen M: we must have seen this goroutine enter a syscall on it. */
             if (ms->g != gid)
@@ -1300,13 +872,13 @@ static gtr_status advance_go_create(ADV_PARAMS)
     /* Goroutines are created on a running P, by a goroutine or not. */
     VALIDATE(cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
     /* If we have a goroutine, it must be running. */
-    gstate *state = idmap_get(&o->g_states, (uint64_t)cur.g);
+    gstate *state = gtr__idstore_get(&o->g_states, (uint64_t)cur.g);
     if (state != NULL && state->status != GTR_GSTATUS_RUNNING)
         /* "%s event for goroutine that's not %s" */
         return gtr_err_setf(err, GTR_E_ORDER, "%s event for goroutine that's not %s",
                             ev_name(o, ev->type, &nb), "Running");
     gtr_goid newgid = (gtr_goid)ev->args[0];
-    if (idmap_get(&o->g_states, (uint64_t)newgid) != NULL)
+    if (gtr__idstore_get(&o->g_states, (uint64_t)newgid) != NULL)
         /* "tried to create goroutine (%v) that already exists" */
         return gtr_err_setf(err, GTR_E_ORDER,
                             "tried to create goroutine (%" PRId64 ") that already exists",
@@ -1342,7 +914,7 @@ static GTR__ALWAYS_INLINE gtr_status current_goroutine(gtr__ordering *o,
                                                       const gtr__base_event *ev, sched_ctx cur,
                                                       uint8_t want, gstate **out, gtr_err *err)
 {
-    gstate *state = idmap_get(&o->g_states, (uint64_t)cur.g);
+    gstate *state = gtr__idstore_get(&o->g_states, (uint64_t)cur.g);
     if (state == NULL || state->status != want)
         return current_goroutine_fail(o, ev, cur, state, err);
     *out = state;
@@ -1364,7 +936,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_go_stop_exec(ADV_PARAMS)
     switch (ev->type) {
     case GTR_EV_GO_DESTROY:
         /* This goroutine is exiting itself. */
-        idmap_delete(&o->g_states, (uint64_t)cur.g);
+        gtr__idstore_delete(&o->g_states, (uint64_t)cur.g);
         nc.g = GTR_NO_GOROUTINE;
         break;
     case GTR_EV_GO_STOP:
@@ -1389,7 +961,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_go_start(ADV_PARAMS)
     (void)m;
     gtr_goid gid = (gtr_goid)ev->args[0];
     seq_counter seq = make_seq(gen, ev->args[1]);
-    gstate *state = idmap_get(&o->g_states, (uint64_t)gid);
+    gstate *state = gtr__idstore_get(&o->g_states, (uint64_t)gid);
     /* Not an error: we may see a GoStart before the goroutine was created, before its status
      * or before the right point in the trace. */
     if (state == NULL || state->status != GTR_GSTATUS_RUNNABLE || !seq_succeeds(seq, state->seq))
@@ -1410,7 +982,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_go_unblock(ADV_PARAMS)
     /* N.B. The goroutine to unblock, not the current one. */
     gtr_goid gid = (gtr_goid)ev->args[0];
     seq_counter seq = make_seq(gen, ev->args[1]);
-    gstate *state = idmap_get(&o->g_states, (uint64_t)gid);
+    gstate *state = gtr__idstore_get(&o->g_states, (uint64_t)gid);
     if (state == NULL || state->status != GTR_GSTATUS_WAITING || !seq_succeeds(seq, state->seq))
         return GTR_OK;
     state->status = GTR_GSTATUS_RUNNABLE;
@@ -1434,7 +1006,7 @@ static gtr_status advance_go_switch(ADV_PARAMS)
         return st;
     gtr_goid nextg = (gtr_goid)ev->args[0];
     seq_counter seq = make_seq(gen, ev->args[1]); /* For nextg, not cur.g. */
-    gstate *next_gs = idmap_get(&o->g_states, (uint64_t)nextg);
+    gstate *next_gs = gtr__idstore_get(&o->g_states, (uint64_t)nextg);
     if (next_gs == NULL || next_gs->status != GTR_GSTATUS_WAITING ||
         !seq_succeeds(seq, next_gs->seq))
         return GTR_OK;
@@ -1449,7 +1021,7 @@ static gtr_status advance_go_switch(ADV_PARAMS)
         break;
     case GTR_EV_GO_SWITCH_DESTROY:
         /* Exiting itself: a GoDestroy. */
-        idmap_delete(&o->g_states, (uint64_t)cur.g);
+        gtr__idstore_delete(&o->g_states, (uint64_t)cur.g);
         push_made(o, evt, cur, GTR_EV_GO_DESTROY, ev->time, 0, 0);
         break;
     default:
@@ -1480,7 +1052,7 @@ static gtr_status advance_go_syscall_begin(ADV_PARAMS)
         return st;
     /* Still running on this P and M. */
     state->status = GTR_GSTATUS_SYSCALL;
-    pstate *ps = idmap_get(&o->p_states, (uint64_t)cur.p);
+    pstate *ps = gtr__idstore_get(&o->p_states, (uint64_t)cur.p);
     if (ps == NULL)
         /* "uninitialized proc %d found during %s" */
         return gtr_err_setf(err, GTR_E_ORDER, "uninitialized proc %" PRId64 " found during %s",
@@ -1515,7 +1087,7 @@ static gtr_status advance_go_syscall_end(ADV_PARAMS)
     state->status = GTR_GSTATUS_RUNNING;
 
     /* Transfer the P back to running from syscall. */
-    pstate *ps = idmap_get(&o->p_states, (uint64_t)cur.p);
+    pstate *ps = gtr__idstore_get(&o->p_states, (uint64_t)cur.p);
     if (ps == NULL)
         /* "uninitialized proc %d found during %s" */
         return gtr_err_setf(err, GTR_E_ORDER, "uninitialized proc %" PRId64 " found during %s",
@@ -1540,7 +1112,7 @@ static gtr_status advance_go_syscall_end_blocked(ADV_PARAMS)
     /* Advanceable once its P is out of the syscall state (via ProcStop or ProcSteal), or
      * when there is no P. While we hold a P in ProcSyscall we know we will lose it, so wait. */
     if (cur.p != GTR_NO_PROC) {
-        pstate *ps = idmap_get(&o->p_states, (uint64_t)cur.p);
+        pstate *ps = gtr__idstore_get(&o->p_states, (uint64_t)cur.p);
         if (ps == NULL)
             /* "uninitialized proc %d found during %s" */
             return gtr_err_setf(err, GTR_E_ORDER,
@@ -1568,7 +1140,7 @@ static gtr_status advance_go_create_syscall(ADV_PARAMS)
     /* A goroutine created out of a cgo callback, in the syscall state. */
     VALIDATE(cur, reqs(MUST_HAVE, MAY_HAVE, MUST_NOT_HAVE));
     gtr_goid newgid = (gtr_goid)ev->args[0];
-    if (idmap_get(&o->g_states, (uint64_t)newgid) != NULL)
+    if (gtr__idstore_get(&o->g_states, (uint64_t)newgid) != NULL)
         /* "tried to create goroutine (%v) in syscall that already exists" */
         return gtr_err_setf(err, GTR_E_ORDER,
                             "tried to create goroutine (%" PRId64
@@ -1594,7 +1166,7 @@ static gtr_status advance_go_destroy_syscall(ADV_PARAMS)
      * makes every GoCreateSyscall reacquire a P with events. We might have a P here: it is
      * not necessarily released eagerly, and may be stolen back later (or never). */
     VALIDATE(cur, reqs(MUST_HAVE, MAY_HAVE, MUST_HAVE));
-    gstate *state = idmap_get(&o->g_states, (uint64_t)cur.g);
+    gstate *state = gtr__idstore_get(&o->g_states, (uint64_t)cur.g);
     if (state == NULL)
         /* "event %s for goroutine (%v) that doesn't exist" */
         return gtr_err_setf(err, GTR_E_ORDER,
@@ -1605,13 +1177,13 @@ static gtr_status advance_go_destroy_syscall(ADV_PARAMS)
         return gtr_err_setf(err, GTR_E_ORDER, "%s event for goroutine that's not %s",
                             ev_name(o, ev->type, &nb), "Syscall");
     /* This goroutine is exiting itself. */
-    idmap_delete(&o->g_states, (uint64_t)cur.g);
+    gtr__idstore_delete(&o->g_states, (uint64_t)cur.g);
     sched_ctx nc = cur;
     nc.g = GTR_NO_GOROUTINE;
 
     /* If we have a proc, we're dissociating from it now. */
     if (cur.p != GTR_NO_PROC) {
-        pstate *ps = idmap_get(&o->p_states, (uint64_t)cur.p);
+        pstate *ps = gtr__idstore_get(&o->p_states, (uint64_t)cur.p);
         if (ps == NULL)
             /* "found invalid proc %d during %s" */
             return gtr_err_setf(err, GTR_E_ORDER, "found invalid proc %" PRId64 " during %s",
@@ -1643,7 +1215,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_begin(ADV_PARAMS)
     /* Tasks need no Begin to be referenced and may End several times, so the only check is
      * that a task doesn't begin while active. IDs may be reused after an End. */
     gtr_taskid id = ev->args[0];
-    if (idmap_get(&o->active_tasks, id) != NULL)
+    if (gtr__idstore_get(&o->active_tasks, id) != NULL)
         /* "task ID conflict: %d" */
         return gtr_err_setf(err, GTR_E_ORDER, "task ID conflict: %" PRIu64, id);
     /* The parent isn't validated: we may know nothing about it. 0 here means no parent, not
@@ -1661,7 +1233,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_begin(ADV_PARAMS)
         return gtr_err_setf(err, GTR_E_ORDER, "invalid string ID %" PRIu64 " for %u event",
                             name_id, (unsigned)ev->type);
     void *p;
-    if (!idmap_insert(&o->active_tasks, id, &p))
+    if ((p = gtr__idstore_insert(&o->active_tasks, id)) == NULL)
         return nomem(err);
     task_state *ts = p;
     ts->parent_id = parent_id;
@@ -1682,7 +1254,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_end(ADV_PARAMS)
     gtr_taskid id = ev->args[0];
     uint64_t *extra = ev_extra(ev);
     uint64_t sid;
-    task_state *ts = idmap_get(&o->active_tasks, id);
+    task_state *ts = gtr__idstore_get(&o->active_tasks, id);
     if (ts != NULL) {
         /* Smuggle the task info. This may be a later generation, whose string table may lack
          * the name: put it in the extra strings. */
@@ -1704,7 +1276,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_end(ADV_PARAMS)
             o->task_name.extra_id = sid;
         }
         extra[1] = sid;
-        idmap_delete(&o->active_tasks, id);
+        gtr__idstore_delete(&o->active_tasks, id);
     } else {
         /* Explicitly clear the task info. */
         extra[0] = GTR_NO_TASK;
@@ -1730,7 +1302,7 @@ static GTR__ALWAYS_INLINE gtr_status region_event_state(gtr__ordering *o,
         /* "invalid string ID %v for %v event" */
         return gtr_err_setf(err, GTR_E_ORDER, "invalid string ID %" PRIu64 " for %u event",
                             name_id, (unsigned)ev->type);
-    *gs = idmap_get(&o->g_states, (uint64_t)cur.g);
+    *gs = gtr__idstore_get(&o->g_states, (uint64_t)cur.g);
     if (*gs == NULL)
         /* "encountered EvUserRegionBegin without known state for current goroutine %d",
          * and the same for EvUserRegionEnd */
@@ -1901,7 +1473,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_heap_metric(ADV_PARAMS)
  * has a state, so this cannot fail; Go would dereference nil if it did. */
 static gtr_status cur_pstate(gtr__ordering *o, sched_ctx cur, pstate **out, gtr_err *err)
 {
-    *out = idmap_get(&o->p_states, (uint64_t)cur.p);
+    *out = gtr__idstore_get(&o->p_states, (uint64_t)cur.p);
     if (*out == NULL)
         return gtr_err_setf(err, GTR_E_ORDER, "internal error: no state for proc %" PRId64,
                             cur.p);
@@ -1931,7 +1503,7 @@ static gtr_status advance_gc_sweep_active(ADV_PARAMS)
     gtr_procid pid = (gtr_procid)ev->args[0];
     /* N.B. Ps can't block while sweeping, so this can only be cur.p in practice; be lenient
      * like GCMarkAssistActive. */
-    pstate *ps = idmap_get(&o->p_states, (uint64_t)pid);
+    pstate *ps = gtr__idstore_get(&o->p_states, (uint64_t)pid);
     if (ps == NULL)
         /* "encountered GCSweepActive for unknown proc %d" */
         return gtr_err_setf(err, GTR_E_ORDER, "encountered GCSweepActive for unknown proc %" PRId64,
@@ -1969,7 +1541,7 @@ static gtr_status advance_go_range_begin(ADV_PARAMS)
     uint64_t desc = 0;
     if (ev->type == GTR_EV_STW_BEGIN)
         desc = ev->args[0];
-    gstate *gs = idmap_get(&o->g_states, (uint64_t)cur.g);
+    gstate *gs = gtr__idstore_get(&o->g_states, (uint64_t)cur.g);
     if (gs == NULL)
         /* "encountered event of type %d without known state for current goroutine %d" */
         return gtr_err_setf(err, GTR_E_ORDER,
@@ -1990,7 +1562,7 @@ static gtr_status advance_go_range_active(ADV_PARAMS)
     gtr_goid gid = (gtr_goid)ev->args[0];
     /* N.B. Like GoStatus, this may reference a non-running goroutine at any time: nothing to
      * check about the current context. */
-    gstate *gs = idmap_get(&o->g_states, (uint64_t)gid);
+    gstate *gs = gtr__idstore_get(&o->g_states, (uint64_t)gid);
     if (gs == NULL)
         /* "uninitialized goroutine %d found during %s" */
         return gtr_err_setf(err, GTR_E_ORDER, "uninitialized goroutine %" PRId64 " found during %s",
@@ -2008,7 +1580,7 @@ static gtr_status advance_go_range_end(ADV_PARAMS)
     (void)gen;
     gtr_status st;
     VALIDATE(cur, user_go_reqs);
-    gstate *gs = idmap_get(&o->g_states, (uint64_t)cur.g);
+    gstate *gs = gtr__idstore_get(&o->g_states, (uint64_t)cur.g);
     if (gs == NULL)
         /* "encountered event of type %d without known state for current goroutine %d" */
         return gtr_err_setf(err, GTR_E_ORDER,
@@ -2231,10 +1803,10 @@ gtr_status gtr__ordering_new(const gtr_alloc *alc, gtr__ordering **out, gtr_err 
         return nomem(err);
     o->alc = alc;
     o->trace_ver = GTR_GO_CURRENT;
-    idmap_init(&o->g_states, alc, sizeof(gstate));
-    idmap_init(&o->p_states, alc, sizeof(pstate));
-    idmap_init(&o->m_states, alc, sizeof(mstate));
-    idmap_init(&o->active_tasks, alc, sizeof(task_state));
+    gtr__idstore_init(&o->g_states, alc, sizeof(gstate));
+    gtr__idstore_init(&o->p_states, alc, sizeof(pstate));
+    gtr__idstore_init(&o->m_states, alc, sizeof(mstate));
+    gtr__idstore_init(&o->active_tasks, alc, sizeof(task_state));
     o->gc_state = GC_UNDETERMINED;
     o->queue.buf = gtr__malloc(alc, QUEUE_FIRST_CAP * sizeof *o->queue.buf);
     if (o->queue.buf == NULL) {
@@ -2251,10 +1823,10 @@ void gtr__ordering_free(gtr__ordering *o)
 {
     if (o == NULL)
         return;
-    idmap_destroy(&o->g_states, gstate_fini);
-    idmap_destroy(&o->p_states, pstate_fini);
-    idmap_destroy(&o->m_states, NULL);
-    idmap_destroy(&o->active_tasks, NULL);
+    gtr__idstore_destroy(&o->g_states, gstate_fini);
+    gtr__idstore_destroy(&o->p_states, pstate_fini);
+    gtr__idstore_destroy(&o->m_states, NULL);
+    gtr__idstore_destroy(&o->active_tasks, NULL);
     gtr__free(o->alc, o->names);
     gtr__free(o->alc, o->queue.buf);
     gtr__free(o->alc, o);
@@ -2290,7 +1862,7 @@ static GTR__ALWAYS_INLINE gtr_status mstate_of(gtr__ordering *o, gtr_threadid m,
     if (o->last_ms != NULL && o->last_m == m) {
         ms = o->last_ms;
     } else {
-        ms = idmap_get(&o->m_states, (uint64_t)m);
+        ms = gtr__idstore_get(&o->m_states, (uint64_t)m);
         if (ms == NULL) {
             gtr_status st = new_mstate(o, m, GTR_NO_GOROUTINE, GTR_NO_PROC, &ms, err);
             if (st != GTR_OK)
@@ -2497,10 +2069,10 @@ static bool copy_name(name_copies *c, const gtr__ev_table *evt, const char *old,
 gtr_status gtr__ordering_own_names(gtr__ordering *o, const gtr__ev_table *evt, gtr_err *err)
 {
     name_copies c = {.alc = o->alc};
-    size_t nnames = o->active_tasks.len, pos = 0, j = 0;
+    size_t nnames = o->active_tasks.map.len, pos = 0, j = 0;
     uint64_t id;
     void *v;
-    while (idmap_next(&o->g_states, &pos, &id, &v))
+    while (gtr__idstore_next(&o->g_states, &pos, &id, &v))
         nnames += ((const gstate *)v)->nregions;
     if (nnames == 0) {
         /* No name to keep (the common case): nothing allocated, the old copies gone. */
@@ -2513,25 +2085,25 @@ gtr_status gtr__ordering_own_names(gtr__ordering *o, const gtr__ev_table *evt, g
     size_t *at = nnames <= SIZE_MAX / sizeof *at ? gtr__malloc(o->alc, nnames * sizeof *at) : NULL;
     bool ok = at != NULL;
     /* Copy every text, then point every name at its copy: a failure changes nothing. */
-    for (pos = 0; ok && idmap_next(&o->g_states, &pos, &id, &v);) {
+    for (pos = 0; ok && gtr__idstore_next(&o->g_states, &pos, &id, &v);) {
         const gstate *gs = v;
         for (size_t i = 0; ok && i < gs->nregions; i++, j++)
             ok = copy_name(&c, evt, o->names, o->names_len, gs->regions[i].text,
                            gs->regions[i].len, gs->regions[i].name_id, &at[j]);
     }
-    for (pos = 0; ok && idmap_next(&o->active_tasks, &pos, &id, &v); j++) {
+    for (pos = 0; ok && gtr__idstore_next(&o->active_tasks, &pos, &id, &v); j++) {
         const task_state *ts = v;
         ok = copy_name(&c, evt, o->names, o->names_len, ts->text, ts->name_len, ts->name_id,
                        &at[j]);
     }
     if (ok) {
         j = 0;
-        for (pos = 0; idmap_next(&o->g_states, &pos, &id, &v);) {
+        for (pos = 0; gtr__idstore_next(&o->g_states, &pos, &id, &v);) {
             gstate *gs = v;
             for (size_t i = 0; i < gs->nregions; i++, j++)
                 gs->regions[i].text = at[j] == SIZE_MAX ? "" : c.buf + at[j];
         }
-        for (pos = 0; idmap_next(&o->active_tasks, &pos, &id, &v); j++) {
+        for (pos = 0; gtr__idstore_next(&o->active_tasks, &pos, &id, &v); j++) {
             task_state *ts = v;
             ts->text = at[j] == SIZE_MAX ? "" : c.buf + at[j];
         }
@@ -2587,20 +2159,20 @@ bool gtr__ordering_next(gtr__ordering *o, gtr_event *out)
 
 /* dump_map appends one line per entry of mp in ascending ID order (internal order if the key
  * array cannot be allocated). */
-static void dump_map(const idmap *mp, gtr_buf *out,
+static void dump_map(const gtr__idstore *mp, gtr_buf *out,
                      void (*line)(gtr_buf *, uint64_t, const void *))
 {
-    uint64_t *keys = idmap_sorted_keys(mp);
-    if (keys != NULL) {
-        for (size_t i = 0; i < mp->len; i++)
-            line(out, keys[i], idmap_get(mp, keys[i]));
+    uint64_t *keys;
+    if (gtr__idmap_sorted_keys(&mp->map, mp->alc, &keys) == GTR_OK && keys != NULL) {
+        for (size_t i = 0; i < mp->map.len; i++)
+            line(out, keys[i], gtr__idstore_get(mp, keys[i]));
         gtr__free(mp->alc, keys);
         return;
     }
     size_t pos = 0;
     uint64_t k;
     void *v;
-    while (idmap_next(mp, &pos, &k, &v))
+    while (gtr__idstore_next(mp, &pos, &k, &v))
         line(out, k, v);
 }
 
@@ -2643,7 +2215,7 @@ void gtr__ordering_dump(const gtr__ordering *o, gtr_buf *out)
 
 bool gtr__ordering_goroutine(const gtr__ordering *o, gtr_goid id, gtr__resource_state *out)
 {
-    const gstate *s = idmap_get(&o->g_states, (uint64_t)id);
+    const gstate *s = gtr__idstore_get(&o->g_states, (uint64_t)id);
     if (s == NULL)
         return false;
     out->status = s->status;
@@ -2654,7 +2226,7 @@ bool gtr__ordering_goroutine(const gtr__ordering *o, gtr_goid id, gtr__resource_
 
 bool gtr__ordering_proc(const gtr__ordering *o, gtr_procid id, gtr__resource_state *out)
 {
-    const pstate *s = idmap_get(&o->p_states, (uint64_t)id);
+    const pstate *s = gtr__idstore_get(&o->p_states, (uint64_t)id);
     if (s == NULL)
         return false;
     out->status = s->status;
@@ -2665,7 +2237,7 @@ bool gtr__ordering_proc(const gtr__ordering *o, gtr_procid id, gtr__resource_sta
 
 void gtr__ordering_thread(const gtr__ordering *o, gtr_threadid id, gtr_goid *g, gtr_procid *p)
 {
-    const mstate *s = idmap_get(&o->m_states, (uint64_t)id);
+    const mstate *s = gtr__idstore_get(&o->m_states, (uint64_t)id);
     *g = s != NULL ? s->g : GTR_NO_GOROUTINE;
     *p = s != NULL ? s->p : GTR_NO_PROC;
 }
@@ -2700,7 +2272,7 @@ bool gtr__ordering_next_goroutine(const gtr__ordering *o, size_t *pos, gtr_goid 
 {
     uint64_t key;
     void *v;
-    if (!idmap_next(&o->g_states, pos, &key, &v))
+    if (!gtr__idstore_next(&o->g_states, pos, &key, &v))
         return false;
     const gstate *s = v;
     *id = (gtr_goid)key;
@@ -2715,7 +2287,7 @@ bool gtr__ordering_next_proc(const gtr__ordering *o, size_t *pos, gtr_procid *id
 {
     uint64_t key;
     void *v;
-    if (!idmap_next(&o->p_states, pos, &key, &v))
+    if (!gtr__idstore_next(&o->p_states, pos, &key, &v))
         return false;
     const pstate *s = v;
     *id = (gtr_procid)key;
@@ -2735,10 +2307,10 @@ size_t gtr__ordering_ranges(const gtr__ordering *o, bool proc, int64_t id, uint8
 {
     const range_state *rs = NULL;
     if (proc) {
-        const pstate *s = idmap_get(&o->p_states, (uint64_t)id);
+        const pstate *s = gtr__idstore_get(&o->p_states, (uint64_t)id);
         rs = s != NULL ? &s->ranges : NULL;
     } else {
-        const gstate *s = idmap_get(&o->g_states, (uint64_t)id);
+        const gstate *s = gtr__idstore_get(&o->g_states, (uint64_t)id);
         rs = s != NULL ? &s->ranges : NULL;
     }
     size_t n = 0;
