@@ -104,6 +104,45 @@ static void test_idmap_negative_and_positive_ids_around_zero(void **state)
     gtr__idmap_free(&m, a);
 }
 
+/* OS thread IDs: few, close together, far from 0. The window goes to them. */
+static void test_idmap_window_starts_at_the_first_far_key(void **state)
+{
+    (void)state;
+    const gtr_alloc *a = gtr__alloc_or_libc(NULL);
+    gtr__idmap m = {0};
+    static const uint64_t tids[] = {123456, 123460, 123457, 123470, 123440, 123480, 123458};
+    for (size_t i = 0; i < sizeof tids / sizeof *tids; i++)
+        assert_int_equal(gtr__idmap_put(&m, a, tids[i], value_of(tids[i])), GTR_OK);
+    assert_int_equal(m.hlen, 0);
+    for (size_t i = 0; i < sizeof tids / sizeof *tids; i++)
+        assert_int_equal(gtr__idmap_get(&m, tids[i]), value_of(tids[i]));
+    assert_int_equal(gtr__idmap_get(&m, 123459), 0);
+    /* Emptied, the map moves its window to the next first key. */
+    for (size_t i = 0; i < sizeof tids / sizeof *tids; i++)
+        gtr__idmap_delete(&m, tids[i]);
+    assert_int_equal(gtr__idmap_put(&m, a, 7000000, 1), GTR_OK);
+    assert_int_equal(gtr__idmap_put(&m, a, 7000001, 2), GTR_OK);
+    assert_int_equal(m.hlen, 0);
+    gtr__idmap_free(&m, a);
+}
+
+/* Keys met in descending order (goroutine statuses listed from the newest) grow the window
+ * down, in amortised constant time. */
+static void test_idmap_window_grows_down(void **state)
+{
+    (void)state;
+    const gtr_alloc *a = gtr__alloc_or_libc(NULL);
+    gtr__idmap m = {0};
+    for (uint64_t k = 200000; k >= 1; k--)
+        assert_int_equal(gtr__idmap_put(&m, a, k, value_of(k)), GTR_OK);
+    assert_int_equal(m.hlen, 0);
+    assert_true(m.ndense <= 2 * m.len + 64);
+    for (uint64_t k = 1; k <= 200000; k++)
+        assert_int_equal(gtr__idmap_get(&m, k), value_of(k));
+    assert_int_equal(gtr__idmap_get(&m, 0), 0);
+    gtr__idmap_free(&m, a);
+}
+
 /* Goroutine IDs: each new one above the last, the old ones ending. The window follows, so
  * the live IDs stay dense and the memory stays proportional to them. */
 static void test_idmap_window_slides_with_growing_keys(void **state)
@@ -361,6 +400,8 @@ int main(void)
         cmocka_unit_test(test_idmap_dense_keys_stay_in_the_window),
         cmocka_unit_test(test_idmap_sparse_and_extreme_keys_hash),
         cmocka_unit_test(test_idmap_negative_and_positive_ids_around_zero),
+        cmocka_unit_test(test_idmap_window_starts_at_the_first_far_key),
+        cmocka_unit_test(test_idmap_window_grows_down),
         cmocka_unit_test(test_idmap_window_slides_with_growing_keys),
         cmocka_unit_test(test_idmap_old_key_survives_slides),
         cmocka_unit_test(test_idmap_matches_a_reference_under_random_operations),

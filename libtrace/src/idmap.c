@@ -42,10 +42,8 @@ static void hash_place(uint64_t *keys, uint64_t *vals, size_t cap, uint64_t key,
     vals[i] = val;
 }
 
-/* hash_rebuild moves the hash entries into a table of ncap cells, dropping those whose key is
- * in [lo, lo + width), modulo 2^64 (the caller has put them in the dense array). */
-static bool hash_rebuild(gtr__idmap *m, const gtr_alloc *a, size_t ncap, uint64_t lo,
-                         uint64_t width)
+/* hash_resize moves the hash entries into a table of ncap cells. */
+static bool hash_resize(gtr__idmap *m, const gtr_alloc *a, size_t ncap)
 {
     uint64_t *nk = gtr__calloc(a, ncap, sizeof *nk);
     uint64_t *nv = gtr__calloc(a, ncap, sizeof *nv);
@@ -54,19 +52,15 @@ static bool hash_rebuild(gtr__idmap *m, const gtr_alloc *a, size_t ncap, uint64_
         gtr__free(a, nv);
         return false;
     }
-    size_t n = 0;
     for (size_t i = 0; i < m->hcap; i++) {
-        if (m->hvals[i] != 0 && m->hkeys[i] - lo >= width) {
+        if (m->hvals[i] != 0)
             hash_place(nk, nv, ncap, m->hkeys[i], m->hvals[i]);
-            n++;
-        }
     }
     gtr__free(a, m->hkeys);
     gtr__free(a, m->hvals);
     m->hkeys = nk;
     m->hvals = nv;
     m->hcap = ncap;
-    m->hlen = n;
     return true;
 }
 
@@ -97,41 +91,43 @@ uint64_t gtr__idmap_get_sparse(const gtr__idmap *m, uint64_t key)
     return i < m->hcap ? m->hvals[i] : 0;
 }
 
-/* grow_dense tries to extend the dense array up to cover key. false leaves the map unchanged
- * (the key then goes to the hash table, or the window slides). */
+/* grow_dense tries to extend the dense window to cover key, up or down (keys less than 2^63
+ * below the base count as below it), to at most 2*len + DENSE_SLACK entries. false leaves
+ * the map unchanged (the key then goes to the hash table, or the window slides). */
 static bool grow_dense(gtr__idmap *m, const gtr_alloc *a, uint64_t key)
 {
-    uint64_t d = key - m->base; /* modular, as in gtr__idmap_get */
     uint64_t limit = 2 * (uint64_t)m->len + DENSE_SLACK;
-    if (d >= limit)
+    uint64_t d = key - m->base; /* modular, as in gtr__idmap_get */
+    bool down = d >= UINT64_C(1) << 63;
+    uint64_t need = down ? (m->base - key) + m->ndense : d + 1;
+    if (need > limit)
         return false;
     size_t ncap = m->ndense < DENSE_MIN / 2 ? DENSE_MIN : m->ndense * 2;
     if (ncap > limit)
         ncap = (size_t)limit;
-    if (ncap < d + 1)
-        ncap = (size_t)d + 1;
-    /* An array longer than ndense is not read past it: a failure below leaves the map as it
-     * was. */
+    if (ncap < need)
+        ncap = (size_t)need;
     uint64_t *nd = gtr__realloc_array(a, m->dense, ncap, sizeof *nd);
     if (nd == NULL)
         return false;
+    /* Growing down, all the new room goes below: the next key down is likely near. */
+    size_t shift = down ? ncap - m->ndense : 0;
+    memmove(nd + shift, nd, m->ndense * sizeof *nd);
+    memset(nd, 0, shift * sizeof *nd);
+    memset(nd + shift + m->ndense, 0, (ncap - shift - m->ndense) * sizeof *nd);
     m->dense = nd;
-    memset(nd + m->ndense, 0, (ncap - m->ndense) * sizeof *nd);
-    /* Hash entries now inside the window move to it. */
-    bool moves = false;
-    for (size_t i = 0; i < m->hcap && !moves; i++)
-        moves = m->hvals[i] != 0 && m->hkeys[i] - m->base < ncap;
-    if (moves) {
-        for (size_t i = 0; i < m->hcap; i++) {
-            if (m->hvals[i] != 0 && m->hkeys[i] - m->base < ncap)
-                nd[m->hkeys[i] - m->base] = m->hvals[i];
-        }
-        if (!hash_rebuild(m, a, m->hcap, m->base, ncap)) {
-            memset(nd + m->ndense, 0, (ncap - m->ndense) * sizeof *nd);
-            return false;
-        }
-    }
+    m->base -= shift;
     m->ndense = ncap;
+    /* Hash entries now inside the window move to it. Removing one may shift another into its
+     * cell: that cell is looked at again. */
+    for (size_t i = 0; i < m->hcap && m->hlen > 0;) {
+        if (m->hvals[i] != 0 && m->hkeys[i] - m->base < ncap) {
+            nd[m->hkeys[i] - m->base] = m->hvals[i];
+            hash_remove_at(m, i);
+            continue;
+        }
+        i++;
+    }
     return true;
 }
 
@@ -144,7 +140,7 @@ static bool hash_reserve(gtr__idmap *m, const gtr_alloc *a, size_t more)
             return false;
         ncap *= 2;
     }
-    return ncap == m->hcap || hash_rebuild(m, a, ncap, 0, 0);
+    return ncap == m->hcap || hash_resize(m, a, ncap);
 }
 
 /* slide_dense tries to move the window up so that key, above it, lands in its middle: the
@@ -202,6 +198,15 @@ static bool slide_dense(gtr__idmap *m, const gtr_alloc *a, uint64_t key)
  * memory, the map then unchanged as far as its contents go. */
 static bool make_room(gtr__idmap *m, const gtr_alloc *a, uint64_t key)
 {
+    if (key - m->base < m->ndense)
+        return true;
+    /* An empty map moves its window for free: to its first key, unless that key is within
+     * reach of the window (small counters keep base 0). OS thread IDs and the like, few and
+     * close together, are then dense too. */
+    if (m->len == 0 && key - m->base >= DENSE_SLACK) {
+        m->base = key - DENSE_MIN / 2;
+        m->slide_wait = 0;
+    }
     if (key - m->base >= m->ndense && !grow_dense(m, a, key))
         (void)slide_dense(m, a, key);
     return key - m->base < m->ndense || hash_reserve(m, a, 1);

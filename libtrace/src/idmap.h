@@ -6,9 +6,11 @@
  * two's complement) to a nonzero uint64 value. Keys in a window [base, base + ndense) live
  * in a dense array, all others in an open-addressing hash table (linear probing, load at
  * most one half). The window is bounded in proportion to the number of entries, so sparse
- * keys cost no memory; keys that only grow (goroutines, tasks: a fresh ID each time, the
- * old ones ending) slide it up, so that the recent keys stay dense. A zeroed gtr__idmap is
- * empty; the allocator is passed to the calls that may allocate.
+ * keys cost no memory. It starts at 0 for small counters and at the first key otherwise (OS
+ * thread IDs), grows up and down to the keys near it, and keys that only grow (goroutines,
+ * tasks: a fresh ID each time, the old ones ending) slide it up, so that the recent keys stay
+ * dense. A zeroed gtr__idmap is empty; the allocator is passed to the calls that may
+ * allocate.
  *
  * gtr__idstore is the same map whose values are fixed-size records at addresses that never
  * move while the store lives (a caller may keep a pointer to one record while inserting
@@ -98,6 +100,15 @@ void gtr__idstore_destroy(gtr__idstore *s, void (*fini)(const gtr_alloc *, void 
 static GTR__ALWAYS_INLINE void *gtr__idstore_get(const gtr__idstore *s, uint64_t key)
 {
     return (void *)(uintptr_t)gtr__idmap_get(&s->map, key);
+}
+
+/* gtr__idstore_peek is gtr__idstore_get without the hash table, and without a call: key's
+ * record when key is in the dense window, else NULL (which says nothing of the hash table),
+ * for fast paths that fall back on a full lookup. */
+static GTR__ALWAYS_INLINE void *gtr__idstore_peek(const gtr__idstore *s, uint64_t key)
+{
+    uint64_t d = key - s->map.base;
+    return d < s->map.ndense ? (void *)(uintptr_t)s->map.dense[d] : NULL;
 }
 
 /* gtr__idstore_insert_slow is gtr__idstore_insert's whole work. */
