@@ -2,10 +2,9 @@
 /* Port of src/internal/trace/testtrace/validation.go at go1.27.3: the Validator.
  *
  * Go keeps its state in maps (gs, ps, ms, ranges, tasks) of pointers. Here each map is an
- * idmap: a dense array for small non-negative IDs (the common case: goroutine, proc and
- * thread IDs are small counters) with an open-addressing hash table for everything else, so
- * any int64 ID works. A binding (Go's *schedContext) is stored as the thread ID, since
- * threads are never removed from ms. Range names and task types are interned in a string
+ * ID store (idmap.h): a dense window for IDs close together (goroutine, proc and thread IDs)
+ * in front of a hash table, so any int64 ID works. A binding (Go's *schedContext) is stored
+ * as the thread ID, since threads are never removed from ms. Range names and task types are interned in a string
  * pool, so the steady state allocates nothing and equal names compare by pointer. Every
  * failed check is appended to an accumulator and the messages are joined with "\n", as
  * errors.Join does. */
@@ -19,278 +18,30 @@
 #include "gtr/raw.h"
 #include "gtr/reader.h"
 #include "gtr/validate.h"
+#include "idmap.h"
 #include "mem.h"
 #include "reader_priv.h"
 #include "validate_priv.h"
 
-/* ---- idmap: int64 ID -> fixed-size value ---------------------------------------------- */
+/* ---- state maps ------------------------------------------------------------------- */
 
-#define DENSE_MAX ((int64_t)1 << 24)   /* largest ID a dense array may cover */
-#define IDMAP_CACHE 16                 /* a power of two */
-
-typedef struct idmap {
-    size_t vsize;
-    uint8_t *dvals;      /* dcap values */
-    void **dptr;         /* dcap: &dvals[id] for a present id, NULL for an absent one (a
-                          * lookup is one load) */
-    size_t dcap;
-    int64_t *hkeys;      /* hcap keys */
-    uint8_t *hvals;      /* hcap values */
-    uint8_t *hused;      /* hcap flags */
-    size_t hcap, hlen;
-    size_t len;          /* entries in total */
-    /* The values of IDs found lately in the hash table, by the ID's low bits: thread IDs
-     * (the OS's, too sparse for the dense array) are few and mostly consecutive, and one
-     * event after another names another. cache_ptr[j] is NULL or the value of cache_key[j];
-     * what moves hash entries (growth, deletion) empties the cache. */
-    int64_t cache_key[IDMAP_CACHE];
-    void *cache_ptr[IDMAP_CACHE];
-} idmap;
-
-static uint64_t mix64(uint64_t x)
+/* state_add is state_put for an absent id. */
+static GTR__NOINLINE void *state_add(gtr__idstore *s, int64_t id)
 {
-    x ^= x >> 30;
-    x *= UINT64_C(0xbf58476d1ce4e5b9);
-    x ^= x >> 27;
-    x *= UINT64_C(0x94d049bb133111eb);
-    return x ^ (x >> 31);
+    void *r = gtr__idstore_insert(s, (uint64_t)id);
+    if (r != NULL)
+        memset(r, 0, s->elem_size);
+    return r;
 }
 
-static void idmap_free(idmap *m, const gtr_alloc *a)
+/* state_put is Go's lookup that adds a zero value when absent: id's record, zeroed when
+ * *created. NULL when out of memory. (Only task records are ever deleted, and they own no
+ * buffers, so zeroing a recycled record loses nothing.) */
+static GTR__ALWAYS_INLINE void *state_put(gtr__idstore *s, int64_t id, bool *created)
 {
-    gtr__free(a, m->dvals);
-    gtr__free(a, m->dptr);
-    gtr__free(a, m->hkeys);
-    gtr__free(a, m->hvals);
-    gtr__free(a, m->hused);
-    memset(m, 0, sizeof *m);
-}
-
-static size_t hash_find(const idmap *m, int64_t id, bool *found)
-{
-    size_t mask = m->hcap - 1, i = (size_t)mix64((uint64_t)id) & mask;
-    while (m->hused[i]) {
-        if (m->hkeys[i] == id) {
-            *found = true;
-            return i;
-        }
-        i = (i + 1) & mask;
-    }
-    *found = false;
-    return i;
-}
-
-/* hash_get is idmap_get for an ID outside the dense array and not in the cache (idmap_get
- * tests both inline). */
-static void *hash_get(idmap *m, int64_t id)
-{
-    bool found;
-    size_t i;
-
-    if (m->hlen == 0)
-        return NULL;
-    i = hash_find(m, id, &found);
-    if (!found)
-        return NULL;
-    void *v = m->hvals + i * m->vsize;
-    m->cache_key[(size_t)id & (IDMAP_CACHE - 1)] = id;
-    m->cache_ptr[(size_t)id & (IDMAP_CACHE - 1)] = v;
-    return v;
-}
-
-/* idmap_get returns the value slot of id, or NULL. The dense case and the IDs cached from
- * the hash table are inlined at every call (goroutine, proc and thread IDs, several lookups
- * per event). */
-static GTR__ALWAYS_INLINE void *idmap_get(idmap *m, int64_t id)
-{
-    if ((uint64_t)id < m->dcap)   /* a negative id is not */
-        return m->dptr[id];
-    size_t j = (size_t)id & (IDMAP_CACHE - 1);
-    if (m->cache_key[j] == id && m->cache_ptr[j] != NULL)
-        return m->cache_ptr[j];
-    return hash_get(m, id);
-}
-
-/* idmap_peek is idmap_get without the hash table: the value slot of id when it is in the
- * dense array or the cache, else NULL (which says nothing of the hash table). No call. */
-static GTR__ALWAYS_INLINE void *idmap_peek(const idmap *m, int64_t id)
-{
-    if ((uint64_t)id < m->dcap)
-        return m->dptr[id];
-    size_t j = (size_t)id & (IDMAP_CACHE - 1);
-    return m->cache_key[j] == id ? m->cache_ptr[j] : NULL;
-}
-
-static bool hash_grow(idmap *m, const gtr_alloc *a)
-{
-    size_t ncap = m->hcap ? m->hcap * 2 : 16;
-    int64_t *keys = gtr__calloc(a, ncap, sizeof *keys);
-    uint8_t *vals = gtr__calloc(a, ncap, m->vsize);
-    uint8_t *used = gtr__calloc(a, ncap, 1);
-    idmap old = *m;
-
-    if (keys == NULL || vals == NULL || used == NULL) {
-        gtr__free(a, keys);
-        gtr__free(a, vals);
-        gtr__free(a, used);
-        return false;
-    }
-    m->hkeys = keys;
-    m->hvals = vals;
-    m->hused = used;
-    m->hcap = ncap;
-    for (size_t i = 0; i < old.hcap; i++) {
-        bool found;
-        size_t j;
-        if (!old.hused[i])
-            continue;
-        j = hash_find(m, old.hkeys[i], &found);
-        m->hused[j] = 1;
-        m->hkeys[j] = old.hkeys[i];
-        memcpy(m->hvals + j * m->vsize, old.hvals + i * m->vsize, m->vsize);
-    }
-    gtr__free(a, old.hkeys);
-    gtr__free(a, old.hvals);
-    gtr__free(a, old.hused);
-    memset(m->cache_ptr, 0, sizeof m->cache_ptr);   /* every entry moved */
-    return true;
-}
-
-/* hash_delete removes slot i with backward-shift deletion (linear probing). */
-static void hash_delete(idmap *m, size_t i)
-{
-    size_t mask = m->hcap - 1, j = i;
-    for (;;) {
-        size_t home;
-        j = (j + 1) & mask;
-        if (!m->hused[j])
-            break;
-        home = (size_t)mix64((uint64_t)m->hkeys[j]) & mask;
-        /* Move j back to i if its home is not within (i, j]. */
-        if ((i <= j) ? (i < home && home <= j) : (i < home || home <= j))
-            continue;
-        m->hkeys[i] = m->hkeys[j];
-        memcpy(m->hvals + i * m->vsize, m->hvals + j * m->vsize, m->vsize);
-        i = j;
-    }
-    m->hused[i] = 0;
-    m->hlen--;
-    memset(m->cache_ptr, 0, sizeof m->cache_ptr);   /* entries moved back */
-}
-
-/* dense_grow extends the dense array to cover id and moves hash entries it now covers. */
-static bool dense_grow(idmap *m, const gtr_alloc *a, int64_t id)
-{
-    size_t ncap = m->dcap ? m->dcap : 64;
-    uint8_t *vals;
-    void **ptrs;
-
-    while (ncap <= (uint64_t)id)
-        ncap *= 2;
-    vals = gtr__realloc_array(a, m->dvals, ncap, m->vsize);
-    if (vals == NULL)
-        return false;
-    m->dvals = vals;
-    /* The values may have moved: their pointers follow before anything can fail. */
-    for (size_t i = 0; i < m->dcap; i++)
-        if (m->dptr[i] != NULL)
-            m->dptr[i] = vals + i * m->vsize;
-    ptrs = gtr__realloc_array(a, m->dptr, ncap, sizeof *ptrs);
-    if (ptrs == NULL)
-        return false;
-    m->dptr = ptrs;
-    memset(m->dvals + m->dcap * m->vsize, 0, (ncap - m->dcap) * m->vsize);
-    for (size_t i = m->dcap; i < ncap; i++)
-        ptrs[i] = NULL;
-    m->dcap = ncap;
-    for (size_t i = 0; i < m->hcap && m->hlen > 0;) {
-        int64_t k = m->hkeys[i];
-        if (m->hused[i] && k >= 0 && (uint64_t)k < m->dcap) {
-            memcpy(m->dvals + (size_t)k * m->vsize, m->hvals + i * m->vsize, m->vsize);
-            m->dptr[k] = m->dvals + (size_t)k * m->vsize;
-            hash_delete(m, i); /* slot i may now hold a shifted entry: look again */
-            continue;
-        }
-        i++;
-    }
-    return true;
-}
-
-/* idmap_put_new is idmap_put for an absent id. */
-static GTR__NOINLINE void *idmap_put_new(idmap *m, const gtr_alloc *a, int64_t id,
-                                         bool *created)
-{
-    void *v;
-    bool found;
-    size_t i;
-
-    *created = true;
-    if (id >= 0 && (uint64_t)id >= m->dcap && id < DENSE_MAX &&
-        (uint64_t)id <= 2 * (uint64_t)m->len + 1024) {
-        if (!dense_grow(m, a, id))
-            return NULL;
-    }
-    if (id >= 0 && (uint64_t)id < m->dcap) {
-        v = m->dvals + (size_t)id * m->vsize;
-        m->dptr[id] = v;
-        m->len++;
-        memset(v, 0, m->vsize);
-        return v;
-    }
-    if ((m->hlen + 1) * 2 > m->hcap && !hash_grow(m, a))
-        return NULL;
-    i = hash_find(m, id, &found);
-    m->hused[i] = 1;
-    m->hkeys[i] = id;
-    m->hlen++;
-    m->len++;
-    v = m->hvals + i * m->vsize;
-    memset(v, 0, m->vsize);
-    return v;
-}
-
-/* idmap_put returns the value slot of id, creating a zeroed one (*created) if needed. NULL
- * when out of memory. The pointer is valid until the next put or delete. */
-static GTR__ALWAYS_INLINE void *idmap_put(idmap *m, const gtr_alloc *a, int64_t id,
-                                          bool *created)
-{
-    void *v = idmap_get(m, id);
-    *created = false;
-    if (v != NULL)
-        return v;
-    return idmap_put_new(m, a, id, created);
-}
-
-static void idmap_delete(idmap *m, int64_t id)
-{
-    bool found;
-    size_t i;
-
-    if (id >= 0 && (uint64_t)id < m->dcap) {
-        if (m->dptr[id] != NULL) {
-            m->dptr[id] = NULL;
-            m->len--;
-        }
-        return;
-    }
-    if (m->hlen == 0)
-        return;
-    i = hash_find(m, id, &found);
-    if (found) {
-        hash_delete(m, i);
-        m->len--;
-    }
-}
-
-/* idmap_each calls fn on every value (used to free range lists). */
-static void idmap_each(idmap *m, void (*fn)(void *v, const gtr_alloc *a), const gtr_alloc *a)
-{
-    for (size_t i = 0; i < m->dcap; i++)
-        if (m->dptr[i] != NULL)
-            fn(m->dptr[i], a);
-    for (size_t i = 0; i < m->hcap; i++)
-        if (m->hused[i])
-            fn(m->hvals + i * m->vsize, a);
+    void *r = gtr__idstore_get(s, (uint64_t)id);
+    *created = r == NULL;
+    return r != NULL ? r : state_add(s, id);
 }
 
 /* ---- string pool ---------------------------------------------------------------------- */
@@ -417,11 +168,11 @@ typedef struct last_sync {
 struct gtr_validator {
     gtr_alloc alc;
     gtr_time last_ts;
-    idmap gs;            /* goid -> res_state */
-    idmap ps;            /* procid -> res_state */
-    idmap ms;            /* threadid -> sched_ctx */
-    idmap ranges[4];     /* per gtr_resource_kind: id -> range_list */
-    idmap tasks;         /* taskid -> task_type */
+    gtr__idstore gs;        /* goid -> res_state */
+    gtr__idstore ps;        /* procid -> res_state */
+    gtr__idstore ms;        /* threadid -> sched_ctx */
+    gtr__idstore ranges[4]; /* per gtr_resource_kind: id -> range_list */
+    gtr__idstore tasks;     /* taskid -> task_type */
     strpool pool;
     last_sync last;
     gtr_go_version go_version;
@@ -465,12 +216,12 @@ gtr_status gtr_validator_new(const gtr_alloc *alc, gtr_validator **out, gtr_err 
     if (v == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "allocating validator");
     v->alc = *a;
-    v->gs.vsize = sizeof(res_state);
-    v->ps.vsize = sizeof(res_state);
-    v->ms.vsize = sizeof(sched_ctx);
+    gtr__idstore_init(&v->gs, &v->alc, sizeof(res_state));
+    gtr__idstore_init(&v->ps, &v->alc, sizeof(res_state));
+    gtr__idstore_init(&v->ms, &v->alc, sizeof(sched_ctx));
     for (int i = 0; i < 4; i++)
-        v->ranges[i].vsize = sizeof(range_list);
-    v->tasks.vsize = sizeof(task_type);
+        gtr__idstore_init(&v->ranges[i], &v->alc, sizeof(range_list));
+    gtr__idstore_init(&v->tasks, &v->alc, sizeof(task_type));
     v->go_version = GTR_GO_CURRENT;
     gtr_buf_init(&v->errs, &v->alc);
     *out = v;
@@ -491,7 +242,7 @@ void gtr_validator_skip_clock_snapshot_checks(gtr_validator *v)
         v->skip_clock_snapshot_checks = true;
 }
 
-static void free_range_list(void *p, const gtr_alloc *a)
+static void free_range_list(const gtr_alloc *a, void *p)
 {
     range_list *l = p;
     gtr__free(a, (void *)l->items);
@@ -504,14 +255,12 @@ void gtr_validator_free(gtr_validator *v)
     if (v == NULL)
         return;
     a = &v->alc;
-    idmap_free(&v->gs, a);
-    idmap_free(&v->ps, a);
-    idmap_free(&v->ms, a);
-    for (int i = 0; i < 4; i++) {
-        idmap_each(&v->ranges[i], free_range_list, a);
-        idmap_free(&v->ranges[i], a);
-    }
-    idmap_free(&v->tasks, a);
+    gtr__idstore_destroy(&v->gs, NULL);
+    gtr__idstore_destroy(&v->ps, NULL);
+    gtr__idstore_destroy(&v->ms, NULL);
+    for (int i = 0; i < 4; i++)
+        gtr__idstore_destroy(&v->ranges[i], free_range_list);
+    gtr__idstore_destroy(&v->tasks, NULL);
     strpool_free(&v->pool, a);
     gtr_buf_free(&v->errs);
     gtr__free(a, v->clean);
@@ -638,7 +387,7 @@ static inline gtr_status check_stack(gtr_validator *v, gtr_stack stk, gtr_err *e
 
 static range_list *ranges_of(gtr_validator *v, gtr_resource_id r)
 {
-    return idmap_get(&v->ranges[r.kind & 3], r.id);
+    return gtr__idstore_get(&v->ranges[r.kind & 3], (uint64_t)r.id);
 }
 
 static bool has_range(gtr_validator *v, gtr_resource_id r, const char *name)
@@ -661,7 +410,7 @@ static bool has_any_range(gtr_validator *v, gtr_resource_id r)
 static gtr_status add_range(gtr_validator *v, gtr_resource_id r, const char *name, gtr_err *err)
 {
     bool created;
-    range_list *l = idmap_put(&v->ranges[r.kind & 3], &v->alc, r.id, &created);
+    range_list *l = state_put(&v->ranges[r.kind & 3], r.id, &created);
     if (l == NULL || !GTR__GROW(&v->alc, l->items, l->cap, l->n + 1))
         return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
     l->items[l->n++] = name;
@@ -703,7 +452,7 @@ static GTR__NOINLINE gtr_status get_or_create_thread_slow(gtr_validator *v, cons
             return GTR_OK;
         }
     }
-    s = idmap_put(&v->ms, &v->alc, m, &created);
+    s = state_put(&v->ms, m, &created);
     if (s == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
     if (created) {
@@ -723,7 +472,7 @@ static GTR__ALWAYS_INLINE gtr_status get_or_create_thread(gtr_validator *v, cons
                                                           sched_ctx **ctx, gtr_err *err)
 {
     if (m != GTR_NO_THREAD) {
-        sched_ctx *s = idmap_get(&v->ms, m);
+        sched_ctx *s = gtr__idstore_get(&v->ms, (uint64_t)m);
         if (s != NULL) {
             *ctx = s;
             return GTR_OK;
@@ -808,15 +557,15 @@ static gtr_status check_label(gtr_validator *v, const gtr_event *ev, gtr_err *er
         acc_errorf(v, "label resource none");
     switch (l.resource.kind) {
     case GTR_RESOURCE_GOROUTINE:
-        if (idmap_get(&v->gs, l.resource.id) == NULL)
+        if (gtr__idstore_get(&v->gs, (uint64_t)l.resource.id) == NULL)
             acc_errorf(v, "label for invalid goroutine %" PRId64, l.resource.id);
         break;
     case GTR_RESOURCE_PROC:
-        if (idmap_get(&v->ps, l.resource.id) == NULL)
+        if (gtr__idstore_get(&v->ps, (uint64_t)l.resource.id) == NULL)
             acc_errorf(v, "label for invalid proc %" PRId64, l.resource.id);
         break;
     case GTR_RESOURCE_THREAD:
-        if (idmap_get(&v->ms, l.resource.id) == NULL)
+        if (gtr__idstore_get(&v->ms, (uint64_t)l.resource.id) == NULL)
             acc_errorf(v, "label for invalid thread %" PRId64, l.resource.id);
         break;
     default:
@@ -845,7 +594,7 @@ static GTR__ALWAYS_INLINE gtr_status check_goroutine(gtr_validator *v, const gtr
         acc_errorf(v, "undetermined goroutine %" PRId64 " after first global sync", id);
     if (new_ == GTR_GO_NOT_EXIST && has_any_range(v, gtr_make_resource_goroutine(id)))
         acc_errorf(v, "goroutine %" PRId64 " died with active ranges", id);
-    state = idmap_put(&v->gs, &v->alc, id, &created);
+    state = state_put(&v->gs, id, &created);
     if (state == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
     if (!created) {
@@ -880,7 +629,7 @@ static GTR__ALWAYS_INLINE gtr_status check_goroutine(gtr_validator *v, const gtr
             acc_errorf(v, "StateTransition.Stack doesn't match Event.Stack");
         }
         if (state->bound) {
-            sched_ctx *ctx = idmap_get(&v->ms, state->binding);
+            sched_ctx *ctx = gtr__idstore_get(&v->ms, (uint64_t)state->binding);
             if (ctx->g != id) {
                 acc_errorf(v, "tried to stop goroutine %" PRId64 " when it wasn't currently "
                               "executing (currently executing %" PRId64 ") on thread %" PRId64,
@@ -911,7 +660,7 @@ static GTR__ALWAYS_INLINE gtr_status check_proc(gtr_validator *v, const gtr_even
         acc_errorf(v, "undetermined proc %" PRId64 " after first global sync", id);
     if (new_ == GTR_PROC_NOT_EXIST && has_any_range(v, gtr_make_resource_proc(id)))
         acc_errorf(v, "proc %" PRId64 " died with active ranges", id);
-    state = idmap_put(&v->ps, &v->alc, id, &created);
+    state = state_put(&v->ps, id, &created);
     if (state == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
     if (!created) {
@@ -941,7 +690,7 @@ static GTR__ALWAYS_INLINE gtr_status check_proc(gtr_validator *v, const gtr_even
         }
     } else if (gtr_proc_state_executing(old) && !gtr_proc_state_executing(new_)) {
         if (state->bound) {
-            sched_ctx *ctx = idmap_get(&v->ms, state->binding);
+            sched_ctx *ctx = gtr__idstore_get(&v->ms, (uint64_t)state->binding);
             if (ctx->p != id) {
                 acc_errorf(v, "tried to stop proc %" PRId64 " when it wasn't currently executing "
                               "(currently executing %" PRId64 ") on thread %" PRId64,
@@ -1043,7 +792,7 @@ static gtr_status check_task(gtr_validator *v, const gtr_event *ev, gtr_event_ki
         }
         /* N.B. the task type is not checked: "" is a valid type. */
         type = strpool_intern(&v->pool, &v->alc, t.type);
-        tt = type != NULL ? idmap_put(&v->tasks, &v->alc, (int64_t)t.id, &created) : NULL;
+        tt = type != NULL ? state_put(&v->tasks, (int64_t)t.id, &created) : NULL;
         if (tt == NULL)
             return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
         tt->type = type->s;
@@ -1051,7 +800,7 @@ static gtr_status check_task(gtr_validator *v, const gtr_event *ev, gtr_event_ki
         return GTR_OK;
     }
     /* A task end may come without a begin: only check ends whose begin was seen. */
-    tt = idmap_get(&v->tasks, (int64_t)t.id);
+    tt = gtr__idstore_get(&v->tasks, (uint64_t)t.id);
     if (tt != NULL) {
         if (t.type.len != tt->len || memcmp(t.type.data, tt->type, tt->len) != 0) {
             gtr_buf *b = acc_begin(v);
@@ -1061,7 +810,7 @@ static gtr_status check_task(gtr_validator *v, const gtr_event *ev, gtr_event_ki
             put_q(b, tt->type, tt->len);
             gtr_buf_printf(b, " for task %" PRIu64, t.id);
         }
-        idmap_delete(&v->tasks, (int64_t)t.id);
+        gtr__idstore_delete(&v->tasks, t.id);
     }
     return GTR_OK;
 }
@@ -1227,7 +976,7 @@ OWN_COPY_TYPES(TRANSITION_FN)
  * leaves; and a start's thread is known and runs no other P (goroutine), or a stop's P
  * (goroutine) is bound to a thread that runs it. It then makes the same changes as the full
  * checks would and returns true; otherwise it changes nothing and returns false, for the full
- * checks to run. Its lookups are the ID maps' dense arrays and caches only, with no call: a
+ * checks to run. Its lookups are the ID maps' dense windows only, with no call: a
  * function with a call on its common path saves six registers at every entry. These five
  * types are nearly all of a real trace's events. */
 static GTR__ALWAYS_INLINE bool transition_fast(gtr_validator *v, const gtr_event *ev,
@@ -1249,12 +998,14 @@ static GTR__ALWAYS_INLINE bool transition_fast(gtr_validator *v, const gtr_event
     const bool start = tr.new_state_ == (proc ? GTR_PROC_RUNNING : GTR_GO_RUNNING);
     const int64_t none = proc ? GTR_NO_PROC : GTR_NO_GOROUTINE;
     int64_t id = tr.resource.id;
-    res_state *state = idmap_peek(proc ? &v->ps : &v->gs, id);
+    res_state *state = gtr__idstore_peek(proc ? &v->ps : &v->gs, (uint64_t)id);
     if (state == NULL || state->state != tr.old_state_)
         return false;
     sched_ctx *ctx;
     if (start) {
-        if (ev->m_ == GTR_NO_THREAD || (ctx = idmap_peek(&v->ms, ev->m_)) == NULL)
+        if (ev->m_ == GTR_NO_THREAD)
+            return false;
+        if ((ctx = gtr__idstore_peek(&v->ms, (uint64_t)ev->m_)) == NULL)
             return false;
         int64_t *runs = proc ? &ctx->p : &ctx->g;
         if (*runs != none && *runs != id)
@@ -1265,7 +1016,9 @@ static GTR__ALWAYS_INLINE bool transition_fast(gtr_validator *v, const gtr_event
     } else {
         /* (The full checks never leave a P or goroutine unbound while its binding thread runs
          * it, so the test of bound is for the reader's sake as much as the path's.) */
-        if (!state->bound || (ctx = idmap_peek(&v->ms, state->binding)) == NULL)
+        if (!state->bound)
+            return false;
+        if ((ctx = gtr__idstore_peek(&v->ms, (uint64_t)state->binding)) == NULL)
             return false;
         int64_t *runs = proc ? &ctx->p : &ctx->g;
         if (*runs != id)
@@ -1278,7 +1031,7 @@ static GTR__ALWAYS_INLINE bool transition_fast(gtr_validator *v, const gtr_event
     return true;
 }
 
-/* validate_fast_<type>: the type's fast path, and its full copy (a tail call) when the fast
+/* validate_fast_<type>: the type's fast path, (uint64_t)and its full copy (a tail call) when the fast
  * path declines. */
 #define FAST_FN(t)                                                                        \
     static GTR__NOINLINE gtr_status validate_fast_##t(gtr_validator *v, const gtr_event *ev, \
