@@ -263,6 +263,47 @@ static void test_idmap_clear_empties_and_keeps_memory(void **state)
     gtr__idmap_free(&m, a);
 }
 
+/* Index maps (Ps, stacks, strings, PCs -> their index in an array): the first index put
+ * stays, index 0 included; negative fake P IDs and huge keys alike. */
+static void test_idmap_index_keeps_the_first_index(void **state)
+{
+    (void)state;
+    const gtr_alloc *a = gtr__alloc_or_libc(NULL);
+    gtr__idmap m = {0};
+    uint64_t keys[300];
+    size_t n = 0;
+    for (int64_t p = -16; p < 200; p++)
+        keys[n++] = (uint64_t)p;
+    keys[n++] = (uint64_t)1 << 40;
+    keys[n++] = UINT64_C(1) << 63;   /* INT64_MIN (-1 is UINT64_MAX, above) */
+    keys[n++] = UINT64_C(0x4a3b2c);
+    size_t idx;
+    bool found;
+    for (size_t i = 0; i < n; i++) {
+        assert_false(gtr__idmap_get_index(&m, keys[i], &idx));
+        assert_int_equal(gtr__idmap_put_index(&m, a, keys[i], i, &idx, &found), GTR_OK);
+        assert_false(found);
+        assert_int_equal(idx, i);
+    }
+    for (size_t i = 0; i < n; i++) {
+        assert_true(gtr__idmap_get_index(&m, keys[i], &idx));
+        assert_int_equal(idx, i);
+        assert_int_equal(gtr__idmap_put_index(&m, a, keys[i], n + i, &idx, &found), GTR_OK);
+        assert_true(found);
+        assert_int_equal(idx, i);
+    }
+    assert_false(gtr__idmap_get_index(&m, 200, &idx));
+    assert_false(gtr__idmap_get_index(&m, ((uint64_t)1 << 40) + 1, &idx));
+    assert_int_equal(m.len, n);
+    gtr__idmap_free(&m, a);
+
+    budget b = {0};
+    gtr_alloc none = budget_alloc(&b);
+    assert_int_equal(gtr__idmap_put_index(&m, &none, 3, 0, &idx, &found), GTR_E_NOMEM);
+    assert_false(gtr__idmap_get_index(&m, 3, &idx));
+    gtr__idmap_free(&m, &none);
+}
+
 typedef struct rec {
     uint64_t id;
     char *buf;   /* a buffer the record owns, kept when it is recycled */
@@ -406,6 +447,7 @@ int main(void)
         cmocka_unit_test(test_idmap_old_key_survives_slides),
         cmocka_unit_test(test_idmap_matches_a_reference_under_random_operations),
         cmocka_unit_test(test_idmap_clear_empties_and_keeps_memory),
+        cmocka_unit_test(test_idmap_index_keeps_the_first_index),
         cmocka_unit_test(test_idstore_records_never_move_and_are_recycled),
         cmocka_unit_test(test_idmap_allocation_failure_is_reported_and_harmless),
         cmocka_unit_test(test_idstore_allocation_failure_is_reported_and_harmless),

@@ -588,39 +588,6 @@ static void test_tracev1_sort_moved_is_a_stable_sort(void **state)
     }
 }
 
-/* gtr__v1_slotmap: small keys (the dense array, negative fake Ps included), the largest
- * dense key, and keys beyond it (the hash map) all keep their first slot. */
-static void test_tracev1_slotmap_keeps_first_slots(void **state)
-{
-    (void)state;
-    const uint64_t keys[] = {0,        1,         UINT64_MAX,    UINT64_MAX - 3,
-                             (1u << 18) - 17, (1u << 18) - 16, (uint64_t)1 << 40, 77};
-    const size_t n = sizeof keys / sizeof keys[0];
-    gtr__v1_slotmap m;
-    memset(&m, 0, sizeof m);
-    size_t idx;
-    bool found;
-    for (size_t i = 0; i < n; i++) {
-        assert_false(gtr__v1_slot_get(&m, keys[i], &idx));
-        assert_int_equal(gtr__v1_slot_put(NULL, &m, keys[i], i, &idx, &found), GTR_OK);
-        assert_false(found);
-        assert_int_equal(idx, i);
-    }
-    for (size_t i = 0; i < n; i++) {
-        assert_true(gtr__v1_slot_get(&m, keys[i], &idx));
-        assert_int_equal(idx, i);
-        assert_int_equal(gtr__v1_slot_put(NULL, &m, keys[i], n + i, &idx, &found), GTR_OK);
-        assert_true(found);
-        assert_int_equal(idx, i);
-    }
-    assert_false(gtr__v1_slot_get(&m, 2, &idx));
-    assert_false(gtr__v1_slot_get(&m, ((uint64_t)1 << 40) + 1, &idx));
-    assert_true(m.ndense <= (size_t)1 << 18);
-    /* A slot number that cannot be stored is refused. */
-    assert_int_equal(gtr__v1_slot_put(NULL, &m, 3, UINT32_MAX, &idx, &found), GTR_E_NOMEM);
-    gtr__v1_slotmap_free(NULL, &m);
-}
-
 static void test_tracev1_stw_reasons_follow_the_version(void **state)
 {
     (void)state;
@@ -643,7 +610,6 @@ int main(void)
         cmocka_unit_test(test_tracev1_sort_moved_is_a_stable_sort),
         cmocka_unit_test(test_tracev1_heap_push_pop_is_push_then_pop),
         cmocka_unit_test(test_tracev1_stw_reasons_follow_the_version),
-        cmocka_unit_test(test_tracev1_slotmap_keeps_first_slots),
         cmocka_unit_test(test_tracev1_pack_round_trips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -233,6 +233,23 @@ gtr_status gtr__idmap_put(gtr__idmap *m, const gtr_alloc *a, uint64_t key, uint6
     return GTR_OK;
 }
 
+GTR__NOINLINE gtr_status gtr__idmap_put_index_slow(gtr__idmap *m, const gtr_alloc *a,
+                                                   uint64_t key, size_t next, size_t *idx,
+                                                   bool *found)
+{
+    uint64_t v = gtr__idmap_get(m, key);
+    *found = v != 0;
+    if (v != 0) {
+        *idx = (size_t)(v - 1);
+        return GTR_OK;
+    }
+    *idx = next;
+    if ((uint64_t)next >= UINT64_MAX || !make_room(m, a, key))
+        return GTR_E_NOMEM;
+    place(m, key, (uint64_t)next + 1);
+    return GTR_OK;
+}
+
 uint64_t gtr__idmap_delete(gtr__idmap *m, uint64_t key)
 {
     uint64_t v = 0;

@@ -79,6 +79,53 @@ void gtr__idmap_clear(gtr__idmap *m);
 /* gtr__idmap_free releases the memory and leaves the map empty (zeroed). */
 void gtr__idmap_free(gtr__idmap *m, const gtr_alloc *a);
 
+/* Index maps: a gtr__idmap from a key to an index into an array (0 included), which it
+ * stores plus one. */
+
+/* gtr__idmap_get_index: true and *idx when key is present. The dense case is inline. */
+static GTR__ALWAYS_INLINE bool gtr__idmap_get_index(const gtr__idmap *m, uint64_t key,
+                                                    size_t *idx)
+{
+    uint64_t v = gtr__idmap_get(m, key);
+    if (v == 0)
+        return false;
+    *idx = (size_t)(v - 1);
+    return true;
+}
+
+/* gtr__idmap_peek_index is gtr__idmap_get_index without the hash table, and without a call:
+ * true and *idx when key is in the dense window and present; false says nothing of the hash
+ * table (for fast paths that fall back on a full lookup). */
+static GTR__ALWAYS_INLINE bool gtr__idmap_peek_index(const gtr__idmap *m, uint64_t key,
+                                                     size_t *idx)
+{
+    uint64_t d = key - m->base;
+    if (d >= m->ndense || m->dense[d] == 0)
+        return false;
+    *idx = (size_t)(m->dense[d] - 1);
+    return true;
+}
+
+/* gtr__idmap_put_index_slow is gtr__idmap_put_index past its inline case. */
+gtr_status gtr__idmap_put_index_slow(gtr__idmap *m, const gtr_alloc *a, uint64_t key,
+                                     size_t next, size_t *idx, bool *found);
+
+/* gtr__idmap_put_index sets *idx to key's index: the one it has (*found true), else next,
+ * which key then gets (*found false). GTR_E_NOMEM leaves the map unchanged. A present key
+ * in the dense window is inline. */
+static GTR__ALWAYS_INLINE gtr_status gtr__idmap_put_index(gtr__idmap *m, const gtr_alloc *a,
+                                                          uint64_t key, size_t next,
+                                                          size_t *idx, bool *found)
+{
+    uint64_t d = key - m->base;
+    if (d < m->ndense && m->dense[d] != 0) {
+        *idx = (size_t)(m->dense[d] - 1);
+        *found = true;
+        return GTR_OK;
+    }
+    return gtr__idmap_put_index_slow(m, a, key, next, idx, found);
+}
+
 typedef struct gtr__idstore {
     gtr__idmap map;       /* key -> the address of its record */
     const gtr_alloc *alc;

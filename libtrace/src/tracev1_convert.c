@@ -97,8 +97,8 @@ struct gtr__v1_converter {
     gtr__u64map task_map;
     task_state *tasks;
     size_t ntasks, tasks_cap;
-    gtr__v1_slotmap seen_procs;
-    gtr__v1_slotmap procm_map;
+    gtr__idmap seen_procs;
+    gtr__idmap procm_map;
     proc_m *procms;
     size_t nprocms, procms_cap;
     gtr_time last_ts;
@@ -238,8 +238,8 @@ void gtr__v1_converter_free(gtr__v1_converter *c)
     gtr__free(a, c->extra);
     gtr__u64map_free(a, &c->task_map);
     gtr__free(a, c->tasks);
-    gtr__v1_slotmap_free(a, &c->seen_procs);
-    gtr__v1_slotmap_free(a, &c->procm_map);
+    gtr__idmap_free(&c->seen_procs, a);
+    gtr__idmap_free(&c->procm_map, a);
     gtr__free(a, c->procms);
     gtr__free(a, c);
 }
@@ -293,7 +293,7 @@ static gtr_status created_add(gtr__v1_converter *c, uint64_t g, gtr_err *err)
 static GTR__ALWAYS_INLINE bool proc_m_get(const gtr__v1_converter *c, int32_t p, gtr_threadid *m)
 {
     size_t v;
-    if (!gtr__v1_slot_get(&c->procm_map, (uint64_t)(int64_t)p, &v) || !c->procms[v].live)
+    if (!gtr__idmap_get_index(&c->procm_map, (uint64_t)(int64_t)p, &v) || !c->procms[v].live)
         return false;
     *m = c->procms[v].m;
     return true;
@@ -312,8 +312,8 @@ static gtr_status proc_m_set(gtr__v1_converter *c, int32_t p, gtr_threadid m, bo
 {
     size_t idx;
     bool found;
-    if (gtr__v1_slot_put(c->alc, &c->procm_map, (uint64_t)(int64_t)p, c->nprocms, &idx,
-                         &found) != GTR_OK)
+    if (gtr__idmap_put_index(&c->procm_map, c->alc, (uint64_t)(int64_t)p, c->nprocms, &idx,
+                             &found) != GTR_OK)
         return nomem(err);
     if (!found) {
         if (!GTR__GROW(c->alc, c->procms, c->procms_cap, c->nprocms + 1))
@@ -329,7 +329,8 @@ static gtr_status proc_m_set(gtr__v1_converter *c, int32_t p, gtr_threadid m, bo
 static gtr_status seen_proc(gtr__v1_converter *c, int32_t p, bool *seen, gtr_err *err)
 {
     size_t idx;
-    if (gtr__v1_slot_put(c->alc, &c->seen_procs, (uint64_t)(int64_t)p, 0, &idx, seen) != GTR_OK)
+    gtr__idmap *m = &c->seen_procs;
+    if (gtr__idmap_put_index(m, c->alc, (uint64_t)(int64_t)p, 0, &idx, seen) != GTR_OK)
         return nomem(err);
     return GTR_OK;
 }

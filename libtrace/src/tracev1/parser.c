@@ -162,84 +162,6 @@ gtr_status gtr__v1_pset_p_stk(gtr__v1_trace *t, gtr__v1_packed *e, int32_t p, ui
     return to_wide(t, e->tfg >> 8, args, stk, p, e);
 }
 
-/* gtr__v1_slotmap: keys below SLOT_DENSE_MAX after adding SLOT_BIAS (which brings the
- * negative fake Ps in range) live in a plain array grown to the largest such key seen (at
- * most 1 MiB); other keys go to the hash map. */
-#define SLOT_BIAS GTR__V1_SLOT_BIAS
-#define SLOT_DENSE_MAX ((size_t)1 << 18)
-
-bool gtr__v1_slot_get_slow(const gtr__v1_slotmap *m, uint64_t key, size_t *idx)
-{
-    uint64_t k = key + SLOT_BIAS;
-    if (k < SLOT_DENSE_MAX)
-        return false;   /* a small key beyond the array (the array's keys are inline) */
-    uint32_t v;
-    if (!gtr__u64map_get(&m->map, key, &v))
-        return false;
-    *idx = v;
-    return true;
-}
-
-static gtr_status slot_put_slow(const gtr_alloc *alc, gtr__v1_slotmap *m, uint64_t key,
-                                size_t next, size_t *idx, bool *found)
-{
-    *idx = 0;
-    *found = false;
-    if (next >= UINT32_MAX - 1)
-        return GTR_E_NOMEM;
-    uint64_t k = key + SLOT_BIAS;
-    if (k < SLOT_DENSE_MAX) {
-        if (k >= m->ndense) {
-            /* Powers of two from 64: the first above k is at most SLOT_DENSE_MAX. */
-            size_t ncap = m->ndense ? m->ndense * 2 : 64;
-            while (ncap <= k)
-                ncap *= 2;
-            uint32_t *d = gtr__realloc_array(alc, m->dense, ncap, sizeof *d);
-            if (d == NULL)
-                return GTR_E_NOMEM;
-            memset(d + m->ndense, 0, (ncap - m->ndense) * sizeof *d);
-            m->dense = d;
-            m->ndense = ncap;
-        }
-        /* dense[k] is 0 here: gtr__v1_slot_put handled a present key. */
-        m->dense[k] = (uint32_t)next + 1;
-        *idx = next;
-        return GTR_OK;
-    }
-    uint32_t v = (uint32_t)next;
-    if (gtr__u64map_put(alc, &m->map, key, &v, found) != GTR_OK)
-        return GTR_E_NOMEM;
-    *idx = v;
-    return GTR_OK;
-}
-
-/* dense_hit is slot_put's common case, a known small key, kept inline in its callers. */
-static inline bool dense_hit(const gtr__v1_slotmap *m, uint64_t key, size_t *idx, bool *found)
-{
-    uint64_t k = key + SLOT_BIAS;
-    if (k >= m->ndense || m->dense[k] == 0)
-        return false;
-    *idx = m->dense[k] - 1;
-    *found = true;
-    return true;
-}
-
-gtr_status gtr__v1_slot_put(const gtr_alloc *alc, gtr__v1_slotmap *m, uint64_t key,
-                            size_t next, size_t *idx, bool *found)
-{
-    if (dense_hit(m, key, idx, found))
-        return GTR_OK;
-    return slot_put_slow(alc, m, key, next, idx, found);
-}
-
-void gtr__v1_slotmap_free(const gtr_alloc *alc, gtr__v1_slotmap *m)
-{
-    gtr__u64map_free(alc, &m->map);
-    gtr__free(alc, m->dense);
-    m->dense = NULL;
-    m->ndense = 0;
-}
-
 /* --------------------------------------------------------------------------------------
  * Parser state.
  * -------------------------------------------------------------------------------------- */
@@ -285,7 +207,7 @@ typedef struct raw_event {
     size_t batch_off;
 } raw_event;
 
-typedef gtr__v1_slotmap slotmap;
+typedef gtr__idmap slotmap;   /* an ID -> its index (idmap.h) */
 
 typedef struct parser {
     const gtr_alloc *alc;
@@ -351,25 +273,23 @@ static gtr_status time_order(parser *p)
     return gtr_err_setf(p->err, GTR_E_FORMAT, "time stamps out of order");
 }
 
-/* slot_get/slot_put: the ID -> dense slot maps (gtr__v1_slot_*), failures as nomem. */
+/* slot_get/slot_put: the ID -> index maps, failures as nomem. */
 static bool slot_get(const slotmap *m, uint64_t key, size_t *idx)
 {
-    return gtr__v1_slot_get(m, key, idx);
+    return gtr__idmap_get_index(m, key, idx);
 }
 
 static inline gtr_status slot_put(parser *p, slotmap *m, uint64_t key, size_t next,
                                   size_t *idx, bool *found)
 {
-    if (dense_hit(m, key, idx, found))
-        return GTR_OK;
-    if (slot_put_slow(p->alc, m, key, next, idx, found) != GTR_OK)
+    if (gtr__idmap_put_index(m, p->alc, key, next, idx, found) != GTR_OK)
         return nomem(p);
     return GTR_OK;
 }
 
 static void slotmap_free(const gtr_alloc *alc, slotmap *m)
 {
-    gtr__v1_slotmap_free(alc, m);
+    gtr__idmap_free(m, alc);
 }
 
 /* read_val is readVal. */
@@ -1213,7 +1133,7 @@ typedef struct gs_table {
     size_t n, cap, wcap;
 } gs_table;
 
-/* gs_ref_new is gs_ref's slow path: g is not in the map's dense array. */
+/* gs_ref_new is gs_ref's slow path: g is not in the map's dense window. */
 static GTR__NOINLINE gtr_status gs_ref_new(parser *p, gs_table *gs, uint64_t g,
                                            gtr__v1_gstate **out)
 {
@@ -1236,13 +1156,12 @@ static GTR__NOINLINE gtr_status gs_ref_new(parser *p, gs_table *gs, uint64_t g,
 
 /* gs_ref points *out at g's state, added as the zero state (dead, sequence 0: Go's map
  * read of an absent G) when g has none. The pointer lasts until the next add; the slot,
- * *out - gs->v, lasts for good. A G in the dense array is found inline. */
+ * *out - gs->v, lasts for good. A G in the dense window is found inline. */
 static GTR__ALWAYS_INLINE gtr_status gs_ref(parser *p, gs_table *gs, uint64_t g,
                                             gtr__v1_gstate **out)
 {
     size_t idx;
-    bool found;
-    if (!dense_hit(&gs->map, g, &idx, &found))
+    if (!gtr__idmap_peek_index(&gs->map, g, &idx))
         return gs_ref_new(p, gs, g, out);
     *out = &gs->v[idx];
     return GTR_OK;
@@ -1511,8 +1430,8 @@ static gtr_status merge_batches(parser *p)
     proc *procs = gtr__calloc(p->alc, nprocs, sizeof *procs);
     size_t *avail = gtr__calloc(p->alc, nprocs, sizeof *avail);
     gtr__v1_order_event *frontier = gtr__calloc(p->alc, nprocs, sizeof *frontier);
-    gs_table gs = {{{0}, NULL, 0}, NULL, NULL, 0, 0, 0};
-    sysexit_pass sx = {{{0}, NULL, 0}, NULL, 0, 0, NULL, 0, 0, SYSEXIT_OK};
+    gs_table gs = {{0}, NULL, NULL, 0, 0, 0};
+    sysexit_pass sx = {{0}, NULL, 0, 0, NULL, 0, 0, SYSEXIT_OK};
     bool unsorted = false;
     int64_t prev_ts = 0;
     size_t events_cap = 0;
@@ -1739,17 +1658,16 @@ static void last_slot_set(last_slot *c, uint64_t key, size_t slot)
 }
 
 /* last_slot_find is the common case of a lookup in m through c, inline: key's slot in *idx,
- * true when it is c's key or in m's dense array; false otherwise (the caller's slow path,
+ * true when it is c's key or in m's dense window; false otherwise (the caller's slow path,
  * which asks m itself). */
 static GTR__ALWAYS_INLINE bool last_slot_find(last_slot *c, const slotmap *m, uint64_t key,
                                               size_t *idx)
 {
-    bool found;
     if (c->ok && c->key == key) {
         *idx = c->slot;
         return true;
     }
-    if (!dense_hit(m, key, idx, &found))
+    if (!gtr__idmap_peek_index(m, key, idx))
         return false;
     last_slot_set(c, key, *idx);
     return true;
@@ -2294,7 +2212,7 @@ static gtr_status post_process(parser *p)
     gtr_status st = g_slot(&s, 0, &g0);   /* gs[0] = gdesc{state: gRunning} */
     if (st == GTR_OK)
         g0->state = GTR_V1_G_RUNNING;
-    syscall_marks marks = {{{0}, NULL, 0}, NULL, 0, 0, 0};
+    syscall_marks marks = {{0}, NULL, 0, 0, 0};
     t->min_ts = t->nevents > 0 ? t->events[0].ts : 0;
     t->freq = 1e9 / (double)p->ticks_per_sec;   /* checked nonzero by the caller */
     for (size_t i = 0; i < t->nevents && st == GTR_OK; i++) {

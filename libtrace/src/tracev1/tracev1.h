@@ -21,6 +21,7 @@
 #include "gtr/status.h"
 
 #include "../base.h"
+#include "../idmap.h"
 
 /* Event types (Go's tracev1 Ev*, runtime/trace.go of Go 1.21). */
 enum {
@@ -343,35 +344,6 @@ enum { GTR_V1_G_DEAD, GTR_V1_G_RUNNABLE, GTR_V1_G_RUNNING, GTR_V1_G_WAITING };
 #define GTR_V1_GARBAGE (UINT64_MAX - 1)
 #define GTR_V1_NOSEQ UINT64_MAX
 #define GTR_V1_SEQINC (UINT64_MAX - 1)
-
-/* gtr__v1_slotmap: a map from an ID to a dense slot index. IDs (goroutines, Ps, stacks,
- * strings) are mostly small: those index a plain array, the others a hash map. Zeroed is
- * empty. */
-typedef struct gtr__v1_slotmap {
-    gtr__u64map map;  /* keys outside the dense range */
-    uint32_t *dense;  /* by key (biased): slot + 1, 0 when absent */
-    size_t ndense;
-} gtr__v1_slotmap;
-/* gtr__v1_slot_get: true and *idx when key is present. The dense array's keys are looked
- * up inline; gtr__v1_slot_get_slow takes the others. */
-#define GTR__V1_SLOT_BIAS 16u
-bool gtr__v1_slot_get_slow(const gtr__v1_slotmap *m, uint64_t key, size_t *idx);
-static inline bool gtr__v1_slot_get(const gtr__v1_slotmap *m, uint64_t key, size_t *idx)
-{
-    uint64_t k = key + GTR__V1_SLOT_BIAS;
-    if (k < m->ndense) {
-        if (m->dense[k] == 0)
-            return false;
-        *idx = m->dense[k] - 1;
-        return true;
-    }
-    return gtr__v1_slot_get_slow(m, key, idx);
-}
-/* gtr__v1_slot_put: key's slot in *idx; when absent (*found false) key gets slot next.
- * GTR_E_NOMEM (no error text) on allocation failure or next >= UINT32_MAX - 1. */
-gtr_status gtr__v1_slot_put(const gtr_alloc *alc, gtr__v1_slotmap *m, uint64_t key,
-                            size_t next, size_t *idx, bool *found);
-void gtr__v1_slotmap_free(const gtr_alloc *alc, gtr__v1_slotmap *m);
 
 /* gtr__v1_state_transition is stateTransition (it reads ev->type, g and args[0..1] only):
  * the goroutine an event orders on, its state needed for merging (init) and after the
