@@ -838,26 +838,21 @@ static GTR__ALWAYS_INLINE gtr_status check_time(gtr_validator *v, const gtr_even
     return GTR_OK;
 }
 
-/* validate_transition is validate for an event of a goroutine or proc state-transition type
- * known at compile time: the same checks in the same order, with the type's transition and
- * its branches in check_goroutine or check_proc decided here (ProcStart and ProcStop, GoStart
- * and GoStop take turns in a trace, which no branch predictor guesses). */
-static GTR__ALWAYS_INLINE gtr_status validate_transition(gtr_validator *v, const gtr_event *ev,
-                                                         uint8_t type, gtr_err *err)
+/* check_transition is Event's StateTransition case for an event of type `type`, known at
+ * compile time where the caller passes a constant: the transition's resource, states and stack
+ * then fold to constants and loads, and check_goroutine's and check_proc's branches on the
+ * type are decided here (ProcStart and ProcStop, GoStart and GoStop take turns in a trace,
+ * which no branch predictor guesses). The event's own stack was checked. */
+static GTR__ALWAYS_INLINE gtr_status check_transition(gtr_validator *v, const gtr_event *ev,
+                                                      uint8_t type, size_t nerrs, gtr_err *err)
 {
     gtr_state_transition tr;
     gtr_status st;
-
-    if ((st = check_time(v, ev, err)) < 0)
-        return st;
-    size_t nerrs = v->nerrs;
-    if ((st = check_stack(v, gtr__event_stack_of(ev, type), err)) < 0)
-        return st;
     /* The reason is not read here, and the reader has checked its string ID. */
     if ((st = gtr__state_transition_of(ev, type, false, &tr, err)) < 0)
         return st;
     /* The transition's stack is the event's own for these types (gtr__state_transition_of):
-     * when the check just made found nothing, a second one would find nothing either (a
+     * when the event's check found nothing, a second one would find nothing either (a
      * stack's frames do not change). One that found an incomplete frame is checked again, as
      * Go does, and reports it again. */
     bool same_stack = type == GTR_EV_GO_STOP || type == GTR_EV_GO_BLOCK ||
@@ -866,87 +861,97 @@ static GTR__ALWAYS_INLINE gtr_status validate_transition(gtr_validator *v, const
         return st;
     if (tr.resource.kind == GTR_RESOURCE_GOROUTINE)
         return check_goroutine(v, ev, type, &tr, err);
-    return check_proc(v, ev, &tr, err);
+    if (tr.resource.kind == GTR_RESOURCE_PROC)
+        return check_proc(v, ev, &tr, err);
+    return GTR_OK;
 }
 
-/* The types with their own copy of validate_transition: the common goroutine and proc
- * transitions. The FAST ones also have a fast path in front of it (transition_fast). */
-#define FAST_TYPES(X)                                                                \
-    X(GTR_EV_PROC_START) X(GTR_EV_PROC_STOP) X(GTR_EV_GO_START) X(GTR_EV_GO_STOP)     \
-    X(GTR_EV_GO_BLOCK)
-#define GO_COPY_TYPES(X)                                                                  \
-    X(GTR_EV_GO_CREATE) X(GTR_EV_GO_DESTROY) X(GTR_EV_GO_UNBLOCK) X(GTR_EV_GO_SYSCALL_BEGIN) \
-    X(GTR_EV_GO_SYSCALL_END) X(GTR_EV_GO_SYSCALL_END_BLOCKED)
-#define OWN_COPY_TYPES(X) FAST_TYPES(X) GO_COPY_TYPES(X)
-
-/* The other transitions (statuses, steals) call the checks out of line: validate_other stays
- * the size it was before the per-type copies. */
-static GTR__NOINLINE gtr_status check_goroutine_call(gtr_validator *v, const gtr_event *ev,
-                                                    const gtr_state_transition *tr,
-                                                    gtr_err *err)
+/* check_metric is Event's Metric case. */
+static gtr_status check_metric(gtr_validator *v, const gtr_event *ev, gtr_err *err)
 {
-    return check_goroutine(v, ev, ev->type_, tr, err);
+    gtr_metric m;
+    gtr_status st;
+    if ((st = gtr_event_metric(ev, &m, err)) < 0)
+        return st;
+    if (memchr(m.name.data, ':', m.name.len) == NULL) {
+        /* Metric names have a ":" per the runtime/metrics convention. */
+        gtr_buf *b = acc_begin(v);
+        gtr_buf_puts(b, "invalid metric name ");
+        put_q(b, m.name.data, m.name.len);
+    }
+    if (m.value.kind == GTR_VALUE_BAD)
+        acc_errorf(v, "invalid value");
+    return GTR_OK;
 }
 
-static GTR__NOINLINE gtr_status check_proc_call(gtr_validator *v, const gtr_event *ev,
-                                               const gtr_state_transition *tr, gtr_err *err)
-{
-    return check_proc(v, ev, tr, err);
-}
-
-/* validate_other is validate for the events of every type but OWN_COPY_TYPES, inline in
- * validate (and so in the caller's loop, as validate was before). */
-static GTR__ALWAYS_INLINE gtr_status validate_other(gtr_validator *v, const gtr_event *ev,
-                                                   gtr_err *err)
+/* check_state_transition is Event's StateTransition case. The common transitions each get
+ * their own copy of check_transition, their type a constant (the case labels); the others
+ * share Go's code, the type read at run time. Out of line: Event's other cases, inline in the
+ * caller's loop, stay small. */
+static GTR__NOINLINE gtr_status check_state_transition(gtr_validator *v, const gtr_event *ev,
+                                                       size_t nerrs, gtr_err *err)
 {
     gtr_status st;
-    gtr_event_kind kind = gtr_event_get_kind(ev);
-    if ((st = check_time(v, ev, err)) < 0)
-        return st;
-
-    /* The event's stack. */
-    if ((st = check_stack(v, gtr_event_stack(ev), err)) < 0)
-        return st;
-
-    switch (kind) {
-    case GTR_EVENT_SYNC:
-        clean_reset(v, ev->table_);
-        return check_sync(v, ev, err);
-    case GTR_EVENT_METRIC: {
-        gtr_metric m;
-        if ((st = gtr_event_metric(ev, &m, err)) < 0)
-            return st;
-        if (memchr(m.name.data, ':', m.name.len) == NULL) {
-            /* Metric names have a ":" per the runtime/metrics convention. */
-            gtr_buf *b = acc_begin(v);
-            gtr_buf_puts(b, "invalid metric name ");
-            put_q(b, m.name.data, m.name.len);
-        }
-        if (m.value.kind == GTR_VALUE_BAD)
-            acc_errorf(v, "invalid value");
-        return GTR_OK;
-    }
-    case GTR_EVENT_LABEL:
-        return check_label(v, ev, err);
-    case GTR_EVENT_STATE_TRANSITION: {
+    switch (ev->type_) {
+    case GTR_EV_PROC_START: return check_transition(v, ev, GTR_EV_PROC_START, nerrs, err);
+    case GTR_EV_PROC_STOP: return check_transition(v, ev, GTR_EV_PROC_STOP, nerrs, err);
+    case GTR_EV_GO_START: return check_transition(v, ev, GTR_EV_GO_START, nerrs, err);
+    case GTR_EV_GO_STOP: return check_transition(v, ev, GTR_EV_GO_STOP, nerrs, err);
+    case GTR_EV_GO_BLOCK: return check_transition(v, ev, GTR_EV_GO_BLOCK, nerrs, err);
+    case GTR_EV_GO_CREATE: return check_transition(v, ev, GTR_EV_GO_CREATE, nerrs, err);
+    case GTR_EV_GO_DESTROY: return check_transition(v, ev, GTR_EV_GO_DESTROY, nerrs, err);
+    case GTR_EV_GO_UNBLOCK: return check_transition(v, ev, GTR_EV_GO_UNBLOCK, nerrs, err);
+    case GTR_EV_GO_SYSCALL_BEGIN:
+        return check_transition(v, ev, GTR_EV_GO_SYSCALL_BEGIN, nerrs, err);
+    case GTR_EV_GO_SYSCALL_END:
+        return check_transition(v, ev, GTR_EV_GO_SYSCALL_END, nerrs, err);
+    case GTR_EV_GO_SYSCALL_END_BLOCKED:
+        return check_transition(v, ev, GTR_EV_GO_SYSCALL_END_BLOCKED, nerrs, err);
+    default: {
+        /* Statuses, steals, the rarer transitions: Go's code as it is. */
         gtr_state_transition tr;
         if ((st = gtr__event_state_transition(ev, &tr, err)) < 0)
             return st;
         if ((st = check_stack(v, tr.stack, err)) < 0)
             return st;
         if (tr.resource.kind == GTR_RESOURCE_GOROUTINE)
-            return check_goroutine_call(v, ev, &tr, err);
+            return check_goroutine(v, ev, ev->type_, &tr, err);
         if (tr.resource.kind == GTR_RESOURCE_PROC)
-            return check_proc_call(v, ev, &tr, err);
+            return check_proc(v, ev, &tr, err);
         return GTR_OK;
     }
+    }
+}
+
+/* validate_event is validation.go's Event: the time and the stack of every event, then the
+ * checks of its kind. */
+static GTR__ALWAYS_INLINE gtr_status validate_event(gtr_validator *v, const gtr_event *ev,
+                                               gtr_err *err)
+{
+    gtr_status st;
+    if ((st = check_time(v, ev, err)) < 0)
+        return st;
+    size_t nerrs = v->nerrs;
+    if ((st = check_stack(v, gtr_event_stack(ev), err)) < 0)
+        return st;
+
+    switch (gtr_event_get_kind(ev)) {
+    case GTR_EVENT_SYNC:
+        clean_reset(v, ev->table_);
+        return check_sync(v, ev, err);
+    case GTR_EVENT_METRIC:
+        return check_metric(v, ev, err);
+    case GTR_EVENT_LABEL:
+        return check_label(v, ev, err);
+    case GTR_EVENT_STATE_TRANSITION:
+        return check_state_transition(v, ev, nerrs, err);
     case GTR_EVENT_RANGE_BEGIN:
     case GTR_EVENT_RANGE_ACTIVE:
     case GTR_EVENT_RANGE_END:
-        return check_range(v, ev, kind, err);
+        return check_range(v, ev, gtr_event_get_kind(ev), err);
     case GTR_EVENT_TASK_BEGIN:
     case GTR_EVENT_TASK_END:
-        return check_task(v, ev, kind, err);
+        return check_task(v, ev, gtr_event_get_kind(ev), err);
     case GTR_EVENT_LOG: {
         /* Category and message are the user's; only make sure a Log can be built. */
         gtr_log l;
@@ -958,19 +963,8 @@ static GTR__ALWAYS_INLINE gtr_status validate_other(gtr_validator *v, const gtr_
     }
 }
 
-/* validate_<type> is validate for one of the OWN_COPY_TYPES: its own copy of the checks, a
- * function of its own, so that it saves only the registers its own path uses. */
-typedef gtr_status (*transition_fn)(gtr_validator *v, const gtr_event *ev, gtr_err *err);
-#define TRANSITION_FN(t)                                                               \
-    static GTR__NOINLINE gtr_status validate_##t(gtr_validator *v, const gtr_event *ev, \
-                                                 gtr_err *err)                         \
-    {                                                                                  \
-        return validate_transition(v, ev, t, err);                                     \
-    }
-OWN_COPY_TYPES(TRANSITION_FN)
-
-/* transition_fast is validate_transition for a ProcStart, ProcStop, GoStart, GoStop or GoBlock
- * (type, a constant) in the common case, where every check passes: the time is later than the
+/* transition_fast is Event for a ProcStart, ProcStop, GoStart, GoStop or GoBlock (type, a
+ * constant) in the common case, where every check passes: the time is later than the
  * last; a GoStop's or GoBlock's stack is known clean (its transition's stack is the same, so
  * Go's check that they match passes); the P or goroutine is known in the state the transition
  * leaves; and a start's thread is known and runs no other P (goroutine), or a stop's P
@@ -1031,49 +1025,20 @@ static GTR__ALWAYS_INLINE bool transition_fast(gtr_validator *v, const gtr_event
     return true;
 }
 
-/* validate_fast_<type>: the type's fast path, (uint64_t)and its full copy (a tail call) when the fast
- * path declines. */
-#define FAST_FN(t)                                                                        \
-    static GTR__NOINLINE gtr_status validate_fast_##t(gtr_validator *v, const gtr_event *ev, \
-                                                      gtr_err *err)                         \
-    {                                                                                     \
-        if (transition_fast(v, ev, t))                                                    \
-            return GTR_OK;                                                                \
-        return validate_##t(v, ev, err);                                                  \
-    }
-FAST_TYPES(FAST_FN)
-
-/* validate_metric is validate for the Metric types (HeapAlloc, HeapGoal, ProcsChange): every
- * one's name has its ":" and its value is a Uint64 (gtr_event_metric; test_validate checks
- * it), so of validate_other's checks only the time's and the stack's can find anything. */
-static GTR__NOINLINE gtr_status validate_metric(gtr_validator *v, const gtr_event *ev,
-                                                gtr_err *err)
-{
-    gtr_status st;
-    if ((st = check_time(v, ev, err)) < 0)
-        return st;
-    return check_stack(v, gtr_event_stack(ev), err);
-}
-
-/* own_copy[t]: the copy for type t, NULL for the types validate_other serves. The call goes
- * straight from the table to the copy: no switch on the type in between. */
-#define OWN_COPY_ENTRY(t) [t] = validate_##t,
-#define FAST_ENTRY(t) [t] = validate_fast_##t,
-static const transition_fn own_copy[256] = {
-    GO_COPY_TYPES(OWN_COPY_ENTRY)
-    FAST_TYPES(FAST_ENTRY)
-    [GTR_EV_HEAP_ALLOC] = validate_metric,
-    [GTR_EV_HEAP_GOAL] = validate_metric,
-    [GTR_EV_PROCS_CHANGE] = validate_metric,
-};
-
+/* validate is Event with its one fast path in front (transition_fast, for five types). */
 static GTR__ALWAYS_INLINE gtr_status validate(gtr_validator *v, const gtr_event *ev,
                                               gtr_err *err)
 {
-    transition_fn copy = own_copy[ev->type_];
-    if (copy != NULL)
-        return copy(v, ev, err);
-    return validate_other(v, ev, err);
+    bool done;
+    switch (ev->type_) {
+    case GTR_EV_PROC_START: done = transition_fast(v, ev, GTR_EV_PROC_START); break;
+    case GTR_EV_PROC_STOP: done = transition_fast(v, ev, GTR_EV_PROC_STOP); break;
+    case GTR_EV_GO_START: done = transition_fast(v, ev, GTR_EV_GO_START); break;
+    case GTR_EV_GO_STOP: done = transition_fast(v, ev, GTR_EV_GO_STOP); break;
+    case GTR_EV_GO_BLOCK: done = transition_fast(v, ev, GTR_EV_GO_BLOCK); break;
+    default: done = false; break;
+    }
+    return done ? GTR_OK : validate_event(v, ev, err);
 }
 
 /* accumulated_error returns the messages the event just validated left (v->nerrs != 0). */
