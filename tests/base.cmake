@@ -4,6 +4,7 @@ gtr_unit_test(NAME test_varint SOURCES test_varint.c LIBS gtr)
 gtr_unit_test(NAME test_spec SOURCES test_spec.c LIBS gtr)
 gtr_unit_test(NAME test_base SOURCES test_base.c LIBS gtr)
 gtr_unit_test(NAME test_idmap SOURCES test_idmap.c LIBS gtr)
+gtr_unit_test(NAME test_strpool SOURCES test_strpool.c LIBS gtr)
 gtr_unit_test(NAME test_err SOURCES test_err.c LIBS gtr)
 # Messages longer than 4 KiB or holding NUL bytes reach stderr whole, as Go's do.
 add_test(NAME cli_validate_long_and_nul_messages_match_go

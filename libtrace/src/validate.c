@@ -21,6 +21,7 @@
 #include "idmap.h"
 #include "mem.h"
 #include "reader_priv.h"
+#include "strpool.h"
 #include "validate_priv.h"
 
 /* ---- state maps ------------------------------------------------------------------- */
@@ -42,93 +43,6 @@ static GTR__ALWAYS_INLINE void *state_put(gtr__idstore *s, int64_t id, bool *cre
     void *r = gtr__idstore_get(s, (uint64_t)id);
     *created = r == NULL;
     return r != NULL ? r : state_add(s, id);
-}
-
-/* ---- string pool ---------------------------------------------------------------------- */
-
-typedef struct istr {
-    uint64_t hash;
-    size_t len;
-    char *s;
-} istr;
-
-typedef struct strpool {
-    istr *slots;   /* cap slots, s == NULL: empty */
-    size_t cap, len;
-} strpool;
-
-static uint64_t str_hash(const char *s, size_t n)
-{
-    uint64_t h = UINT64_C(14695981039346656037);
-    for (size_t i = 0; i < n; i++) {
-        h ^= (uint8_t)s[i];
-        h *= UINT64_C(1099511628211);
-    }
-    return h;
-}
-
-/* strpool_find returns the interned copy of s, or NULL if s was never interned. */
-static const istr *strpool_find(const strpool *p, gtr_str s)
-{
-    uint64_t h;
-    size_t mask, i;
-
-    if (p->cap == 0)
-        return NULL;
-    h = str_hash(s.data, s.len);
-    mask = p->cap - 1;
-    for (i = (size_t)h & mask; p->slots[i].s != NULL; i = (i + 1) & mask) {
-        const istr *e = &p->slots[i];
-        if (e->hash == h && e->len == s.len && memcmp(e->s, s.data, s.len) == 0)
-            return e;
-    }
-    return NULL;
-}
-
-static const istr *strpool_intern(strpool *p, const gtr_alloc *a, gtr_str s)
-{
-    const istr *e = strpool_find(p, s);
-    uint64_t h;
-    size_t i, mask;
-
-    if (e != NULL)
-        return e;
-    if ((p->len + 1) * 2 > p->cap) {
-        size_t ncap = p->cap ? p->cap * 2 : 64;
-        istr *slots = gtr__calloc(a, ncap, sizeof *slots);
-        if (slots == NULL)
-            return NULL;
-        for (size_t j = 0; j < p->cap; j++) {
-            if (p->slots[j].s == NULL)
-                continue;
-            for (i = (size_t)p->slots[j].hash & (ncap - 1); slots[i].s != NULL;
-                 i = (i + 1) & (ncap - 1)) {
-            }
-            slots[i] = p->slots[j];
-        }
-        gtr__free(a, p->slots);
-        p->slots = slots;
-        p->cap = ncap;
-    }
-    h = str_hash(s.data, s.len);
-    mask = p->cap - 1;
-    for (i = (size_t)h & mask; p->slots[i].s != NULL; i = (i + 1) & mask) {
-    }
-    p->slots[i].s = gtr__strndup(a, s.data, s.len);
-    if (p->slots[i].s == NULL)
-        return NULL;
-    p->slots[i].hash = h;
-    p->slots[i].len = s.len;
-    p->len++;
-    return &p->slots[i];
-}
-
-static void strpool_free(strpool *p, const gtr_alloc *a)
-{
-    for (size_t i = 0; i < p->cap; i++)
-        gtr__free(a, p->slots[i].s);
-    gtr__free(a, p->slots);
-    memset(p, 0, sizeof *p);
 }
 
 /* ---- validator state ------------------------------------------------------------------ */
@@ -173,7 +87,7 @@ struct gtr_validator {
     gtr__idstore ms;        /* threadid -> sched_ctx */
     gtr__idstore ranges[4]; /* per gtr_resource_kind: id -> range_list */
     gtr__idstore tasks;     /* taskid -> task_type */
-    strpool pool;
+    gtr__strpool pool;
     last_sync last;
     gtr_go_version go_version;
     bool go_version_set;   /* by the caller (gtr_validator_set_go_version) */
@@ -261,7 +175,7 @@ void gtr_validator_free(gtr_validator *v)
     for (int i = 0; i < 4; i++)
         gtr__idstore_destroy(&v->ranges[i], free_range_list);
     gtr__idstore_destroy(&v->tasks, NULL);
-    strpool_free(&v->pool, a);
+    gtr__strpool_free(&v->pool, a);
     gtr_buf_free(&v->errs);
     gtr__free(a, v->clean);
     gtr__free(a, v);
@@ -719,10 +633,8 @@ static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_eve
      * holds its reason, in r's own buffer: no name_ext_). */
     bool fixed = r.name_ext_ != NULL;
     const char *name = fixed ? v->range_names[ev->type_] : NULL;
-    if (name == NULL) {
-        const istr *e = strpool_find(&v->pool, rname);
-        name = e != NULL ? e->s : NULL;
-    }
+    if (name == NULL)
+        name = gtr__strpool_find(&v->pool, rname.data, rname.len);
     switch (kind) {
     case GTR_EVENT_RANGE_BEGIN:
         if (name != NULL && has_range(v, r.scope, name)) {
@@ -755,12 +667,9 @@ static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_eve
         return GTR_OK;
     }
     /* Begin and Active add the range. */
-    if (name == NULL) {
-        const istr *e = strpool_intern(&v->pool, &v->alc, rname);
-        if (e == NULL)
-            return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
-        name = e->s;
-    }
+    if (name == NULL &&
+        (name = gtr__strpool_intern(&v->pool, &v->alc, rname.data, rname.len)) == NULL)
+        return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
     if (fixed)
         v->range_names[ev->type_] = name;
     return add_range(v, r.scope, name, err);
@@ -777,7 +686,7 @@ static gtr_status check_task(gtr_validator *v, const gtr_event *ev, gtr_event_ki
     if ((st = gtr_event_task(ev, &t, err)) < 0)
         return st;
     if (kind == GTR_EVENT_TASK_BEGIN) {
-        const istr *type;
+        const char *type;
         if (t.id == GTR_NO_TASK || t.id == GTR_BACKGROUND_TASK) {
             /* The background task should never have an event emitted for it. */
             gtr_buf *b = acc_begin(v);
@@ -791,12 +700,12 @@ static gtr_status check_task(gtr_validator *v, const gtr_event *ev, gtr_event_ki
             gtr_buf_append(b, t.type.data, t.type.len);
         }
         /* N.B. the task type is not checked: "" is a valid type. */
-        type = strpool_intern(&v->pool, &v->alc, t.type);
+        type = gtr__strpool_intern(&v->pool, &v->alc, t.type.data, t.type.len);
         tt = type != NULL ? state_put(&v->tasks, (int64_t)t.id, &created) : NULL;
         if (tt == NULL)
             return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
-        tt->type = type->s;
-        tt->len = type->len;
+        tt->type = type;
+        tt->len = t.type.len;
         return GTR_OK;
     }
     /* A task end may come without a begin: only check ends whose begin was seen. */
