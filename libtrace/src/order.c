@@ -13,13 +13,13 @@
  * Go keeps its state in four maps keyed by GoID, ProcID, ThreadID and TaskID. Here they are
  * four ID stores (idmap.h), whose records never move (a state pointer stays valid while
  * other entries are added) and are recycled with their buffers (regions, ranges), so that
- * the steady state allocates nothing. Region and task names keep the bytes
- * of their table, as Go's strings do, until the reader moves to the next generation:
- * gtr__ordering_own_names then copies the names still active, each text once.
+ * the steady state allocates nothing. Region and task names outlive their table, as Go's
+ * strings do: the ordering interns them (strpool.h), each text copied once.
  *
  * Where Go iterates a map (dumpOrdering, the search for a proc's thread), the order is random
  * in Go; here it is ascending ID order. */
 #include "order.h"
+#include "strpool.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -62,16 +62,15 @@ typedef struct range_state {
     size_t n, cap;
 } range_state;
 
-/* userRegion: the task and name of an active region. The name is text[0, len): the bytes of
- * the table it came from while that table stands (a Go string shares its bytes too), then
- * the ordering's copy (gtr__ordering_own_names). It was string name_id of the table whose
- * serial was serial: an end naming the same string of the same table has the same name (the
- * bytes are compared otherwise). */
+/* userRegion: the task and name of an active region. The name is text[0, len), the
+ * ordering's interned copy (names): equal names are one pointer. It was string name_id of
+ * the table of epoch `epoch` (gtr__ordering.epoch): an end naming the same string of the
+ * same table has the same name without a lookup. */
 typedef struct user_region {
     gtr_taskid task;
     const char *text;
     size_t len;
-    uint64_t serial, name_id;
+    uint64_t epoch, name_id;
 } user_region;
 
 typedef struct gstate {
@@ -97,12 +96,12 @@ typedef struct mstate {
 
 typedef struct task_state {
     gtr_taskid parent_id;
-    /* The name: text[0, name_len), as a region's (user_region). */
+    /* The name: text[0, name_len), interned as a region's (user_region). */
     const char *text;
     size_t name_len;
-    /* The table the name came from (its serial) and its string ID there: an End in the same
-     * generation finds the extra string by ID (gtr__evt_extra_of_string). */
-    uint64_t name_serial, name_id;
+    /* The epoch of the table the name came from, and its string ID there: an End with the
+     * same table finds the extra string by ID (gtr__evt_extra_of_string). */
+    uint64_t name_epoch, name_id;
 } task_state;
 
 static void gstate_fini(const gtr_alloc *alc, void *p)
@@ -131,6 +130,9 @@ typedef struct event_queue {
     size_t cap;
 } event_queue;
 
+/* The string IDs whose interned name the ordering remembers (a direct-mapped cache). */
+#define NAME_CACHE 64
+
 /* The capacity of a new ordering's queue. */
 #define QUEUE_FIRST_CAP 8
 
@@ -145,20 +147,28 @@ struct gtr__ordering {
     gtr_threadid last_m;
     mstate *last_ms;
     gtr__idstore active_tasks; /* TaskID -> task_state */
-    /* The dense index of the table being ordered, for the handlers' string lookups and
-     * serial: set by gtr__ordering_run and gtr__ordering_advance_cached before they advance
-     * an event, and read by nothing else (it goes stale with the table). */
+    /* The dense index of the table being ordered, for the handlers' string lookups: set by
+     * gtr__ordering_run and gtr__ordering_advance_cached before they advance an event, and
+     * read by nothing else (it goes stale with the table). */
     gtr__evt_id_index idx;
-    /* The last task name an End smuggled from its own generation's table: string string_id of
-     * the table whose serial is serial is extra string extra_id there (gtr__evt_extra_of_string
-     * gives that ID for as long as the serial stands; serials are never 0). */
+    /* The table being ordered changes epoch whenever it is another table or generation than
+     * the last (set_table): a string ID read in one epoch names one text. Epoch 0: none. */
+    uint64_t epoch;
+    const gtr__ev_table *epoch_evt;
+    uint64_t epoch_gen;
+    /* The last task name an End smuggled from its own table: string string_id of the table
+     * of epoch `epoch` is extra string extra_id there (gtr__evt_extra_of_string). */
     struct {
-        uint64_t serial, string_id, extra_id;
+        uint64_t epoch, string_id, extra_id;
     } task_name;
-    /* The names of active regions and tasks whose table is gone, one copy of each
-     * (gtr__ordering_own_names): names[0, names_len). */
-    char *names;
-    size_t names_len;
+    /* The names of active regions and tasks, each text copied once: they outlive the table
+     * they came from, as Go's strings do. name_cache remembers the copy of recent string
+     * IDs, by ID, so that a name met again costs no lookup. */
+    gtr__strpool names;
+    struct {
+        uint64_t epoch, id;
+        const char *text;
+    } name_cache[NAME_CACHE];
     uint64_t gc_seq;
     uint8_t gc_state;
     uint64_t initial_gen;
@@ -1208,6 +1218,29 @@ static gtr_status advance_go_destroy_syscall(ADV_PARAMS)
     ADVANCED(nc);
 }
 
+
+/* intern_name returns the ordering's copy of name, string id of the table being ordered:
+ * from the name cache when the ID was met in this epoch, else interned (and cached). NULL
+ * when memory runs out. */
+static GTR__NOINLINE const char *intern_name_slow(gtr__ordering *o, uint64_t id, gtr_str name)
+{
+    const char *text = gtr__strpool_intern(&o->names, o->alc, name.data, name.len);
+    if (text != NULL) {
+        o->name_cache[id % NAME_CACHE].epoch = o->epoch;
+        o->name_cache[id % NAME_CACHE].id = id;
+        o->name_cache[id % NAME_CACHE].text = text;
+    }
+    return text;
+}
+
+static GTR__ALWAYS_INLINE const char *intern_name(gtr__ordering *o, uint64_t id, gtr_str name)
+{
+    if (o->name_cache[id % NAME_CACHE].epoch == o->epoch &&
+        o->name_cache[id % NAME_CACHE].id == id)
+        return o->name_cache[id % NAME_CACHE].text;
+    return intern_name_slow(o, id, name);
+}
+
 static GTR__ALWAYS_INLINE gtr_status advance_user_task_begin(ADV_PARAMS)
 {
     (void)m;
@@ -1232,14 +1265,15 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_begin(ADV_PARAMS)
         /* "invalid string ID %v for %v event" */
         return gtr_err_setf(err, GTR_E_ORDER, "invalid string ID %" PRIu64 " for %u event",
                             name_id, (unsigned)ev->type);
+    const char *text = intern_name(o, name_id, name);
     void *p;
-    if ((p = gtr__idstore_insert(&o->active_tasks, id)) == NULL)
+    if (text == NULL || (p = gtr__idstore_insert(&o->active_tasks, id)) == NULL)
         return nomem(err);
     task_state *ts = p;
     ts->parent_id = parent_id;
-    ts->text = name.data;   /* the table's bytes, until gtr__ordering_own_names */
+    ts->text = text;
     ts->name_len = name.len;
-    ts->name_serial = o->idx.serial;
+    ts->name_epoch = o->epoch;
     ts->name_id = name_id;
     VALIDATE(cur, user_go_reqs);
     push_event(o, evt, cur, ev);
@@ -1259,19 +1293,17 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_end(ADV_PARAMS)
         /* Smuggle the task info. This may be a later generation, whose string table may lack
          * the name: put it in the extra strings. */
         extra[0] = ts->parent_id;
-        if (ts->name_serial != o->idx.serial) {
-            /* Begun in another generation (or the table changed since): the name's text, in
-             * the table it came from or in the ordering's copy (gtr__ordering_own_names). */
+        if (ts->name_epoch != o->epoch) {
+            /* Begun with another table: the name's text, the ordering's copy. */
             if ((st = gtr__evt_add_extra_string(evt, ts->text, ts->name_len, &sid, err)) !=
                 GTR_OK)
                 return st;
-        } else if (o->task_name.serial == ts->name_serial &&
-                   o->task_name.string_id == ts->name_id) {
+        } else if (o->task_name.epoch == o->epoch && o->task_name.string_id == ts->name_id) {
             sid = o->task_name.extra_id;
         } else {
             if ((st = gtr__evt_extra_of_string(evt, ts->name_id, &sid, err)) != GTR_OK)
                 return st;
-            o->task_name.serial = ts->name_serial;
+            o->task_name.epoch = o->epoch;
             o->task_name.string_id = ts->name_id;
             o->task_name.extra_id = sid;
         }
@@ -1324,12 +1356,12 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_region_begin(ADV_PARAMS)
     gtr_status st = region_event_state(o, ev, evt, cur, "Begin", &name, &gs, err);
     if (st != GTR_OK)
         return st;
-    /* beginRegion: push {tid, name}. The name keeps the table's bytes (string IDs change
-     * across generations and the comparison is by value: gtr__ordering_own_names copies it
-     * before the table goes). */
-    if (!GTR__GROW(o->alc, gs->regions, gs->regions_cap, gs->nregions + 1))
+    /* beginRegion: push {tid, name}. The name is interned: it outlives the table (string
+     * IDs change across generations and the comparison is by value). */
+    const char *text = intern_name(o, ev->args[1], name);
+    if (text == NULL || !GTR__GROW(o->alc, gs->regions, gs->regions_cap, gs->nregions + 1))
         return nomem(err);
-    user_region r = {tid, name.data, name.len, o->idx.serial, ev->args[1]};
+    user_region r = {tid, text, name.len, o->epoch, ev->args[1]};
     gs->regions[gs->nregions++] = r;
     push_event(o, evt, cur, ev);
     ADVANCED(cur);
@@ -1351,10 +1383,9 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_region_end(ADV_PARAMS)
     if (gs->nregions > 0) {
         const user_region *next = &gs->regions[gs->nregions - 1];
         const char *next_name = next->text;
-        bool same_string = next->serial == o->idx.serial && next->name_id == ev->args[1];
+        bool same_string = next->epoch == o->epoch && next->name_id == ev->args[1];
         if (next->task != tid ||
-            (!same_string && (next->len != name.len ||
-                              (name.len > 0 && memcmp(next_name, name.data, name.len) != 0)))) {
+            (!same_string && gtr__strpool_find(&o->names, name.data, name.len) != next_name)) {
             /* "misuse of region in goroutine %v: region end %v when the inner-most active
              * region start event is %v" (userRegion: {taskID name}); the names are echoed
              * whole, NUL bytes included. */
@@ -1827,7 +1858,7 @@ void gtr__ordering_free(gtr__ordering *o)
     gtr__idstore_destroy(&o->p_states, pstate_fini);
     gtr__idstore_destroy(&o->m_states, NULL);
     gtr__idstore_destroy(&o->active_tasks, NULL);
-    gtr__free(o->alc, o->names);
+    gtr__strpool_free(&o->names, o->alc);
     gtr__free(o->alc, o->queue.buf);
     gtr__free(o->alc, o);
 }
@@ -1883,6 +1914,18 @@ static gtr__evt_id_index table_index(const gtr__ev_table *evt)
     return evt != NULL ? gtr__evt_id_index_of(evt) : (gtr__evt_id_index){NULL, NULL, 0, 0, NULL, 0};
 }
 
+/* set_table makes evt, of generation gen, the table being ordered: its dense index, and a new
+ * epoch when it is another table or generation than the last. */
+static void set_table(gtr__ordering *o, const gtr__ev_table *evt, uint64_t gen)
+{
+    o->idx = table_index(evt);
+    if (evt != o->epoch_evt || gen != o->epoch_gen) {
+        o->epoch++;
+        o->epoch_evt = evt;
+        o->epoch_gen = gen;
+    }
+}
+
 gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
                                         gtr__ev_table *evt, gtr_threadid m, void **mcache,
                                         uint64_t gen, bool *ok, gtr_err *err)
@@ -1909,7 +1952,7 @@ gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
     /* Make room for everything one advance can queue, so queueing cannot fail halfway. */
     if (!queue_reserve(o, MAX_QUEUED_PER_ADVANCE))
         return nomem(err);
-    o->idx = table_index(evt);
+    set_table(o, evt, gen);
     /* The advance function updates the mState for this event when it advances. */
     st = f(o, ev, evt, m, gen, cur, ms, ok, err);
     if (st != GTR_OK) {
@@ -1935,8 +1978,8 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
     /* The queue is full when end reaches full (nothing is taken from it meanwhile). */
     const gtr_event *const full = q->head + max_queued;
     /* The table's strings and stacks do not change while the generation is ordered. */
-    const gtr__evt_id_index idx = table_index(evt);
-    o->idx = idx;
+    set_table(o, evt, gen);
+    const gtr__evt_id_index idx = o->idx;
     if (o->initial_gen == 0)
         o->initial_gen = gen;
     for (;;) {
@@ -2008,117 +2051,6 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
         if (q->end >= full)
             return GTR_OK;   /* GTR__RUN_FULL */
     }
-}
-
-/* The names gtr__ordering_own_names copies, each distinct text once, into a new buffer. A
- * text is known by what the trace says of it, never by its address (whose hash or order
- * changes from run to run, and with it the code's path: a fuzzer's stability): a string of
- * the table going by its string ID, an earlier copy by its place among the copies. */
-typedef struct name_copies {
-    const gtr_alloc *alc;
-    gtr__u64map by_id;     /* string ID in the table going -> its entry in offs */
-    gtr__u64map by_place;  /* place in the old copies -> its entry in offs */
-    size_t *offs;          /* where each distinct text's copy starts in buf */
-    size_t noffs, offs_cap;
-    char *buf;
-    size_t len, cap;
-} name_copies;
-
-/* copy_name puts in *at where text[0, len) (string name_id of the table evt, or an earlier
- * copy in old[0, old_len), or neither) is copied in c, copying it unless it is there already;
- * SIZE_MAX for the empty text. */
-static bool copy_name(name_copies *c, const gtr__ev_table *evt, const char *old,
-                      size_t old_len, const char *text, size_t len, uint64_t name_id,
-                      size_t *at)
-{
-    *at = SIZE_MAX;
-    if (len == 0)
-        return true;
-    if (c->noffs >= UINT32_MAX - 1)
-        return false;
-    gtr__u64map *index = NULL;
-    uint64_t key = 0;
-    gtr_str s;
-    /* (Whether the text lies among the old copies does not depend on where they are.) */
-    uintptr_t t = (uintptr_t)text, o = (uintptr_t)old;
-    if (old != NULL && t >= o && t - o < old_len) {
-        index = &c->by_place;
-        key = t - o;
-    } else if (evt != NULL && gtr__evt_string(evt, name_id, &s) && s.data == text) {
-        index = &c->by_id;
-        key = name_id;
-    }
-    uint32_t k = (uint32_t)c->noffs;
-    bool found = false;
-    if (index != NULL && gtr__u64map_put(c->alc, index, key, &k, &found) != GTR_OK)
-        return false;
-    if (!found) {
-        /* Each text is a string of a table or a copy of one, each copied once: the copies
-         * take no more than the strings they came from. */
-        if (len > SIZE_MAX - c->len || !GTR__GROW(c->alc, c->buf, c->cap, c->len + len) ||
-            !GTR__GROW(c->alc, c->offs, c->offs_cap, c->noffs + 1))
-            return false;
-        memcpy(c->buf + c->len, text, len);
-        c->offs[c->noffs++] = c->len;
-        c->len += len;
-    }
-    *at = c->offs[k];
-    return true;
-}
-
-gtr_status gtr__ordering_own_names(gtr__ordering *o, const gtr__ev_table *evt, gtr_err *err)
-{
-    name_copies c = {.alc = o->alc};
-    size_t nnames = o->active_tasks.map.len, pos = 0, j = 0;
-    uint64_t id;
-    void *v;
-    while (gtr__idstore_next(&o->g_states, &pos, &id, &v))
-        nnames += ((const gstate *)v)->nregions;
-    if (nnames == 0) {
-        /* No name to keep (the common case): nothing allocated, the old copies gone. */
-        gtr__free(o->alc, o->names);
-        o->names = NULL;
-        o->names_len = 0;
-        return GTR_OK;
-    }
-    /* Where each name's copy is, in the order the loops below visit them. */
-    size_t *at = nnames <= SIZE_MAX / sizeof *at ? gtr__malloc(o->alc, nnames * sizeof *at) : NULL;
-    bool ok = at != NULL;
-    /* Copy every text, then point every name at its copy: a failure changes nothing. */
-    for (pos = 0; ok && gtr__idstore_next(&o->g_states, &pos, &id, &v);) {
-        const gstate *gs = v;
-        for (size_t i = 0; ok && i < gs->nregions; i++, j++)
-            ok = copy_name(&c, evt, o->names, o->names_len, gs->regions[i].text,
-                           gs->regions[i].len, gs->regions[i].name_id, &at[j]);
-    }
-    for (pos = 0; ok && gtr__idstore_next(&o->active_tasks, &pos, &id, &v); j++) {
-        const task_state *ts = v;
-        ok = copy_name(&c, evt, o->names, o->names_len, ts->text, ts->name_len, ts->name_id,
-                       &at[j]);
-    }
-    if (ok) {
-        j = 0;
-        for (pos = 0; gtr__idstore_next(&o->g_states, &pos, &id, &v);) {
-            gstate *gs = v;
-            for (size_t i = 0; i < gs->nregions; i++, j++)
-                gs->regions[i].text = at[j] == SIZE_MAX ? "" : c.buf + at[j];
-        }
-        for (pos = 0; gtr__idstore_next(&o->active_tasks, &pos, &id, &v); j++) {
-            task_state *ts = v;
-            ts->text = at[j] == SIZE_MAX ? "" : c.buf + at[j];
-        }
-        /* The old copies are no longer named. */
-        char *old = o->names;
-        o->names = c.buf;
-        o->names_len = c.len;
-        c.buf = old;
-    }
-    gtr__free(o->alc, at);
-    gtr__free(o->alc, c.buf);
-    gtr__free(o->alc, c.offs);
-    gtr__u64map_free(o->alc, &c.by_id);
-    gtr__u64map_free(o->alc, &c.by_place);
-    return ok ? GTR_OK : nomem(err);
 }
 
 gtr_status gtr__ordering_check_ids(gtr__ordering *o, size_t from, gtr_err *err)

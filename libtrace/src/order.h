@@ -35,14 +35,6 @@ gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
                                         gtr__ev_table *evt, gtr_threadid m, void **mcache,
                                         uint64_t gen, bool *ok, gtr_err *err);
 
-/* gtr__ordering_own_names copies the names of the active regions and tasks, which keep the
- * bytes of the table they came from, into the ordering: call it before a table whose events
- * the ordering advanced is reset or freed while the ordering goes on (the reader does before
- * it reads the next generation), with that table as evt (NULL: none). Each string of evt is
- * copied once however many names it is; so is each earlier copy. GTR_E_NOMEM when a copy
- * cannot be allocated (and nothing changed). */
-gtr_status gtr__ordering_own_names(gtr__ordering *o, const gtr__ev_table *evt, gtr_err *err);
-
 /* gtr__ordering_next pops the next queued event (Go's Next). false when the queue is empty. */
 bool gtr__ordering_next(gtr__ordering *o, gtr_event *out);
 /* gtr__ordering_pop is gtr__ordering_next without the copy: the popped event in its queue

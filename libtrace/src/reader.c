@@ -395,11 +395,7 @@ static gtr_status next_gen_with_spill(gtr_reader *r, gtr_event *ev, gtr_err *err
 
     /* Read the next generation. A deferred error reading the following batch lands in
      * r->deferred_err (code GTR_OK when there is none). */
-    /* The ordering's region and task names leave the table before it is reset. */
-    gtr_status st = gtr__ordering_own_names(r->order, r->gen->evt, err);
-    if (st != GTR_OK)
-        return st;
-    st = gtr__generation_read_with_spill(r->gen, r->in, &r->deferred_err, err);
+    gtr_status st = gtr__generation_read_with_spill(r->gen, r->in, &r->deferred_err, err);
     if (st != GTR_OK) {
         if (st == GTR_E_NOMEM || st == GTR_E_USAGE)
             return st;
@@ -512,11 +508,7 @@ static gtr_status read_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
             gtr_err_copy(err, &r->deferred_err);
             return r->deferred_err.code;
         }
-        /* The ordering's region and task names leave the table before it is reset. */
-        gtr_status st = gtr__ordering_own_names(r->order, r->gen->evt, err);
-        if (st != GTR_OK)
-            return st;
-        st = gtr__generation_read(r->gen, r->in, err);
+        gtr_status st = gtr__generation_read(r->gen, r->in, err);
         if (st < 0) {
             if (st == GTR_E_NOMEM || st == GTR_E_USAGE)
                 return st;
