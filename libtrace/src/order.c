@@ -2016,8 +2016,8 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
  * the table going by its string ID, an earlier copy by its place among the copies. */
 typedef struct name_copies {
     const gtr_alloc *alc;
-    gtr__u64map by_id;     /* string ID in the table going -> its entry in offs */
-    gtr__u64map by_place;  /* place in the old copies -> its entry in offs */
+    gtr__idmap by_id;     /* string ID in the table going -> its entry in offs */
+    gtr__idmap by_place;  /* place in the old copies -> its entry in offs */
     size_t *offs;          /* where each distinct text's copy starts in buf */
     size_t noffs, offs_cap;
     char *buf;
@@ -2036,7 +2036,7 @@ static bool copy_name(name_copies *c, const gtr__ev_table *evt, const char *old,
         return true;
     if (c->noffs >= UINT32_MAX - 1)
         return false;
-    gtr__u64map *index = NULL;
+    gtr__idmap *index = NULL;
     uint64_t key = 0;
     gtr_str s;
     /* (Whether the text lies among the old copies does not depend on where they are.) */
@@ -2048,9 +2048,9 @@ static bool copy_name(name_copies *c, const gtr__ev_table *evt, const char *old,
         index = &c->by_id;
         key = name_id;
     }
-    uint32_t k = (uint32_t)c->noffs;
+    size_t k = c->noffs;
     bool found = false;
-    if (index != NULL && gtr__u64map_put(c->alc, index, key, &k, &found) != GTR_OK)
+    if (index != NULL && gtr__idmap_put_index(index, c->alc, key, c->noffs, &k, &found) != GTR_OK)
         return false;
     if (!found) {
         /* Each text is a string of a table or a copy of one, each copied once: the copies
@@ -2116,8 +2116,8 @@ gtr_status gtr__ordering_own_names(gtr__ordering *o, const gtr__ev_table *evt, g
     gtr__free(o->alc, at);
     gtr__free(o->alc, c.buf);
     gtr__free(o->alc, c.offs);
-    gtr__u64map_free(o->alc, &c.by_id);
-    gtr__u64map_free(o->alc, &c.by_place);
+    gtr__idmap_free(&c.by_id, o->alc);
+    gtr__idmap_free(&c.by_place, o->alc);
     return ok ? GTR_OK : nomem(err);
 }
 
