@@ -12,7 +12,7 @@
 #include "mem.h"
 
 /* Bounds on what is kept: the whole text, one stack's text, and the number of stacks (their
- * index: 16 bytes each here and at most 48 in the ID map, 16 MiB at most). A stack past them
+ * index: 16 bytes each here and at most 64 in the ID map, 20 MiB at most). A stack past them
  * is printed every time, as gtr_event_format does. */
 #define KEPT_TEXT_MAX ((size_t)16 << 20)
 #define KEPT_STACK_MAX ((size_t)64 << 10)

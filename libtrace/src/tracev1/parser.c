@@ -1712,7 +1712,7 @@ static const gdesc *g_find(post *s, uint64_t g, bool *exists)
     return &s->gs[idx];
 }
 
-/* g_slot_new is g_slot's slow path: a G neither last looked up nor in the dense array. */
+/* g_slot_new is g_slot's slow path: a G neither last looked up nor in the dense window. */
 static GTR__NOINLINE gtr_status g_slot_new(post *s, uint64_t g, gdesc **out)
 {
     size_t idx;
