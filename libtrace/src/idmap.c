@@ -213,7 +213,7 @@ static bool make_room(gtr__idmap *m, const gtr_alloc *a, uint64_t key)
     /* Out of memory is reported, not worked around with the hash table: a failed
      * allocation fails the call, whichever it is. */
     grow_result g = key - m->base >= m->ndense ? grow_dense(m, a, key) : GROW_DONE;
-    if (g == GROW_DECLINED)
+    if (g == GROW_DECLINED && m->slides)
         g = slide_dense(m, a, key);
     if (g == GROW_NOMEM)
         return false;
