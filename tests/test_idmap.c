@@ -149,20 +149,23 @@ static void test_idmap_window_slides_with_growing_keys(void **state)
 {
     (void)state;
     const gtr_alloc *a = gtr__alloc_or_libc(NULL);
-    gtr__idmap m = {0};
     const uint64_t live = 300;
-    for (uint64_t k = 1; k <= 200000; k++) {
-        assert_int_equal(gtr__idmap_put(&m, a, k, value_of(k)), GTR_OK);
-        if (k > live)
-            assert_int_equal(gtr__idmap_delete(&m, k - live), value_of(k - live));
+    for (int slides = 1; slides >= 0; slides--) {
+        gtr__idmap m = {.slides = slides};
+        for (uint64_t k = 1; k <= 200000; k++) {
+            assert_int_equal(gtr__idmap_put(&m, a, k, value_of(k)), GTR_OK);
+            if (k > live)
+                assert_int_equal(gtr__idmap_delete(&m, k - live), value_of(k - live));
+        }
+        assert_int_equal(m.len, live);
+        assert_true(m.ndense <= 4 * live + 64);
+        /* Without slides (the default), the window stays where it grew: the keys are hashed. */
+        assert_true(slides ? m.hlen < live / 2 : m.hlen == live);
+        for (uint64_t k = 200000 - live + 1; k <= 200000; k++)
+            assert_int_equal(gtr__idmap_get(&m, k), value_of(k));
+        assert_int_equal(gtr__idmap_get(&m, 200000 - live), 0);
+        gtr__idmap_free(&m, a);
     }
-    assert_int_equal(m.len, live);
-    assert_true(m.ndense <= 4 * live + 64);
-    assert_true(m.hlen < live / 2);
-    for (uint64_t k = 200000 - live + 1; k <= 200000; k++)
-        assert_int_equal(gtr__idmap_get(&m, k), value_of(k));
-    assert_int_equal(gtr__idmap_get(&m, 200000 - live), 0);
-    gtr__idmap_free(&m, a);
 }
 
 /* A long-lived ID far below the others (goroutine 1) stays found as the window slides. */
@@ -170,7 +173,7 @@ static void test_idmap_old_key_survives_slides(void **state)
 {
     (void)state;
     const gtr_alloc *a = gtr__alloc_or_libc(NULL);
-    gtr__idmap m = {0};
+    gtr__idmap m = {.slides = true};
     assert_int_equal(gtr__idmap_put(&m, a, 1, 77), GTR_OK);
     for (uint64_t k = 100; k < 100000; k++) {
         assert_int_equal(gtr__idmap_put(&m, a, k, value_of(k)), GTR_OK);
@@ -190,7 +193,7 @@ static void test_idmap_matches_a_reference_under_random_operations(void **state)
     enum { N = 2048 };
     static uint64_t ref_key[N], ref_val[N];
     size_t nref = 0;
-    gtr__idmap m = {0};
+    gtr__idmap m = {.slides = true};
     uint64_t seed = 42, counter = 0;
     for (int step = 0; step < 60000; step++) {
         uint64_t r = rng_next(&seed), k;
@@ -324,6 +327,7 @@ static void test_idstore_records_never_move_and_are_recycled(void **state)
     const gtr_alloc *a = gtr__alloc_or_libc(NULL);
     gtr__idstore s;
     gtr__idstore_init(&s, a, sizeof(rec));
+    s.map.slides = true;
     rec *first = gtr__idstore_insert(&s, 5);
     assert_non_null(first);
     assert_int_equal(first->id, 0);   /* fresh: zeroed */

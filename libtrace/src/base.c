@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "idmap.h"
 #include "mem.h"
 
 /* ---- Arena. ---- */
@@ -43,7 +44,7 @@ static unsigned char *chunk_data(chunk *c)
 typedef struct dtable {
     uint64_t *ids;       /* entry i's ID, in insertion order */
     size_t len, cap;
-    gtr__u64map map;     /* id -> entry, for entries not in dense */
+    gtr__idmap map;      /* id -> entry, for entries not in dense */
     uint32_t *dense;     /* id -> entry + 1 (0: absent), after a dense compactify */
     size_t ndense, dense_cap;
     size_t ncompact;     /* entries [0, ncompact) are indexed by dense */
@@ -73,7 +74,7 @@ struct gtr__ev_table {
 
     gtr__frame *frames;
     size_t nframes, frames_cap;
-    gtr__u64map pcs;     /* pc -> index into frames */
+    gtr__idmap pcs;      /* pc -> index into frames */
 
     gtr_str *extra;      /* extra string i+1 */
     size_t nextra, extra_cap;
@@ -104,99 +105,6 @@ uint64_t gtr__evt_serial(const gtr__ev_table *t)
     return t->serial;
 }
 
-/* ---- uint64 map. ---- */
-
-static size_t hash_u64(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    k *= 0xc4ceb9fe1a85ec53ULL;
-    k ^= k >> 33;
-    return (size_t)k;
-}
-
-bool gtr__u64map_get(const gtr__u64map *m, uint64_t key, uint32_t *val)
-{
-    if (m->len == 0)
-        return false;
-    size_t mask = m->cap - 1;
-    for (size_t i = hash_u64(key) & mask;; i = (i + 1) & mask) {
-        if (m->vals[i] == UINT32_MAX)
-            return false;
-        if (m->keys[i] == key) {
-            *val = m->vals[i];
-            return true;
-        }
-    }
-}
-
-static gtr_status u64map_rehash(const gtr_alloc *alc, gtr__u64map *m, size_t ncap)
-{
-    uint64_t *keys = gtr__realloc_array(alc, NULL, ncap, sizeof *keys);
-    uint32_t *vals = gtr__realloc_array(alc, NULL, ncap, sizeof *vals);
-    if (keys == NULL || vals == NULL) {
-        gtr__free(alc, keys);
-        gtr__free(alc, vals);
-        return GTR_E_NOMEM;
-    }
-    memset(vals, 0xff, ncap * sizeof *vals);
-    size_t mask = ncap - 1;
-    for (size_t j = 0; j < m->cap; j++) {
-        if (m->vals[j] == UINT32_MAX)
-            continue;
-        size_t i = hash_u64(m->keys[j]) & mask;
-        while (vals[i] != UINT32_MAX)
-            i = (i + 1) & mask;
-        keys[i] = m->keys[j];
-        vals[i] = m->vals[j];
-    }
-    gtr__free(alc, m->keys);
-    gtr__free(alc, m->vals);
-    m->keys = keys;
-    m->vals = vals;
-    m->cap = ncap;
-    return GTR_OK;
-}
-
-gtr_status gtr__u64map_put(const gtr_alloc *alc, gtr__u64map *m, uint64_t key, uint32_t *val,
-                           bool *found)
-{
-    if ((m->len + 1) * 2 > m->cap) {
-        size_t ncap = m->cap ? m->cap * 2 : 16;
-        if (ncap < m->cap || u64map_rehash(alc, m, ncap) != GTR_OK)
-            return GTR_E_NOMEM;
-    }
-    size_t mask = m->cap - 1;
-    size_t i = hash_u64(key) & mask;
-    for (; m->vals[i] != UINT32_MAX; i = (i + 1) & mask) {
-        if (m->keys[i] == key) {
-            *val = m->vals[i];
-            *found = true;
-            return GTR_OK;
-        }
-    }
-    m->keys[i] = key;
-    m->vals[i] = *val;
-    m->len++;
-    *found = false;
-    return GTR_OK;
-}
-
-void gtr__u64map_clear(gtr__u64map *m)
-{
-    if (m->len != 0)
-        memset(m->vals, 0xff, m->cap * sizeof *m->vals);
-    m->len = 0;
-}
-
-void gtr__u64map_free(const gtr_alloc *alc, gtr__u64map *m)
-{
-    gtr__free(alc, m->keys);
-    gtr__free(alc, m->vals);
-    memset(m, 0, sizeof *m);
-}
-
 /* ---- Table lifetime. ---- */
 
 gtr_status gtr__evt_new(const gtr_alloc *alc, gtr__ev_table **out, gtr_err *err)
@@ -215,7 +123,7 @@ static void dtable_free(const gtr_alloc *alc, dtable *d)
 {
     gtr__free(alc, d->ids);
     gtr__free(alc, d->dense);
-    gtr__u64map_free(alc, &d->map);
+    gtr__idmap_free(&d->map, alc);
 }
 
 static void dtable_reset(dtable *d)
@@ -225,7 +133,7 @@ static void dtable_reset(dtable *d)
     if (d->ndense != 0)
         memset(d->dense, 0, d->ndense * sizeof *d->dense);
     d->ndense = 0;
-    gtr__u64map_clear(&d->map);
+    gtr__idmap_clear(&d->map);
 }
 
 void gtr__evt_free(gtr__ev_table *t)
@@ -238,7 +146,7 @@ void gtr__evt_free(gtr__ev_table *t)
     gtr__free(alc, t->str_vals);
     gtr__free(alc, t->stk_vals);
     gtr__free(alc, t->frames);
-    gtr__u64map_free(alc, &t->pcs);
+    gtr__idmap_free(&t->pcs, alc);
     gtr__free(alc, t->extra);
     gtr__free(alc, t->xslots);
     gtr__free(alc, t->xof);
@@ -261,7 +169,7 @@ void gtr__evt_reset(gtr__ev_table *t)
     dtable_reset(&t->strings);
     dtable_reset(&t->stacks);
     t->nframes = 0;
-    gtr__u64map_clear(&t->pcs);
+    gtr__idmap_clear(&t->pcs);
     if (t->nextra != 0)
         memset(t->xslots, 0, t->xcap * sizeof *t->xslots);
     t->nextra = 0;
@@ -320,8 +228,8 @@ static long dtable_find(const dtable *d, uint64_t id)
 {
     if (id < d->ndense && d->dense[id] != 0)
         return (long)d->dense[id] - 1;
-    uint32_t v;
-    if (gtr__u64map_get(&d->map, id, &v))
+    size_t v;
+    if (gtr__idmap_get_index(&d->map, id, &v))
         return (long)v;
     return -1;
 }
@@ -331,9 +239,9 @@ static gtr_status dtable_add(const gtr_alloc *alc, dtable *d, uint64_t id, size_
 {
     if (d->len >= UINT32_MAX - 1 || !GTR__GROW(alc, d->ids, d->cap, d->len + 1))
         return GTR_E_NOMEM;
-    uint32_t v = (uint32_t)d->len;
+    size_t v;
     bool found;
-    if (gtr__u64map_put(alc, &d->map, id, &v, &found) != GTR_OK)
+    if (gtr__idmap_put_index(&d->map, alc, id, d->len, &v, &found) != GTR_OK)
         return GTR_E_NOMEM;
     d->ids[d->len] = id;
     *idx = d->len++;
@@ -368,7 +276,7 @@ static gtr_status dtable_compactify(const gtr_alloc *alc, dtable *d)
         d->dense[d->ids[i]] = (uint32_t)i + 1;
     d->ndense = size;
     d->ncompact = d->len;
-    gtr__u64map_clear(&d->map);
+    gtr__idmap_clear(&d->map);
     return GTR_OK;
 }
 
@@ -409,8 +317,8 @@ static inline bool dtable_has(const dtable *d, uint64_t id)
 {
     if (id < d->ndense && d->dense[id] != 0)
         return true;
-    uint32_t v;
-    return gtr__u64map_get(&d->map, id, &v);
+    size_t v;
+    return gtr__idmap_get_index(&d->map, id, &v);
 }
 
 bool gtr__evt_has_stack(const gtr__ev_table *t, uint64_t id)
@@ -445,8 +353,8 @@ gtr_status gtr__event_validate_table_ids(const gtr_event *ev, gtr_err *err)
 
 bool gtr__evt_frame(const gtr__ev_table *t, uint64_t pc, gtr__frame *out)
 {
-    uint32_t i;
-    if (!gtr__u64map_get(&t->pcs, pc, &i))
+    size_t i;
+    if (!gtr__idmap_get_index(&t->pcs, pc, &i))
         return false;
     *out = t->frames[i];
     return true;
@@ -596,9 +504,9 @@ gtr_status gtr__evt_add_frame(gtr__ev_table *t, const gtr__frame *f, gtr_err *er
     if (t->nframes >= UINT32_MAX - 1 || !GTR__GROW(t->alc, t->frames, t->frames_cap,
                                                    t->nframes + 1))
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
-    uint32_t v = (uint32_t)t->nframes;
+    size_t v;
     bool found;
-    if (gtr__u64map_put(t->alc, &t->pcs, f->pc, &v, &found) != GTR_OK)
+    if (gtr__idmap_put_index(&t->pcs, t->alc, f->pc, t->nframes, &v, &found) != GTR_OK)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
     if (!found) {
         t->frames[t->nframes++] = *f;

@@ -187,21 +187,6 @@ size_t gtr__evt_nstrings(const gtr__ev_table *t);
 size_t gtr__evt_nstacks(const gtr__ev_table *t);
 
 
-/* A uint64 -> uint32 open-addressing hash map (base.c), for IDs of unknown density. */
-typedef struct gtr__u64map {
-    uint64_t *keys;
-    uint32_t *vals;   /* UINT32_MAX marks an empty slot */
-    size_t cap;       /* 0 or a power of two */
-    size_t len;
-} gtr__u64map;
-/* gtr__u64map_get: true and *val when key is present. */
-bool gtr__u64map_get(const gtr__u64map *m, uint64_t key, uint32_t *val);
-/* gtr__u64map_put inserts key -> val unless key is present; *found tells which, and *val
- * receives the stored value (the old one when found). val must not be UINT32_MAX. */
-gtr_status gtr__u64map_put(const gtr_alloc *alc, gtr__u64map *m, uint64_t key, uint32_t *val,
-                           bool *found);
-void gtr__u64map_clear(gtr__u64map *m);
-void gtr__u64map_free(const gtr_alloc *alc, gtr__u64map *m);
 
 /* Helpers over the event layout (Go's Event{table, ctx, base}). */
 static inline gtr_event gtr__make_event(const gtr__ev_table *t, gtr_goid g, gtr_procid p,

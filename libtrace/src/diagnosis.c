@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "idmap.h"
 #include "mem.h"
 #include "order.h"
 #include "reader_priv.h"
@@ -43,7 +44,7 @@ typedef struct last_event {
 /* One generation's last events: goroutine and proc IDs to an index into events. */
 typedef struct history_gen {
     uint64_t gen;
-    gtr__u64map g, p;
+    gtr__idmap g, p;
     last_event *events;
     size_t n, cap;
 } history_gen;
@@ -68,8 +69,8 @@ gtr_status gtr_history_new(const gtr_alloc *alc, gtr_history **out, gtr_err *err
 
 static void history_gen_free(const gtr_alloc *alc, history_gen *hg)
 {
-    gtr__u64map_free(alc, &hg->g);
-    gtr__u64map_free(alc, &hg->p);
+    gtr__idmap_free(&hg->g, alc);
+    gtr__idmap_free(&hg->p, alc);
     gtr__free(alc, hg->events);
     memset(hg, 0, sizeof *hg);
 }
@@ -84,14 +85,14 @@ void gtr_history_free(gtr_history *h)
 }
 
 /* remember makes e the last event of key in map. */
-static gtr_status remember(gtr_history *h, gtr__u64map *map, uint64_t key, last_event e)
+static gtr_status remember(gtr_history *h, gtr__idmap *map, uint64_t key, last_event e)
 {
     history_gen *hg = &h->cur;
     if (hg->n >= UINT32_MAX - 1 || !GTR__GROW(h->alc, hg->events, hg->cap, hg->n + 1))
         return GTR_E_NOMEM;
-    uint32_t idx = (uint32_t)hg->n;
+    size_t idx;
     bool found;
-    if (gtr__u64map_put(h->alc, map, key, &idx, &found) != GTR_OK)
+    if (gtr__idmap_put_index(map, h->alc, key, hg->n, &idx, &found) != GTR_OK)
         return GTR_E_NOMEM;
     if (!found)
         hg->n++;
@@ -138,9 +139,9 @@ static void history_last(const gtr_history *h, gtr_stuck_event *e)
         return;
     const history_gen *gens[2] = {&h->cur, &h->prev};
     for (size_t i = 0; i < 2; i++) {
-        const gtr__u64map *map = e->resource == GTR_RESOURCE_GOROUTINE ? &gens[i]->g : &gens[i]->p;
-        uint32_t idx;
-        if (gens[i]->n > 0 && gtr__u64map_get(map, (uint64_t)e->id, &idx)) {
+        const gtr__idmap *map = e->resource == GTR_RESOURCE_GOROUTINE ? &gens[i]->g : &gens[i]->p;
+        size_t idx;
+        if (gens[i]->n > 0 && gtr__idmap_get_index(map, (uint64_t)e->id, &idx)) {
             const last_event *le = &gens[i]->events[idx];
             e->has_last = true;
             e->last_name = gtr_spec(le->type)->name;

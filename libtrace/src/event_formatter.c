@@ -8,10 +8,11 @@
 
 #include "base.h"
 #include "event_format.h"
+#include "idmap.h"
 #include "mem.h"
 
 /* Bounds on what is kept: the whole text, one stack's text, and the number of stacks (their
- * index: 16 bytes each here and at most 48 in the ID map, 16 MiB at most). A stack past them
+ * index: 16 bytes each here and at most 64 in the ID map, 20 MiB at most). A stack past them
  * is printed every time, as gtr_event_format does. */
 #define KEPT_TEXT_MAX ((size_t)16 << 20)
 #define KEPT_STACK_MAX ((size_t)64 << 10)
@@ -25,7 +26,7 @@ typedef struct kept_stack {
 struct gtr_event_formatter {
     gtr_alloc alc;
     uint64_t serial;      /* the table state the kept text is of; 0: nothing kept */
-    gtr__u64map ids;      /* stack ID -> index in stacks */
+    gtr__idmap ids;       /* stack ID -> index in stacks */
     kept_stack *stacks;
     size_t nstacks, stacks_cap;
     char *text;           /* the kept texts, back to back */
@@ -35,7 +36,7 @@ struct gtr_event_formatter {
 
 static void forget(gtr_event_formatter *f, uint64_t serial)
 {
-    gtr__u64map_clear(&f->ids);
+    gtr__idmap_clear(&f->ids);
     f->nstacks = 0;
     f->ntext = 0;
     f->serial = serial;
@@ -50,9 +51,9 @@ static void keep(gtr_event_formatter *f, uint64_t id, const char *text, size_t n
     if (!GTR__GROW(&f->alc, f->text, f->text_cap, f->ntext + n) ||
         !GTR__GROW(&f->alc, f->stacks, f->stacks_cap, f->nstacks + 1))
         return;
-    uint32_t idx = (uint32_t)f->nstacks;
+    size_t idx;
     bool found;
-    if (gtr__u64map_put(&f->alc, &f->ids, id, &idx, &found) != GTR_OK || found)
+    if (gtr__idmap_put_index(&f->ids, &f->alc, id, f->nstacks, &idx, &found) != GTR_OK || found)
         return;
     if (n > 0)   /* a stack without frames prints nothing: f->text may still be NULL */
         memcpy(f->text + f->ntext, text, n);
@@ -71,8 +72,8 @@ static gtr_status print_kept(void *ctx, gtr_buf *out, gtr_stack s, gtr_err *err)
     uint64_t serial = gtr__evt_serial(t);
     if (serial != f->serial)
         forget(f, serial);
-    uint32_t idx;
-    if (gtr__u64map_get(&f->ids, s.id_, &idx)) {
+    size_t idx;
+    if (gtr__idmap_get_index(&f->ids, s.id_, &idx)) {
         const kept_stack *k = &f->stacks[idx];
         return k->len > 0 ? gtr_buf_append(out, f->text + k->off, k->len) : gtr_buf_status(out);
     }
@@ -104,7 +105,7 @@ void gtr_event_formatter_free(gtr_event_formatter *f)
 {
     if (f == NULL)
         return;
-    gtr__u64map_free(&f->alc, &f->ids);
+    gtr__idmap_free(&f->ids, &f->alc);
     gtr__free(&f->alc, f->stacks);
     gtr__free(&f->alc, f->text);
     gtr__free(&f->alc, f);

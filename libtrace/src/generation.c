@@ -41,7 +41,7 @@ void gtr__generation_free(gtr__generation *g)
     gtr__evt_free(g->evt);
     gtr__free(alc, g->batches);
     gtr__free(alc, g->ms);
-    gtr__u64map_free(alc, &g->mindex);
+    gtr__idmap_free(&g->mindex, alc);
     gtr__free(alc, g->cpu);
     gtr__free(alc, g->scratch);
     gtr__free(alc, g->spill_buf);
@@ -55,7 +55,7 @@ static void generation_reset(gtr__generation *g)
     g->min_ts = 0;
     g->nbatches = 0;
     g->nms = 0;
-    gtr__u64map_clear(&g->mindex);
+    gtr__idmap_clear(&g->mindex);
     g->ncpu = 0;
 }
 
@@ -268,9 +268,9 @@ static gtr_status add_event_batch(gtr__generation *g, const gtr__batch *b, gtr_e
         !GTR__GROW(g->alc, g->batches, g->batches_cap, g->nbatches + 1))
         return nomem(err);
     uint32_t bi = (uint32_t)g->nbatches;
-    uint32_t mi = (uint32_t)g->nms;
+    size_t mi;
     bool found;
-    if (gtr__u64map_put(g->alc, &g->mindex, (uint64_t)b->m, &mi, &found) != GTR_OK)
+    if (gtr__idmap_put_index(&g->mindex, g->alc, (uint64_t)b->m, g->nms, &mi, &found) != GTR_OK)
         return nomem(err);
     if (!found) {
         if (!GTR__GROW(g->alc, g->ms, g->ms_cap, g->nms + 1))

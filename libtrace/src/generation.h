@@ -9,6 +9,7 @@
 #define GTR_SRC_GENERATION_H
 
 #include "batch.h"
+#include "idmap.h"
 
 /* Go's cpuSample: time is a timestamp until the generation is complete, then a Time. */
 typedef struct gtr__cpu_sample {
@@ -38,7 +39,7 @@ typedef struct gtr__generation {
     /* Go's batchMs: the Ms in order of first appearance, with their first and last batch. */
     gtr__mbatches *ms;
     size_t nms, ms_cap;
-    gtr__u64map mindex;     /* M -> index into ms */
+    gtr__idmap mindex;      /* M -> index into ms */
 
     gtr__cpu_sample *cpu;   /* sorted by time once the generation is complete */
     size_t ncpu, cpu_cap;

@@ -91,17 +91,20 @@ uint64_t gtr__idmap_get_sparse(const gtr__idmap *m, uint64_t key)
     return i < m->hcap ? m->hvals[i] : 0;
 }
 
+typedef enum grow_result { GROW_DECLINED, GROW_DONE, GROW_NOMEM } grow_result;
+
 /* grow_dense tries to extend the dense window to cover key, up or down (keys less than 2^63
- * below the base count as below it), to at most 2*len + DENSE_SLACK entries. false leaves
- * the map unchanged (the key then goes to the hash table, or the window slides). */
-static bool grow_dense(gtr__idmap *m, const gtr_alloc *a, uint64_t key)
+ * below the base count as below it), to at most 2*len + DENSE_SLACK entries. Declined (the
+ * key then goes to the hash table, or the window slides) or out of memory, the map is
+ * unchanged. */
+static grow_result grow_dense(gtr__idmap *m, const gtr_alloc *a, uint64_t key)
 {
     uint64_t limit = 2 * (uint64_t)m->len + DENSE_SLACK;
     uint64_t d = key - m->base; /* modular, as in gtr__idmap_get */
     bool down = d >= UINT64_C(1) << 63;
     uint64_t need = down ? (m->base - key) + m->ndense : d + 1;
     if (need > limit)
-        return false;
+        return GROW_DECLINED;
     size_t ncap = m->ndense < DENSE_MIN / 2 ? DENSE_MIN : m->ndense * 2;
     if (ncap > limit)
         ncap = (size_t)limit;
@@ -109,7 +112,7 @@ static bool grow_dense(gtr__idmap *m, const gtr_alloc *a, uint64_t key)
         ncap = (size_t)need;
     uint64_t *nd = gtr__realloc_array(a, m->dense, ncap, sizeof *nd);
     if (nd == NULL)
-        return false;
+        return GROW_NOMEM;
     /* Growing down, all the new room goes below: the next key down is likely near. */
     size_t shift = down ? ncap - m->ndense : 0;
     memmove(nd + shift, nd, m->ndense * sizeof *nd);
@@ -128,7 +131,7 @@ static bool grow_dense(gtr__idmap *m, const gtr_alloc *a, uint64_t key)
         }
         i++;
     }
-    return true;
+    return GROW_DONE;
 }
 
 /* hash_reserve makes room in the hash table for more entries. */
@@ -149,17 +152,17 @@ static bool hash_reserve(gtr__idmap *m, const gtr_alloc *a, size_t more)
  * window's width into the hash table (a cluster of live IDs below: sliding back and forth
  * would cost more than hashing), and then waits for half a window's width of hash insertions
  * before trying again, which bounds its cost to a constant per insertion. */
-static bool slide_dense(gtr__idmap *m, const gtr_alloc *a, uint64_t key)
+static grow_result slide_dense(gtr__idmap *m, const gtr_alloc *a, uint64_t key)
 {
     /* The window may straddle 2^64 (IDs are int64, so -1 is the top key). Keys less than
      * 2^63 above the base count as above it. */
     size_t w = m->ndense;
     uint64_t d = key - m->base;
     if (w < DENSE_MIN || d < w || d >= UINT64_C(1) << 63)
-        return false;
+        return GROW_DECLINED;
     if (m->slide_wait > 0) {
         m->slide_wait--;
-        return false;
+        return GROW_DECLINED;
     }
     uint64_t nb = key - w / 2;
     uint64_t shift = d - w / 2; /* >= w/2 */
@@ -169,10 +172,10 @@ static bool slide_dense(gtr__idmap *m, const gtr_alloc *a, uint64_t key)
         evicted += m->dense[i] != 0;
     if (evicted > w / 4) {
         m->slide_wait = w / 2;
-        return false;
+        return GROW_DECLINED;
     }
     if (!hash_reserve(m, a, evicted))
-        return false;
+        return GROW_NOMEM;
     for (size_t i = 0; i < nout; i++) {
         if (m->dense[i] != 0) {
             hash_place(m->hkeys, m->hvals, m->hcap, m->base + i, m->dense[i]);
@@ -191,7 +194,7 @@ static bool slide_dense(gtr__idmap *m, const gtr_alloc *a, uint64_t key)
             hash_remove_at(m, i);
         }
     }
-    return true;
+    return GROW_DONE;
 }
 
 /* make_room prepares key's place (dense or hashed) without adding it: false when out of
@@ -207,8 +210,13 @@ static bool make_room(gtr__idmap *m, const gtr_alloc *a, uint64_t key)
         m->base = key - DENSE_MIN / 2;
         m->slide_wait = 0;
     }
-    if (key - m->base >= m->ndense && !grow_dense(m, a, key))
-        (void)slide_dense(m, a, key);
+    /* Out of memory is reported, not worked around with the hash table: a failed
+     * allocation fails the call, whichever it is. */
+    grow_result g = key - m->base >= m->ndense ? grow_dense(m, a, key) : GROW_DONE;
+    if (g == GROW_DECLINED && m->slides)
+        g = slide_dense(m, a, key);
+    if (g == GROW_NOMEM)
+        return false;
     return key - m->base < m->ndense || hash_reserve(m, a, 1);
 }
 

@@ -7,10 +7,10 @@
  * in a dense array, all others in an open-addressing hash table (linear probing, load at
  * most one half). The window is bounded in proportion to the number of entries, so sparse
  * keys cost no memory. It starts at 0 for small counters and at the first key otherwise (OS
- * thread IDs), grows up and down to the keys near it, and keys that only grow (goroutines,
- * tasks: a fresh ID each time, the old ones ending) slide it up, so that the recent keys stay
- * dense. A zeroed gtr__idmap is empty; the allocator is passed to the calls that may
- * allocate.
+ * thread IDs), and grows up and down to the keys near it. In a map whose keys only grow
+ * (goroutines, tasks: a fresh ID each time, the old ones ending), the owner sets `slides`:
+ * keys above the window then slide it up, so that the recent keys stay dense. A zeroed
+ * gtr__idmap is empty; the allocator is passed to the calls that may allocate.
  *
  * gtr__idstore is the same map whose values are fixed-size records at addresses that never
  * move while the store lives (a caller may keep a pointer to one record while inserting
@@ -48,6 +48,7 @@ typedef struct gtr__idmap {
     uint64_t *hvals;
     size_t hcap, hlen;
     size_t len;         /* entries in total */
+    bool slides;        /* the window follows growing keys (set by the owner) */
     size_t slide_wait;  /* hash insertions to wait before trying to slide the window again */
 } gtr__idmap;
 

@@ -1835,9 +1835,11 @@ gtr_status gtr__ordering_new(const gtr_alloc *alc, gtr__ordering **out, gtr_err 
     o->alc = alc;
     o->trace_ver = GTR_GO_CURRENT;
     gtr__idstore_init(&o->g_states, alc, sizeof(gstate));
+    o->g_states.map.slides = true;   /* goroutine and task IDs only grow, the old ones end */
     gtr__idstore_init(&o->p_states, alc, sizeof(pstate));
     gtr__idstore_init(&o->m_states, alc, sizeof(mstate));
     gtr__idstore_init(&o->active_tasks, alc, sizeof(task_state));
+    o->active_tasks.map.slides = true;
     o->gc_state = GC_UNDETERMINED;
     o->queue.buf = gtr__malloc(alc, QUEUE_FIRST_CAP * sizeof *o->queue.buf);
     if (o->queue.buf == NULL) {

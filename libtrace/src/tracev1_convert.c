@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "compiler.h"
+#include "idmap.h"
 #include "mem.h"
 #include "tracev1_convert.h"
 
@@ -88,13 +89,13 @@ struct gtr__v1_converter {
     gtr__ev_table *evt;
     char *strs;                  /* the table's strings, NUL-terminated, one block */
     bool pre_init;
-    gtr__u64map created_map;     /* createdPreInit: g -> index into created */
+    gtr__idmap created_map;     /* createdPreInit: g -> index into created */
     uint64_t *created;
     bool *created_live;
     size_t ncreated, created_cap, created_live_cap;
     gtr_event *extra;            /* queued events, extra[extra_head..nextra) */
     size_t extra_head, nextra, extra_cap;
-    gtr__u64map task_map;
+    gtr__idmap task_map;
     task_state *tasks;
     size_t ntasks, tasks_cap;
     gtr__idmap seen_procs;
@@ -113,17 +114,11 @@ static gtr_status nomem(gtr_err *err)
 }
 
 /* slot is a key -> dense index map insert (like parser.c's). */
-static gtr_status slot(const gtr_alloc *alc, gtr__u64map *m, uint64_t key, size_t next,
+static gtr_status slot(const gtr_alloc *alc, gtr__idmap *m, uint64_t key, size_t next,
                        size_t *idx, bool *found, gtr_err *err)
 {
-    *idx = 0;
-    *found = false;
-    if (next >= UINT32_MAX)
+    if (gtr__idmap_put_index(m, alc, key, next, idx, found) != GTR_OK)
         return nomem(err);
-    uint32_t v = (uint32_t)next;
-    if (gtr__u64map_put(alc, m, key, &v, found) != GTR_OK)
-        return nomem(err);
-    *idx = v;
     return GTR_OK;
 }
 
@@ -232,11 +227,11 @@ void gtr__v1_converter_free(gtr__v1_converter *c)
     gtr__v1_trace_free(&c->tr);
     gtr__evt_free(c->evt);
     gtr__free(a, c->strs);
-    gtr__u64map_free(a, &c->created_map);
+    gtr__idmap_free(&c->created_map, a);
     gtr__free(a, c->created);
     gtr__free(a, c->created_live);
     gtr__free(a, c->extra);
-    gtr__u64map_free(a, &c->task_map);
+    gtr__idmap_free(&c->task_map, a);
     gtr__free(a, c->tasks);
     gtr__idmap_free(&c->seen_procs, a);
     gtr__idmap_free(&c->procm_map, a);
@@ -266,8 +261,8 @@ gtr_time gtr__v1_converter_last_time(const gtr__v1_converter *c)
 
 static void created_delete(gtr__v1_converter *c, uint64_t g)
 {
-    uint32_t v;
-    if (c->created != NULL && gtr__u64map_get(&c->created_map, g, &v))
+    size_t v;
+    if (c->created != NULL && gtr__idmap_get_index(&c->created_map, g, &v))
         c->created_live[v] = false;
 }
 
@@ -410,7 +405,7 @@ static gtr_status convert_event(gtr__v1_converter *c, const gtr__v1_event *ev, g
                     return st;
             }
             c->ncreated = 0;
-            gtr__u64map_free(c->alc, &c->created_map);
+            gtr__idmap_free(&c->created_map, c->alc);
             gtr__free(c->alc, c->created);
             gtr__free(c->alc, c->created_live);
             c->created = NULL;
@@ -619,9 +614,9 @@ static gtr_status convert_event(gtr__v1_converter *c, const gtr__v1_event *ev, g
     case GTR_V1_USER_TASK_END: {
         type = GTR_EV_USER_TASK_END;
         /* Event.Task expects the parent and the name smuggled in as extra arguments. */
-        uint32_t v;
+        size_t v;
         uint64_t sid;
-        if (gtr__u64map_get(&c->task_map, ev->args[0], &v) && c->tasks[v].live) {
+        if (gtr__idmap_get_index(&c->task_map, ev->args[0], &v) && c->tasks[v].live) {
             c->tasks[v].live = false;
             if ((st = gtr__evt_add_extra_string(c->evt, c->tasks[v].name.data,
                                                 c->tasks[v].name.len, &sid, err)) != GTR_OK)

@@ -136,6 +136,7 @@ gtr_status gtr_validator_new(const gtr_alloc *alc, gtr_validator **out, gtr_err 
     for (int i = 0; i < 4; i++)
         gtr__idstore_init(&v->ranges[i], &v->alc, sizeof(range_list));
     gtr__idstore_init(&v->tasks, &v->alc, sizeof(task_type));
+    v->tasks.map.slides = true;   /* task IDs only grow, the ended ones deleted */
     v->go_version = GTR_GO_CURRENT;
     gtr_buf_init(&v->errs, &v->alc);
     *out = v;

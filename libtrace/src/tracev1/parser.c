@@ -229,7 +229,7 @@ typedef struct parser {
     size_t stacks_cap, pcs_cap;
     slotmap pcids;        /* pc -> index into t->frames */
     size_t frames_cap;
-    gtr__u64map timer_goids;
+    gtr__idmap timer_goids;   /* a set: the index is 0 */
     int64_t ticks_per_sec;
 
     gtr__v1_event *cpu;
@@ -904,9 +904,10 @@ static gtr_status parse_event(parser *p, const raw_event *raw, gtr__v1_event *ev
             return time_order(p);
         break;
     case GTR_V1_TIMER_GOROUTINE: {
-        uint32_t v = 0;
+        size_t v;
         bool found;
-        if (gtr__u64map_put(p->alc, &p->timer_goids, raw->args[0], &v, &found) != GTR_OK)
+        if (gtr__idmap_put_index(&p->timer_goids, p->alc, raw->args[0], 0, &v, &found) !=
+            GTR_OK)
             return nomem(p);
         break;
     }
@@ -1711,7 +1712,7 @@ static const gdesc *g_find(post *s, uint64_t g, bool *exists)
     return &s->gs[idx];
 }
 
-/* g_slot_new is g_slot's slow path: a G neither last looked up nor in the dense array. */
+/* g_slot_new is g_slot's slow path: a G neither last looked up nor in the dense window. */
 static GTR__NOINLINE gtr_status g_slot_new(post *s, uint64_t g, gdesc **out)
 {
     size_t idx;
@@ -2221,8 +2222,8 @@ static gtr_status post_process(parser *p)
         gtr__v1_unpack(t, pe, &full);
         const int32_t stored_p = full.p;      /* what pe holds, to store back only a change */
         const uint32_t stored_stk = full.stk;
-        uint32_t v;
-        if (ev->type == GTR_V1_GO_UNBLOCK && gtr__u64map_get(&p->timer_goids, ev->g, &v))
+        size_t v;
+        if (ev->type == GTR_V1_GO_UNBLOCK && gtr__idmap_get_index(&p->timer_goids, ev->g, &v))
             ev->p = GTR_V1_TIMER_P;
         if (ev->type == GTR_V1_GO_SYS_EXIT)
             ev->p = GTR_V1_SYSCALL_P;
@@ -2300,7 +2301,7 @@ static void parser_free(parser *p)
     gtr__free(p->alc, p->inl_hash);
     slotmap_free(p->alc, &p->stackids);
     slotmap_free(p->alc, &p->pcids);
-    gtr__u64map_free(p->alc, &p->timer_goids);
+    gtr__idmap_free(&p->timer_goids, p->alc);
     gtr__free(p->alc, p->cpu);
     gtr__free(p->alc, p->cpu_packed);
     slotmap_free(p->alc, &p->last_gs_map);
