@@ -74,20 +74,6 @@ static const uint8_t type2kind[256] = {
     [GTR_EV_SYNC_EVENT] = GTR_EVENT_SYNC,
 };
 
-/* tracev2GoStatus2GoState and tracev2ProcStatus2ProcState (both of length 5). */
-const uint8_t gtr__gostatus2state[5] = {
-    [GTR_GSTATUS_RUNNABLE] = GTR_GO_RUNNABLE,
-    [GTR_GSTATUS_RUNNING] = GTR_GO_RUNNING,
-    [GTR_GSTATUS_WAITING] = GTR_GO_WAITING,
-    [GTR_GSTATUS_SYSCALL] = GTR_GO_SYSCALL,
-};
-const uint8_t gtr__procstatus2state[5] = {
-    [GTR_PSTATUS_RUNNING] = GTR_PROC_RUNNING,
-    [GTR_PSTATUS_IDLE] = GTR_PROC_IDLE,
-    [GTR_PSTATUS_SYSCALL] = GTR_PROC_RUNNING,
-    [GTR_PSTATUS_SYSCALL_ABANDONED] = GTR_PROC_IDLE,
-};
-
 /* The kinds' names, padded (padded_names.h) for String(). */
 static const gtr__padded_name kind_names[] = {
     [GTR_EVENT_BAD] = GTR__PADDED_NAME("Bad"),
