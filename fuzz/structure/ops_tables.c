@@ -34,6 +34,17 @@ static bool p_stack_frames(const tracedit_event *e)
     return e->type == GTR_EV_STACK && e->nargs >= 6;
 }
 
+/* first_args: the indices of the event's first two spec arguments of class c, in ks;
+ * returns how many there are (0 to 2). */
+static uint32_t first_args(const tracedit_event *e, enum gtr__fs_arg_class c, uint32_t ks[2])
+{
+    uint32_t nk = 0;
+    for (uint32_t i = 0; i < e->nargs && i < GTR_MAX_SPEC_ARGS; i++)
+        if (gtr__fs_classify(e->type, i) == c && nk < 2)
+            ks[nk++] = i;
+    return nk;
+}
+
 /* gen_id picks the ID of a random `type` event (String or Stack) defined in generation gen
  * (IDs are per generation) and the batch that defines it, and gives the generation's largest
  * such ID; false when there is none. */
@@ -73,11 +84,8 @@ bool gtr__fs_op_ref_string(gtr_fs_mutator *m)
     if (!gtr__fs_pick_event(m, p_string_ref, &p) || m->ids[SET_STRING].n == 0)
         return false;
     const tracedit_event *e = &t->events[gtr__fs_ev_at(t, p)];
-    uint32_t ks[2], nk = 0;
+    uint32_t ks[2], nk = first_args(e, A_STRING, ks);
     uint64_t id = 0, max_id;
-    for (uint32_t i = 0; i < e->nargs && i < GTR_MAX_SPEC_ARGS; i++)
-        if (gtr__fs_classify(e->type, i) == A_STRING && nk < 2)
-            ks[nk++] = i;
     /* A string of the event's own generation (IDs are per generation). */
     if (!gen_id(m, t->batches[p.b].gen, GTR_EV_STRING, &id, &b, &max_id))
         id = gtr__fs_pick_id(m, SET_STRING, 0);
@@ -95,11 +103,8 @@ bool gtr__fs_op_ref_stack(gtr_fs_mutator *m)
     if (!gtr__fs_pick_event(m, p_stack_ref, &p))
         return false;
     const tracedit_event *e = &t->events[gtr__fs_ev_at(t, p)];
-    uint32_t ks[2], nk = 0;
+    uint32_t ks[2], nk = first_args(e, A_STACK, ks);
     uint64_t id = 0, max_id;
-    for (uint32_t i = 0; i < e->nargs && i < GTR_MAX_SPEC_ARGS; i++)
-        if (gtr__fs_classify(e->type, i) == A_STACK && nk < 2)
-            ks[nk++] = i;
     /* A stack of the event's own generation, or none. */
     if (below(m, 4) && !gen_id(m, t->batches[p.b].gen, GTR_EV_STACK, &id, &b, &max_id))
         id = gtr__fs_pick_id(m, SET_STACK, 0);

@@ -19,6 +19,18 @@ static bool p_any_arg(const tracedit_event *e)
     return e->nargs > 0;
 }
 
+/* pick_any_arg: one argument (stack frame values included) of a random event with any;
+ * NULL when no event has one. */
+static uint64_t *pick_any_arg(gtr_fs_mutator *m)
+{
+    tracedit_trace *t = &m->t;
+    gtr__fs_pos p = {0, 0};
+    if (!gtr__fs_pick_event(m, p_any_arg, &p))
+        return NULL;
+    const tracedit_event *e = &t->events[gtr__fs_ev_at(t, p)];
+    return t->vals + e->args + below(m, e->nargs);
+}
+
 static bool p_id_ref(const tracedit_event *e)
 {
     return gtr__fs_find_arg(e, A_G, NULL) || gtr__fs_find_arg(e, A_P, NULL) ||
@@ -56,12 +68,9 @@ bool gtr__fs_op_arg_value(gtr_fs_mutator *m)
 /* Any spec argument: a boundary value derived from it. */
 bool gtr__fs_op_arg_boundary(gtr_fs_mutator *m)
 {
-    tracedit_trace *t = &m->t;
-    gtr__fs_pos p = {0, 0};
-    if (!gtr__fs_pick_event(m, p_any_arg, &p))
+    uint64_t *a = pick_any_arg(m);
+    if (a == NULL)
         return false;
-    const tracedit_event *e = &t->events[gtr__fs_ev_at(t, p)];
-    uint64_t *a = t->vals + e->args + below(m, e->nargs);
     *a = gtr__fs_boundary(m, *a);
     return true;
 }
@@ -90,12 +99,9 @@ bool gtr__fs_op_arg_xref(gtr_fs_mutator *m)
 /* Any spec argument: a dictionary value, or one of its neighbours. */
 bool gtr__fs_op_arg_dict(gtr_fs_mutator *m)
 {
-    tracedit_trace *t = &m->t;
-    gtr__fs_pos p = {0, 0};
-    if (m->opt.nvalues == 0 || !gtr__fs_pick_event(m, p_any_arg, &p))
+    uint64_t *a = m->opt.nvalues > 0 ? pick_any_arg(m) : NULL;
+    if (a == NULL)
         return false;
-    const tracedit_event *e = &t->events[gtr__fs_ev_at(t, p)];
-    uint64_t *a = t->vals + e->args + below(m, e->nargs);
     *a = m->values[below(m, m->opt.nvalues)] + below(m, 3) - 1;
     return true;
 }
@@ -106,12 +112,9 @@ bool gtr__fs_op_arg_dict(gtr_fs_mutator *m)
  * value, which they cannot do on the varint bytes. */
 bool gtr__fs_op_arg_cmp(gtr_fs_mutator *m)
 {
-    tracedit_trace *t = &m->t;
-    gtr__fs_pos p = {0, 0};
-    if (!gtr__fs_pick_event(m, p_any_arg, &p))
+    uint64_t *a = pick_any_arg(m);
+    if (a == NULL)
         return false;
-    const tracedit_event *e = &t->events[gtr__fs_ev_at(t, p)];
-    uint64_t *a = t->vals + e->args + below(m, e->nargs);
     uint8_t buf[8];
     for (int i = 0; i < 8; i++)
         buf[i] = (uint8_t)(*a >> (8 * i));
