@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # go-diff-archive.sh: Go 1.27.3's own trace reader and validator as a static C archive, for
-# the in-process differential fuzz target fuzz_diff (fuzz/fuzz_diff.c, issue 43).
+# the in-process differential fuzz target fuzz_diff (fuzz/fuzz_diff.c, issue 43), or as a
+# shared library for `gotrace reduce --diff`.
 #
-#   ci/go-diff-archive.sh [--libfuzzer] [CACHE]
+#   ci/go-diff-archive.sh [--libfuzzer|--shared] [CACHE]
 #                                   (default CACHE: $GTR_ORACLE_CACHE or ~/.cache/gotrace-oracle)
 #
 # Builds godiff/godiff.go together with the oracle's ci/difftest/oracle.go (whose
@@ -28,14 +29,25 @@
 # the coverage of Go's reader as well as of libtrace. The runtime and the rest of the
 # standard library stay uninstrumented: their edges (the garbage collector, map order) would
 # only be noise.
+#
+# --shared writes CACHE/gtrdiff/libgtrdiff.so instead (go build -buildmode=c-shared): the
+# same reader as a shared library, which `gotrace reduce --diff` loads at run time
+# (godiff_go_library_open), so that Go's runtime starts only in the runs that need it.
+#
+# The program knows its release: minor.go (const goMinor = 27), which godiff.go's
+# gtrdiff_go_minor returns.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-name=libgtrdiff flags=-buildmode=c-archive
-if [ "${1:-}" = --libfuzzer ]; then
+name=libgtrdiff flags=-buildmode=c-archive ext=a
+case "${1:-}" in
+--libfuzzer)
     name=libgtrdiff-libfuzzer
     flags="$flags -tags=libfuzzer -gcflags=internal/trace/...=-d=libfuzzer"
-    shift
-fi
+    shift ;;
+--shared)
+    flags=-buildmode=c-shared ext=so
+    shift ;;
+esac
 cache=${1:-${GTR_ORACLE_CACHE:-$HOME/.cache/gotrace-oracle}}
 if [ -n "${GTR_GO_DIFF_GOROOT:-}" ]; then
     goroot=$GTR_GO_DIFF_GOROOT
@@ -51,7 +63,7 @@ else
     v1env=(GTR_ORACLE="$oracle")
 fi
 dir=$cache/gtrdiff
-out=$dir/$name.a
+out=$dir/$name.$ext
 stamp=$( (cat "$root/godiff/godiff.go" "$root/ci/difftest/oracle.go" \
     "$root/tests/oldgo/oracle/v1-order.patch" "$root/ci/go-internal-build.sh"; echo "$flags${GTR_GO_DIFF_GOROOT:+ $goroot}") |
     sha256sum | cut -c1-16)
@@ -60,13 +72,15 @@ if [ -f "$out" ] && [ -f "$dir/$name.h" ] && [ "$(cat "$out.stamp" 2>/dev/null)"
     exit 0
 fi
 mkdir -p "$dir"
+printf 'package main\n\nconst goMinor = 27\n' >"$dir/minor.go"
 mapfile -t ops < <(env "${v1env[@]}" bash "$root/tests/oldgo/oracle/build.sh" --overlays "$dir/v1order")
 [ ${#ops[@]} -eq 2 ] || { echo "go-diff-archive: the old-format order patch does not apply" >&2; exit 1; }
 # shellcheck source=ci/go-internal-build.sh
 . "$root/ci/go-internal-build.sh"
 GO_INTERNAL_BUILD_FLAGS=$flags \
     go_internal_build "$goroot" "$cache" gtrdiff "$out" "$root/ci/difftest/oracle.go" \
-    "testdata/cmd/gtrdiff/godiff.go=$root/godiff/godiff.go" "${ops[@]}" ||
+    "testdata/cmd/gtrdiff/godiff.go=$root/godiff/godiff.go" \
+    "testdata/cmd/gtrdiff/minor.go=$dir/minor.go" "${ops[@]}" ||
     { echo "go-diff-archive: building the archive failed" >&2; exit 1; }
 echo "$stamp" >"$out.stamp"
 echo "$out"

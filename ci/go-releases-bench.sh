@@ -6,6 +6,9 @@
 #
 #   ci/go-releases-bench.sh [--releases "1.22 1.23 1.25 1.26"] [--runs N] [--seconds S]
 #                           [--out DIR] [--build-only] [--keep-going] [-- libFuzzer flags...]
+#   ci/go-releases-bench.sh --shared [--releases ...]
+#                           each release's reader as a shared library, for
+#                           `gotrace reduce --diff --go-library` (below), nothing else
 #   ci/go-releases-bench.sh --classify [--out DIR] [--releases ...]
 #                           the classes of the runs in OUT again (class_of below), nothing built
 #
@@ -46,6 +49,11 @@
 #     run's start, by the file's time; class; file), and results.tsv's class column lists
 #     each class found with the seconds to its first find (class@seconds,...).
 #
+# --shared builds CACHE/archive/libgtrdiff-goR.so instead (go build -buildmode=c-shared, the
+#    same module; its gtrdiff_go_minor names R) and prints each path: `gotrace reduce --diff
+#    --go-library PATH INPUT` then reduces a divergence from that release, gotrace's reading
+#    normalised as fuzz_diff_goR's is.
+#
 # Exit 0 when everything ran (divergences are the measurement, not a failure); 1 when a
 # fetch or build failed; 2 with a message when a tool is missing (clang-14/clang, cmake,
 # dpkg-deb, apt-get, sha256sum, tar, patch, bc) or on a usage error.
@@ -55,6 +63,7 @@ self=$root/ci/go-releases-bench.sh
 cache=${GTR_GOREL_CACHE:-$HOME/.cache/gotrace-gorel}
 build=${GTR_GOREL_BUILD:-$root/build-gorel}
 releases="1.22 1.23 1.25 1.26" runs=5 secs=60 out="" build_only=0 classify_only=0 keep_going=0
+shared=0
 die2() { echo "go-releases-bench: $*" >&2; exit 2; }
 die1() { echo "go-releases-bench: $*" >&2; exit 1; }
 # class_of SUMMARY: a divergence class (corpus/go-releases/README.md) from fuzz_diff's abort
@@ -105,6 +114,7 @@ while [ $# -gt 0 ]; do
     --seconds) secs=${2:?}; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
     --build-only) build_only=1; shift ;;
+    --shared) shared=1; shift ;;
     --classify) classify_only=1; shift ;;
     --keep-going) keep_going=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
@@ -197,12 +207,13 @@ glue_files() { # glue_files R: the fuzz/releases files of R's program
     case "$r" in 1.22|1.23) echo "$g/norm_nosync.go" ;; *) echo "$g/norm_none.go" ;; esac
     echo "$root/godiff/godiff.go"
 }
-build_archive() { # build_archive R: prints the archive's path
-    local r=$1 src mod a stamp
+build_archive() { # build_archive R [so]: prints the archive's (or the shared library's) path
+    local r=$1 ext=${2:-a} src mod a stamp mode=c-archive
+    [ "$ext" = so ] && mode=c-shared
     src=$cache/unpacked/usr/share/go-$r/src/internal/trace
     [ "$r" = 1.22 ] && src=$src/v2
     [ -f "$src/reader.go" ] || { echo "go-releases-bench: no reader.go in $src" >&2; return 1; }
-    mod=$cache/mod/go$r a=$cache/archive/libgtrdiff-go$r.a
+    mod=$cache/mod/go$r a=$cache/archive/libgtrdiff-go$r.$ext
     stamp=$( (cd "$src" && find . -name '*.go' | LC_ALL=C sort | xargs cat; glue_files "$r" | xargs cat; cat "$root/fuzz/releases/go$r-"*.patch 2>/dev/null || true;
               cat "$self"; "$goroot/bin/go" version) | sha256sum | cut -c1-16)
     if [ -f "$a" ] && [ "$(cat "$a.stamp" 2>/dev/null)" = "$stamp" ]; then echo "$a"; return 0; fi
@@ -223,12 +234,13 @@ build_archive() { # build_archive R: prints the archive's path
     printf 'module gtrold\n\ngo %s\n' "$r" >"$mod/go.mod"
     mkdir -p "$mod/cmd/gtrdiff"
     glue_files "$r" | while read -r f; do cp "$f" "$mod/cmd/gtrdiff/"; done
+    printf 'package main\n\nconst goMinor = %s\n' "${r#1.}" >"$mod/cmd/gtrdiff/minor.go"
     (cd "$mod" && GOROOT=$goroot GOCACHE="$oracle_cache/gocache" GOTOOLCHAIN=local GOFLAGS='' \
         GO111MODULE=on GOPROXY=off GOPATH="$cache/gopath" CGO_ENABLED=1 \
-        "$goroot/bin/go" build -buildmode=c-archive -trimpath -o "$a.new" ./cmd/gtrdiff >&2) ||
+        "$goroot/bin/go" build -buildmode=$mode -trimpath -o "$a.new" ./cmd/gtrdiff >&2) ||
         { rm -f "$a.new" "$cache/archive/libgtrdiff-go$r.new.h"; echo "go-releases-bench: building $r's archive failed" >&2; return 1; }
     mv -f "$a.new" "$a"
-    rm -f "$cache/archive/libgtrdiff-go$r.new.h" "$a.new.h"
+    rm -f "$cache/archive/libgtrdiff-go$r.new.h" "$a.new.h" "$a.h"
     echo "$stamp" >"$a.stamp"
     echo "$a"
 }
@@ -245,6 +257,13 @@ link_variant() { # link_variant R ARCHIVE
     cp -f "$build/bin/fuzz_diff" "$build/bin/fuzz_diff_go$r"
 }
 
+if [ "$shared" -eq 1 ]; then
+    for r in $releases; do
+        fetch_src "$r" || die1 "no source for $r"
+        build_archive "$r" so || die1 "no shared library for $r"
+    done
+    exit 0
+fi
 for r in $releases; do
     fetch_src "$r" || die1 "no source for $r"
     a=$(build_archive "$r") || die1 "no archive for $r"

@@ -64,9 +64,12 @@ static const char usage_text[] =
     "                    event kind, or messages (numbers free). The fixture expects Go's\n"
     "                    verdict: a divergence fixture. Not with --expect\n"
     "  --go-reader in-process|oracle\n"
-    "                    Go's reader for --diff: linked in (a gotrace built with\n"
-    "                    GTR_CLI_GO_READER and Go's archive; the default then) or the\n"
-    "                    oracle program, per candidate. Neither: a usage error\n"
+    "                    Go's reader for --diff: loaded from --go-library (the default\n"
+    "                    when there is one; not in a static gotrace), or the oracle\n"
+    "                    program per candidate\n"
+    "  --go-library PATH Go's reader, a shared library (ci/go-diff-archive.sh --shared,\n"
+    "                    or ci/go-releases-bench.sh --shared); default $GTR_GO_LIBRARY,\n"
+    "                    else ~/.cache/gotrace-oracle/gtrdiff/libgtrdiff.so\n"
     "  --no-synthesis    reduce a stuck trace (\"failed to advance\") from its own events\n"
     "                    only; by default a trace built for the same reason from its\n"
     "                    diagnosis (see validate --explain) is the start when it shows the\n"
@@ -188,26 +191,75 @@ static void show_progress(void *ctx, const reduce_progress *p)
     cli_progress_text(ctx, line);
 }
 
-/* diff_go_reader chooses Go's reader for --diff (--go-reader, or the default: in process
- * when gotrace was built with Go's archive, else the oracle program) into *d; a usage error
- * when there is none, or --expect is given too. */
-static int diff_go_reader(const char *want, const char *expect, const char *oracle,
-                          reduce_oracle_go *og, reduce_diff_options *d)
+/* default_go_library: $GTR_GO_LIBRARY, else the library of ci/go-diff-archive.sh --shared in
+ * the oracle's cache when it exists, else NULL. */
+static const char *default_go_library(char *buf, size_t cap)
+{
+    const char *env = getenv("GTR_GO_LIBRARY");
+    if (env != NULL && *env != '\0')
+        return env;
+    const char *home = getenv("HOME");
+    if (home == NULL || *home == '\0')
+        return NULL;
+    snprintf(buf, cap, "%s/.cache/gotrace-oracle/gtrdiff/libgtrdiff.so", home);
+    return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+/* free_go_library frees the handle of Go's library (the library stays loaded). A static
+ * gotrace never loads one and must not link the loader: dlopen in a static program only warns
+ * at link time and fails at run time. */
+static void free_go_library(godiff_go_library *lib)
+{
+#ifdef GTR_CLI_STATIC
+    (void)lib;
+#else
+    godiff_go_library_free(lib);
+#endif
+}
+
+/* diff_go_reader chooses Go's reader for --diff (--go-reader, or the default: in process when
+ * Go's shared library is there, else the oracle program) into *d; a usage error when there is
+ * none, or --expect is given too, CLI_FAIL when the library does not load. *lib gets the
+ * loaded library, for the caller to free. */
+static int diff_go_reader(const char *want, const char *library, bool library_given,
+                          const char *expect, const char *oracle, reduce_oracle_go *og,
+                          reduce_diff_options *d, godiff_go_library **lib)
 {
     if (expect != NULL)
         return cli_usage(usage_text, "reduce: --diff and --expect cannot go together: --diff "
                                      "keeps the input's divergence from Go, --expect a "
                                      "failure's message");
-#ifdef GTR_HAVE_GO_READER
-    if (want == NULL || strcmp(want, "in-process") == 0) {
-        d->go = godiff_go_read;
+    bool in_process = want != NULL ? strcmp(want, "in-process") == 0 : library != NULL;
+    if (in_process && want != NULL && strcmp(want, "oracle") == 0)
+        in_process = false;
+#ifdef GTR_CLI_STATIC
+    /* A static program cannot dlopen a library that needs the C library's shared object:
+     * the process would hold two C libraries. */
+    if (in_process && (want != NULL || library_given))
+        return cli_usage(usage_text,
+                         "reduce: --go-reader in-process: this gotrace is linked statically and "
+                         "cannot load Go's reader (configure with -DGTR_STATIC_CLI=OFF), or use "
+                         "--go-reader oracle");
+    in_process = false;
+#else
+    (void)library_given;
+    if (in_process) {
+        if (library == NULL)
+            return cli_usage(usage_text,
+                             "reduce: --go-reader in-process: no Go reader library (build it "
+                             "with ci/go-diff-archive.sh --shared, or give --go-library PATH)");
+        gtr_err err = GTR_ERR_INIT;
+        if (godiff_go_library_open(library, lib, &err) < 0) {
+            gtr_err_wrapf(&err, "reduce");
+            int rc = cli_fail_err(&err);
+            gtr_err_clear(&err);
+            return rc;
+        }
+        d->go = godiff_go_library_read;
+        d->go_ctx = *lib;
+        d->go_minor = godiff_go_library_minor(*lib);
         return CLI_OK;
     }
-#else
-    if (want != NULL && strcmp(want, "in-process") == 0)
-        return cli_usage(usage_text,
-                         "reduce: --go-reader in-process: this gotrace was built without Go's "
-                         "reader (run ci/go-diff-archive.sh, then configure and build again)");
 #endif
     if (oracle == NULL || access(oracle, X_OK) != 0)
         return cli_usage(usage_text,
@@ -217,9 +269,8 @@ static int diff_go_reader(const char *want, const char *expect, const char *orac
                          oracle != NULL ? " is not an executable file; give Go's oracle "
                                           "(--oracle PATH, $GTR_ORACLE or ci/oracle-fetch.sh)"
                                         : "give Go's oracle (--oracle PATH, $GTR_ORACLE or "
-                                          "ci/oracle-fetch.sh), or build gotrace with Go's "
-                                          "reader linked in (ci/go-diff-archive.sh, "
-                                          "-DGTR_CLI_GO_READER=ON)");
+                                          "ci/oracle-fetch.sh), or Go's reader as a library "
+                                          "(ci/go-diff-archive.sh --shared, --go-library PATH)");
     d->go = reduce_oracle_go_read;
     d->go_ctx = og;
     d->go_runs = 64;   /* a process per run: judge.sh's GO_RUNS_ORDER */
@@ -232,9 +283,9 @@ int cmd_reduce(int argc, char **argv)
     const char *input = NULL, *expect = NULL, *out_path = NULL, *oracle = NULL;
     unsigned timeout = 10, budget = 0;
     bool no_oracle = false, no_synthesis = false, diff = false;
-    const char *go_reader = NULL;
+    const char *go_reader = NULL, *go_library = NULL;
     int rc;
-    char oracle_buf[4096];
+    char oracle_buf[4096], library_buf[4096];
     cli_progress_mode pmode = CLI_PROGRESS_AUTO;
     const char *bad = NULL;
 
@@ -256,6 +307,8 @@ int cmd_reduce(int argc, char **argv)
                 return cli_usage(usage_text,
                                  "reduce: --go-reader %s: want in-process or oracle", v);
             go_reader = v;
+        } else if (!missing && (v = flag_value(argc, argv, &i, "go-library", &missing)) != NULL) {
+            go_library = v;
         } else if (cli_progress_flag(argv[i], &pmode, &bad)) {
             if (bad != NULL)
                 return cli_usage(usage_text,
@@ -311,10 +364,19 @@ int cmd_reduce(int argc, char **argv)
         oracle = default_oracle(oracle_buf, sizeof oracle_buf);
     reduce_oracle_go oracle_go = {oracle, timeout};
     reduce_diff_options dopt = {0};
-    if (diff && (rc = diff_go_reader(go_reader, expect, oracle, &oracle_go, &dopt)) != CLI_OK)
+    godiff_go_library *go_lib = NULL;
+    if (!diff && (go_reader != NULL || go_library != NULL))
+        return cli_usage(usage_text, "reduce: --%s is for --diff",
+                         go_reader != NULL ? "go-reader" : "go-library");
+    if (diff && go_library != NULL && go_reader != NULL && strcmp(go_reader, "oracle") == 0)
+        return cli_usage(usage_text, "reduce: --go-library is for --go-reader in-process");
+    if (diff && (rc = diff_go_reader(go_reader,
+                                     go_library != NULL
+                                         ? go_library
+                                         : default_go_library(library_buf, sizeof library_buf),
+                                     go_library != NULL, expect, oracle, &oracle_go, &dopt,
+                                     &go_lib)) != CLI_OK)
         return rc;
-    if (!diff && go_reader != NULL)
-        return cli_usage(usage_text, "reduce: --go-reader is for --diff");
 
     gtr_buf wire = {0};
     gtr_err err = GTR_ERR_INIT;
@@ -323,6 +385,7 @@ int cmd_reduce(int argc, char **argv)
 
     if (tgen_load_trace(input, &wire, NULL, &err) < 0) {
         gtr_buf_free(&wire);
+        free_go_library(go_lib);
         gtr_err_wrapf(&err, "reduce");
         rc = cli_fail_err(&err);
         gtr_err_clear(&err);
@@ -345,6 +408,7 @@ int cmd_reduce(int argc, char **argv)
     cli_progress_end(&prog, rst >= 0);
     if (rst < 0) {
         gtr_buf_free(&wire);
+        free_go_library(go_lib);
         gtr_err_wrapf(&err, "reduce: %s", input);
         rc = cli_fail_err(&err);
         gtr_err_clear(&err);
@@ -404,7 +468,13 @@ int cmd_reduce(int argc, char **argv)
             diff && res.fixture.len > 0 ? ", a divergence fixture (Go's verdict)" : "",
             res.wire.len, res.out_batches, res.out_events, res.stats.tests, res.stats.rounds,
             secs, res.stats.budget_hit ? " (the --budget ended it)" : "");
-    if (diff && res.fixture.len > 0)
+    if (diff && res.fixture.len > 0 && dopt.go_minor > 0 && dopt.go_minor != GODIFF_GO_MINOR)
+        fprintf(stderr,
+                "gotrace: reduce: %s is a divergence fixture of Go 1.%d: its expectation is "
+                "that release's verdict, which Go 1.27.3's golden runner need not accept (it "
+                "was not asked)\n",
+                written, dopt.go_minor);
+    else if (diff && res.fixture.len > 0)
         fprintf(stderr,
                 "gotrace: reduce: %s is a divergence fixture: its expectation is Go's verdict, "
                 "which Go's golden runner accepts; gotrace reads the trace differently "
@@ -419,6 +489,7 @@ int cmd_reduce(int argc, char **argv)
                     : "");
 out:
     free(wpath);
+    free_go_library(go_lib);
     reduce_result_free(&res);
     gtr_buf_free(&wire);
     return rc;

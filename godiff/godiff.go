@@ -35,6 +35,13 @@ func (c *capped) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// gtrdiff_go_minor is the minor version of the Go release whose internal/trace this program
+// was built with (goMinor: a file the build script writes, minor.go), so that a program that
+// loads the shared library knows which reader it compares with.
+//
+//export gtrdiff_go_minor
+func gtrdiff_go_minor() C.int { return goMinor }
+
 // gtrdiff_go_validate reads data[0:size) exactly as `gtroracle validate` does, without
 // gunzipping it (the C side reads wire bytes only). *dump receives each event's String() and
 // "\n" (the events before a panic too), its first limit bytes; *msg the error or the panic's

@@ -9,7 +9,6 @@
 #include "gtr/reader.h"
 #include "gtr/validate.h"
 
-#if defined(GTR_GO_DIFF_RELEASE) && GTR_GO_DIFF_RELEASE < 25
 /* mask_time replaces the digits of the first " Time=" of an event line with "?", as
  * norm_nosync.go does on Go's side (ci/go-releases-bench.sh against Go 1.22 and 1.23). */
 static void mask_time(gtr_buf *line)
@@ -30,10 +29,11 @@ static void mask_time(gtr_buf *line)
         return;
     }
 }
-#endif
 
-godiff_end godiff_read_ours(const uint8_t *data, size_t size, gtr_buf *dump, gtr_err *err)
+godiff_end godiff_read_ours(const uint8_t *data, size_t size, int go_minor, gtr_buf *dump,
+                            gtr_err *err)
 {
+    bool no_sync = go_minor < 25;
     gtr_input *in = NULL;
     gtr_reader *r = NULL;
     gtr_validator *v = NULL;
@@ -58,27 +58,23 @@ godiff_end godiff_read_ours(const uint8_t *data, size_t size, gtr_buf *dump, gtr
         if (st < 0)
             break;
         gtr_buf_reset(&line);
-#if defined(GTR_GO_DIFF_RELEASE) && GTR_GO_DIFF_RELEASE < 25
-        /* Against Go 1.22 and 1.23 (ci/go-releases-bench.sh), whose reader emits a Sync
-         * after each generation, not before it, and prints no N: Sync events are left out
-         * of both dumps (fuzz/releases/README.md, norm_nosync.go on Go's side). */
-        if (gtr_event_get_kind(&ev) == GTR_EVENT_SYNC) {
+        /* Against a Go before 1.25, whose reader emits a Sync after each generation, not
+         * before it, and prints no N: Sync events are left out of both dumps. */
+        if (no_sync && gtr_event_get_kind(&ev) == GTR_EVENT_SYNC) {
             if (gtr_validator_event(v, &ev, err) < 0) {
                 end = GODIFF_END_VALIDATOR;
                 break;
             }
             continue;
         }
-#endif
         if (gtr_event_format(&ev, &line, err) < 0) {
             end = err->code == GTR_E_USAGE ? GODIFF_END_PANIC : GODIFF_END_READ;
             break;
         }
-#if defined(GTR_GO_DIFF_RELEASE) && GTR_GO_DIFF_RELEASE < 25
         /* ... and each event's Time= is masked (golang/go#73558: the Sync before the first
          * generation moves the times that the reader bumps to keep them increasing). */
-        mask_time(&line);
-#endif
+        if (no_sync)
+            mask_time(&line);
         gtr_buf_putc(&line, '\n');
         if (dump->len < GODIFF_DUMP_LIMIT) {
             size_t room = GODIFF_DUMP_LIMIT - dump->len;

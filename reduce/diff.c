@@ -170,8 +170,8 @@ static bool read_into(int fd, gtr_buf *b, uint64_t n)
 /* read_ours reads data[0..size) with libtrace (godiff_read_ours) in a forked child with a
  * timeout, the reading coming back through an unlinked temporary file. False when the child
  * crashed or hung (*failed then set) or when the file or the fork failed (*failed clear). */
-static bool read_ours(const uint8_t *data, size_t size, unsigned timeout_s, ours_reading *o,
-                      bool *failed)
+static bool read_ours(const uint8_t *data, size_t size, const reduce_diff_options *d,
+                      unsigned timeout_s, ours_reading *o, bool *failed)
 {
     char path[] = "/tmp/gotrace-diff-XXXXXX";
     int fd = mkstemp(path);
@@ -191,7 +191,8 @@ static bool read_ours(const uint8_t *data, size_t size, unsigned timeout_s, ours
         alarm(timeout_s);
         gtr_buf dump = {0};
         gtr_err err = GTR_ERR_INIT;
-        godiff_end end = godiff_read_ours(data, size, &dump, &err);
+        int minor = d->go_minor > 0 ? d->go_minor : GODIFF_GO_MINOR;
+        godiff_end end = godiff_read_ours(data, size, minor, &dump, &err);
         size_t msg_len = 0;
         const char *msg = end == GODIFF_END_EOF ? "" : gtr_err_text(&err, &msg_len);
         child_header h = {(uint32_t)end, dump.len, msg_len};
@@ -270,7 +271,7 @@ static judgment judge(dkeeper *k, const uint8_t *data, size_t size, gtr_buf *sig
         data = (const uint8_t *)wire.data;
         size = wire.len;
     }
-    if (!read_ours(data, size, k->timeout, &o, &failed)) {
+    if (!read_ours(data, size, k->d, k->timeout, &o, &failed)) {
         if (!failed)
             snprintf(k->io_what, sizeof k->io_what, "cannot read a candidate in a child: %s",
                      strerror(errno));
@@ -560,7 +561,8 @@ gtr_status reduce_diff_trace(const uint8_t *data, size_t size, const reduce_opti
     /* The fixture: Go's verdict, and the comment saying how gotrace differs. */
     ours_reading o;
     bool failed;
-    if (!read_ours(w, wlen, k.timeout, &o, &failed) || !dopt->go(dopt->go_ctx, w, wlen, &go)) {
+    if (!read_ours(w, wlen, dopt, k.timeout, &o, &failed) ||
+        !dopt->go(dopt->go_ctx, w, wlen, &go)) {
         if (o.dump.data != NULL || o.msg.data != NULL)
             ours_free(&o);
         st = gtr_err_setf(err, GTR_E_IO, "cannot read the reduced trace again");
@@ -570,12 +572,23 @@ gtr_status reduce_diff_trace(const uint8_t *data, size_t size, const reduce_opti
         o.end = GODIFF_END_READ;
     godiff_reading ours = {o.end, o.dump.data != NULL ? o.dump.data : "", o.dump.len,
                            o.msg.data != NULL ? o.msg.data : "", o.msg.len};
-    gtr_buf_puts(&comment, "Reduced by gotrace reduce --diff: a divergence fixture.\n"
-                           "gotrace and Go 1.27.3's reader disagree on this trace (");
+    gtr_buf_puts(&comment, "Reduced by gotrace reduce --diff: a divergence fixture.\n");
+    bool earlier = dopt->go_minor > 0 && dopt->go_minor != GODIFF_GO_MINOR;
+    if (earlier)
+        gtr_buf_printf(&comment, "gotrace and Go 1.%d's reader disagree on this trace (",
+                       dopt->go_minor);
+    else
+        gtr_buf_puts(&comment, "gotrace and Go 1.27.3's reader disagree on this trace (");
     gtr_buf_append(&comment, sig.data, sig.len);
-    gtr_buf_puts(&comment, ").\nThe expectation is Go's verdict, which Go's golden runner "
-                           "accepts; ci/difftest.sh\nshows the divergence until gotrace reads "
-                           "the trace as Go does.\n");
+    if (earlier)
+        gtr_buf_printf(&comment, ").\nThe expectation is Go 1.%d's verdict: gotrace reads the "
+                                 "trace as Go 1.27.3 does,\nso Go changed this since "
+                                 "(fuzz/releases/README.md).\n",
+                       dopt->go_minor);
+    else
+        gtr_buf_puts(&comment, ").\nThe expectation is Go's verdict, which Go's golden runner "
+                               "accepts; ci/difftest.sh\nshows the divergence until gotrace "
+                               "reads the trace as Go does.\n");
     describe(&comment, &ours, &go.r);
     if (go_verdict(&go.r, &exp, &r->why_wire) &&
         reduce__build_fixture(&r->fixture, w, wlen, exp.data, comment.data, &r->why_wire) &&
@@ -584,8 +597,10 @@ gtr_status reduce_diff_trace(const uint8_t *data, size_t size, const reduce_opti
     ours_free(&o);
     godiff_owned_free(&go);
 
-    /* Go's golden runner on what we wrote. */
-    if (r->fixture.len > 0 && oracle != NULL) {
+    /* Go's golden runner on what we wrote; not against an earlier release, whose verdict
+     * Go 1.27.3's runner need not share. */
+    if (r->fixture.len > 0 && oracle != NULL &&
+        (dopt->go_minor == 0 || dopt->go_minor == GODIFF_GO_MINOR)) {
         bool passed = false;
         if (reduce_oracle_check(oracle, r->fixture.data, r->fixture.len, k.timeout, &passed,
                                 &r->go_check))

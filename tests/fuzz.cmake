@@ -59,3 +59,17 @@ endif()
 # ci/difffuzz/judge.sh does, the first differing line, the report. Needs no Go archive.
 gtr_unit_test(NAME test_diff_compare SOURCES test_diff_compare.c LIBS gtr_godiff)
 set_tests_properties(test_diff_compare PROPERTIES LABELS fuzz)
+# Go's reader loaded at run time (godiff_go_library.c, for reduce --diff): its errors always;
+# its readings when ci/go-diff-archive.sh --shared had built the library when this build was
+# configured (not under MemorySanitizer: Go's runtime is not instrumented).
+gtr_unit_test(NAME test_godiff_library SOURCES test_godiff_library.c LIBS gtr_godiff)
+set_tests_properties(test_godiff_library PROPERTIES LABELS fuzz TIMEOUT 300)
+add_library(fake_go_reader MODULE fake_go_reader.c)
+set_target_properties(fake_go_reader PROPERTIES C_VISIBILITY_PRESET default)
+add_dependencies(test_godiff_library fake_go_reader)
+target_compile_definitions(test_godiff_library PRIVATE
+  GTR_FAKE_GO_READER="$<TARGET_FILE:fake_go_reader>")
+if(EXISTS "${GTR_GO_DIFF_CACHE}/gtrdiff/libgtrdiff.so" AND NOT "memory" IN_LIST GTR_SANITIZE)
+  target_compile_definitions(test_godiff_library PRIVATE
+    GTR_TEST_GO_LIBRARY="${GTR_GO_DIFF_CACHE}/gtrdiff/libgtrdiff.so")
+endif()

@@ -108,7 +108,7 @@ gtr_cli_test(cli_reduce_diff_with_expect_is_usage_error
              ERR "^gotrace: reduce: --diff and --expect cannot go together: --diff keeps the input's divergence from Go, --expect a failure's message\nusage: gotrace reduce")
 gtr_cli_test(cli_reduce_diff_without_go_is_usage_error
              ARGS reduce --diff --no-oracle --go-reader oracle no-such-file.trace RC 2
-             ERR "^gotrace: reduce: --diff needs Go's reader: give Go's oracle \\(--oracle PATH, \\$GTR_ORACLE or ci/oracle-fetch.sh\\), or build gotrace with Go's reader linked in \\(ci/go-diff-archive.sh, -DGTR_CLI_GO_READER=ON\\)\nusage: gotrace reduce")
+             ERR "^gotrace: reduce: --diff needs Go's reader: give Go's oracle \\(--oracle PATH, \\$GTR_ORACLE or ci/oracle-fetch.sh\\), or Go's reader as a library \\(ci/go-diff-archive.sh --shared, --go-library PATH\\)\nusage: gotrace reduce")
 gtr_cli_test(cli_reduce_diff_oracle_not_executable_is_usage_error
              ARGS reduce --diff --go-reader oracle --oracle /nonexistent/gtroracle no-such-file.trace RC 2
              ERR "^gotrace: reduce: --diff needs Go's reader: the oracle /nonexistent/gtroracle is not an executable file")
@@ -118,8 +118,31 @@ gtr_cli_test(cli_reduce_go_reader_bad_value_is_usage_error
 gtr_cli_test(cli_reduce_go_reader_without_diff_is_usage_error
              ARGS reduce --go-reader oracle x.trace RC 2
              ERR "^gotrace: reduce: --go-reader is for --diff")
-if(NOT (GTR_CLI_GO_READER AND TARGET gtr_godiff_go))
-  gtr_cli_test(cli_reduce_diff_in_process_without_archive_is_usage_error
+gtr_cli_test(cli_reduce_go_library_without_diff_is_usage_error
+             ARGS reduce --go-library x.so x.trace RC 2
+             ERR "^gotrace: reduce: --go-library is for --diff")
+gtr_cli_test(cli_reduce_go_library_with_oracle_is_usage_error
+             ARGS reduce --diff --go-reader oracle --go-library x.so x.trace RC 2
+             ERR "^gotrace: reduce: --go-library is for --go-reader in-process")
+# Go's reader in process: a static gotrace cannot load it; a dynamic one says why a library
+# does not load, and with Go's library (ci/go-diff-archive.sh --shared, found when this build
+# was configured) reads a seed on which libtrace and Go agree: nothing to reduce.
+if(GTR_STATIC_CLI_FLAG)
+  gtr_cli_test(cli_reduce_diff_in_process_static_is_usage_error
                ARGS reduce --diff --go-reader in-process x.trace RC 2
-               ERR "--go-reader in-process: this gotrace was built without Go's reader")
+               ERR "^gotrace: reduce: --go-reader in-process: this gotrace is linked statically and cannot load Go's reader \\(configure with -DGTR_STATIC_CLI=OFF\\), or use --go-reader oracle")
+else()
+  gtr_cli_test(cli_reduce_diff_go_library_missing_fails
+               ARGS reduce --diff --go-library /nonexistent/libgtrdiff.so x.trace RC 1
+               ERR "^gotrace: reduce: cannot load Go's reader: /nonexistent/libgtrdiff.so: cannot open shared object file")
+  gtr_cli_test(cli_reduce_diff_go_library_not_go_fails
+               ARGS reduce --diff --go-library libc.so.6 x.trace RC 1
+               ERR "^gotrace: reduce: cannot load Go's reader: libc.so.6 has no gtrdiff_go_validate")
+  if(EXISTS "${GTR_GO_DIFF_CACHE}/gtrdiff/libgtrdiff.so" AND NOT "memory" IN_LIST GTR_SANITIZE)
+    gtr_cli_test(cli_reduce_diff_in_process_agreeing_input_fails
+                 ARGS reduce --diff --go-reader in-process
+                      --go-library ${GTR_GO_DIFF_CACHE}/gtrdiff/libgtrdiff.so
+                      ${_up}/go122-create-syscall-with-p.test RC 1
+                 ERR "agree")
+  endif()
 endif()

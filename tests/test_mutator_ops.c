@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test_mutator_ops.c: the structure-aware mutator's value-level and boundary operators
- * (fuzz/structure/mutate.c: arg_cmp, stack_depth, ref_edge, truncate) do what the fuzzers
+ * (fuzz/structure/ops_*.c: arg_cmp, stack_depth, ref_edge, truncate) do what the fuzzers
  * rely on: a decoded argument reaches the engine's byte mutator as 8 little-endian bytes and
  * comes back as the argument; stacks reach the format's frame-count limit and its
  * neighbours; frames name the last string ID and the one past it; outputs get cut short. */

@@ -168,7 +168,7 @@ static bool fake_go_read(void *ctx, const uint8_t *data, size_t size, godiff_own
     gtr_buf dump = {0}, changed = {0};
     gtr_err err = GTR_ERR_INIT;
     f->runs++;
-    godiff_end end = godiff_read_ours(data, size, &dump, &err);
+    godiff_end end = godiff_read_ours(data, size, GODIFF_GO_MINOR, &dump, &err);
     for (size_t at = 0; at < dump.len;) {
         const char *nl = memchr(dump.data + at, '\n', dump.len - at);
         size_t n = nl != NULL ? (size_t)(nl - (dump.data + at)) + 1 : dump.len - at;
@@ -242,7 +242,7 @@ static void signature_of(const uint8_t *data, size_t size, fake_go *f, gtr_buf *
 {
     gtr_buf dump = {0};
     gtr_err err = GTR_ERR_INIT;
-    godiff_end end = godiff_read_ours(data, size, &dump, &err);
+    godiff_end end = godiff_read_ours(data, size, GODIFF_GO_MINOR, &dump, &err);
     size_t mlen = 0;
     const char *msg = end == GODIFF_END_EOF ? "" : gtr_err_text(&err, &mlen);
     godiff_owned go;

@@ -20,8 +20,8 @@
 # (and Go's golden runner, when ci/oracle-fetch.sh has built the oracle) and still crash the
 # canary build's `gotrace check`; wire bytes (what the text format cannot hold) must still
 # crash the canary's replay target. A divergence canary (Target: diff) goes through
-# `gotrace reduce --diff` instead (issue 43; gotrace built with Go's reader in process,
-# GTR_CLI_GO_READER): its witness, padded with a batch of unused
+# `gotrace reduce --diff` instead (issue 43; Go's reader in process, the shared library of
+# ci/go-diff-archive.sh --shared): its witness, padded with a batch of unused
 # strings so that there is something to shrink, is reduced by the canary build; the trace
 # written must be smaller than the padded one, still make the canary's fuzz_diff_replay report
 # the divergence at its Crash-Site, with the same signature (reduce --diff on the result keeps
@@ -65,7 +65,6 @@ build() {
   fi
   cmake -S "$tree" -B "$d" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DGTR_SANITIZE="address;undefined" -DGTR_WERROR=ON -DGTR_BUILD_TESTS=OFF \
-    -DGTR_CLI_GO_READER=ON \
     >"$d.configure.log" 2>&1 || die "configure $d: see $d.configure.log"
   cmake --build "$d" -j"$jobs" --target "$@" >"$d.build.log" 2>&1 ||
     die "build $d: see $d.build.log"
@@ -80,10 +79,11 @@ build() {
 target() { "$here/tree.sh" --target "$1"; }
 
 # fuzz_diff's replay needs Go's archive when the build is configured (CMake looks for it).
-diff_ok=0
+diff_ok=0 go_library=""
 for c in $canaries; do
   [ "$(target "$c")" = diff ] || continue
-  if bash "$src/ci/go-diff-archive.sh" >"$out/go-diff-archive.log" 2>&1; then
+  if bash "$src/ci/go-diff-archive.sh" >"$out/go-diff-archive.log" 2>&1 &&
+     go_library=$(bash "$src/ci/go-diff-archive.sh" --shared 2>>"$out/go-diff-archive.log"); then
     diff_ok=1
   else
     echo "witness.sh: no Go archive ($(tail -n1 "$out/go-diff-archive.log")): the divergence canaries are skipped" >&2
@@ -169,8 +169,8 @@ reduce_diff_one() {
   rm -f "$res.test" "$res.trace" "$res.again.test"
   pad_witness "$txt" 60 >"$padded.txt"
   "$gotrace" raw text2bytes "$padded.txt" "$padded.trace" || { echo "$c: text2bytes of the padded witness failed"; return 1; }
-  "$out/$c/bin/gotrace" reduce --diff "$padded.trace" --out "$res.test" \
-    ${oracle:+--oracle "$oracle"} >"$out/$c.reduce.log" 2>&1
+  "$out/$c/bin/gotrace" reduce --diff --go-reader in-process --go-library "$go_library" \
+    "$padded.trace" --out "$res.test" ${oracle:+--oracle "$oracle"} >"$out/$c.reduce.log" 2>&1
   rc=$?
   kept=$(sed -n 's/^gotrace: reduce: kept the input.s divergence from Go (\(.*\))$/\1/p' "$out/$c.reduce.log")
   in_size=$(wc -c <"$padded.trace")
@@ -187,8 +187,8 @@ reduce_diff_one() {
     # (It must abort: the shell's "Aborted" note goes nowhere.)
     { "$out/$c/bin/fuzz_diff_replay" "$res.trace" >"$out/$c.reduced.diff.log" 2>&1; } 2>/dev/null
     local drc=$?
-    "$out/$c/bin/gotrace" reduce --diff "$res.trace" --out "$res.again.test" \
-      ${oracle:+--oracle "$oracle"} \
+    "$out/$c/bin/gotrace" reduce --diff --go-reader in-process --go-library "$go_library" \
+      "$res.trace" --out "$res.again.test" ${oracle:+--oracle "$oracle"} \
       >"$out/$c.again.log" 2>&1
     kept2=$(sed -n 's/^gotrace: reduce: kept the input.s divergence from Go (\(.*\))$/\1/p' "$out/$c.again.log")
     if [ "$out_size" -ge "$in_size" ]; then

@@ -122,11 +122,19 @@ const char *godiff_end_name(godiff_end end);
 
 /* ---- The readings. ---- */
 
+/* The minor version of the Go release whose reader libtrace ports (1.27.3). */
+#define GODIFF_GO_MINOR 27
+
 /* godiff_read_ours reads data[0..size) with libtrace as `gotrace validate --log-events` does
  * (wire bytes, never gunzipped): each event's String() and "\n" into dump (its first
  * GODIFF_DUMP_LIMIT bytes), the error into err; returns the ending. Where Go's String()
- * panics, ours refuses: GODIFF_END_PANIC. The dump's status tells whether memory ran out. */
-godiff_end godiff_read_ours(const uint8_t *data, size_t size, gtr_buf *dump, gtr_err *err);
+ * panics, ours refuses: GODIFF_END_PANIC. The dump's status tells whether memory ran out.
+ * go_minor is the release of the Go reader it is compared with (GODIFF_GO_MINOR, or an
+ * earlier one of ci/go-releases-bench.sh): against a Go before 1.25, whose reader emits a
+ * Sync after each generation and bumps times differently, Sync events are left out and each
+ * event's Time= masked, as norm_nosync.go does on Go's side (fuzz/releases/README.md). */
+godiff_end godiff_read_ours(const uint8_t *data, size_t size, int go_minor, gtr_buf *dump,
+                            gtr_err *err);
 
 /* A reading by Go whose texts the reader owns (malloc'd): godiff_owned_free releases them. */
 typedef struct godiff_owned {
@@ -144,6 +152,20 @@ typedef bool (*godiff_go_fn)(void *ctx, const uint8_t *data, size_t size, godiff
  * (ci/go-diff-archive.sh); ctx is unused. Defined only in library gtr_godiff_go, which exists
  * when CMake found the archive. */
 bool godiff_go_read(void *ctx, const uint8_t *data, size_t size, godiff_owned *out);
+
+/* Go's reader as a shared library (`ci/go-diff-archive.sh --shared`: libgtrdiff.so), loaded
+ * at run time with dlopen: a program then starts Go's runtime only when it needs Go.
+ * godiff_go_library_open loads the library at path (GTR_E_IO with dlerror()'s words when it
+ * cannot be loaded, GTR_E_FORMAT when it is not Go's reader). The library stays loaded until
+ * the process ends (a Go runtime cannot be unloaded); godiff_go_library_free frees the
+ * handle only. godiff_go_library_read is its godiff_go_fn (ctx: the handle);
+ * godiff_go_library_minor the minor version of the Go release whose reader it holds (the
+ * library's gtrdiff_go_minor, else GODIFF_GO_MINOR), for godiff_read_ours. */
+typedef struct godiff_go_library godiff_go_library;
+gtr_status godiff_go_library_open(const char *path, godiff_go_library **out, gtr_err *err);
+bool godiff_go_library_read(void *ctx, const uint8_t *data, size_t size, godiff_owned *out);
+int godiff_go_library_minor(const godiff_go_library *lib);
+void godiff_go_library_free(godiff_go_library *lib);
 
 /* godiff_go_explains: in up to runs - 1 more runs of Go on the input (first was the first),
  * one shows that Go's nondeterminism explains how ours differs from Go's first run

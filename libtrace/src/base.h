@@ -196,4 +196,10 @@ static inline gtr_event gtr__make_event(const gtr__ev_table *t, gtr_goid g, gtr_
     return e;
 }
 
+/* Go's tracev2GoStatus2GoState and tracev2ProcStatus2ProcState (order.go; order.c): the
+ * state a status event puts its goroutine or proc in (the Bad status: Undetermined). The
+ * ordering and Event.StateTransition share them. */
+extern const uint8_t gtr__gostatus2state[5];
+extern const uint8_t gtr__procstatus2state[5];
+
 #endif /* GTR_SRC_BASE_H */

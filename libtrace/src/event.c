@@ -3,9 +3,8 @@
  * wire types to kinds (tracev2Type2Kind), the detail constructions and Event.String().
  *
  * Where Go panics, the C accessor returns GTR_E_USAGE with Go's panic text. An event borrows
- * its generation's table (base.h); events with a NULL table (the final Sync) are handled. The
- * end of the file holds the small part of Go's time package a clock snapshot's wall time
- * needs (event_wall.h). */
+ * its generation's table (base.h); events with a NULL table (the final Sync) are handled.
+ * Numbers are written by numfmt.h, a clock snapshot's wall time by gotime.c. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -13,10 +12,11 @@
 #include "err_text.h"
 #include "event_format.h"
 #include "event_transition.h"
-#include "event_wall.h"
+#include "gotime.h"
 #include "gtr/event.h"
 #include "gtr/raw.h"
 #include "mem.h"
+#include "numfmt.h"
 #include "padded_names.h"
 
 /* tracev2Type2Kind; unlisted types are EventBad. */
@@ -72,20 +72,6 @@ static const uint8_t type2kind[256] = {
     [GTR_EV_GOROUTINE_STACK_ALLOC] = GTR_EVENT_EXPERIMENTAL,
     [GTR_EV_GOROUTINE_STACK_FREE] = GTR_EVENT_EXPERIMENTAL,
     [GTR_EV_SYNC_EVENT] = GTR_EVENT_SYNC,
-};
-
-/* tracev2GoStatus2GoState and tracev2ProcStatus2ProcState (both of length 5). */
-const uint8_t gtr__gostatus2state[5] = {
-    [GTR_GSTATUS_RUNNABLE] = GTR_GO_RUNNABLE,
-    [GTR_GSTATUS_RUNNING] = GTR_GO_RUNNING,
-    [GTR_GSTATUS_WAITING] = GTR_GO_WAITING,
-    [GTR_GSTATUS_SYSCALL] = GTR_GO_SYSCALL,
-};
-const uint8_t gtr__procstatus2state[5] = {
-    [GTR_PSTATUS_RUNNING] = GTR_PROC_RUNNING,
-    [GTR_PSTATUS_IDLE] = GTR_PROC_IDLE,
-    [GTR_PSTATUS_SYSCALL] = GTR_PROC_RUNNING,
-    [GTR_PSTATUS_SYSCALL_ABANDONED] = GTR_PROC_IDLE,
 };
 
 /* The kinds' names, padded (padded_names.h) for String(). */
@@ -159,91 +145,6 @@ static inline void putch(gtr_buf *b, char c)
 
 #define PUT_LIT(b, lit) app((b), (lit), sizeof(lit) - 1)
 
-static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
-                                  "31323334353637383940414243444546474849505152535455565758596061"
-                                  "62636465666768697071727374757677787980818283848586878889909192"
-                                  "93949596979899";
-
-/* put2 writes d < 100 as two digits. */
-static inline void put2(char *p, uint32_t d)
-{
-    memcpy(p, digit_pairs + 2 * d, 2);
-}
-
-/* fmt_8digits writes v < 10^8 as exactly 8 digits (leading zeros), in 32-bit arithmetic
- * whose two halves do not depend on each other. */
-static inline void fmt_8digits(char *p, uint32_t v)
-{
-    uint32_t hi = v / 10000, lo = v % 10000;
-    put2(p, hi / 100);
-    put2(p + 2, hi % 100);
-    put2(p + 4, lo / 100);
-    put2(p + 6, lo % 100);
-}
-
-/* fmt_u32_short writes v < 10^8 in decimal at dst and returns the length: the digits are
- * counted first, then written from the end two at a time. */
-static inline size_t fmt_u32_short(char *dst, uint32_t v)
-{
-    if (v < 10) {   /* most Ps and many Gs */
-        *dst = (char)('0' + v);
-        return 1;
-    }
-    if (v < 100) {
-        put2(dst, v);
-        return 2;
-    }
-    size_t n = v < 1000       ? 3
-               : v < 10000    ? 4
-               : v < 100000   ? 5
-               : v < 1000000  ? 6
-               : v < 10000000 ? 7
-                              : 8;
-    char *p = dst + n;
-    while (v >= 100) {
-        p -= 2;
-        put2(p, v % 100);
-        v /= 100;
-    }
-    if (v >= 10)
-        put2(p - 2, v);
-    else
-        p[-1] = (char)('0' + v);
-    return n;
-}
-
-/* fmt_u64 writes v in decimal at dst (at most 20 bytes) and returns the length. Trace
- * times have 13 digits or more: they are cut into 8-digit groups, written with 32-bit
- * divisions. */
-static inline size_t fmt_u64(char *dst, uint64_t v)
-{
-    if (v < 100000000)
-        return fmt_u32_short(dst, (uint32_t)v);
-    uint64_t hi = v / 100000000;
-    uint32_t lo = (uint32_t)(v - hi * 100000000);
-    size_t n;
-    if (hi < 100000000) {
-        n = fmt_u32_short(dst, (uint32_t)hi);
-    } else {
-        uint64_t top = hi / 100000000;   /* < 10^4: v < 2^64 < 10^20 */
-        n = fmt_u32_short(dst, (uint32_t)top);
-        fmt_8digits(dst + n, (uint32_t)(hi - top * 100000000));
-        n += 8;
-    }
-    fmt_8digits(dst + n, lo);
-    return n + 8;
-}
-
-/* fmt_i64 writes v in decimal (a '-' first when negative) and returns the length (at
- * most 20 bytes). */
-static inline size_t fmt_i64(char *dst, int64_t v)
-{
-    if (v >= 0)
-        return fmt_u64(dst, (uint64_t)v);
-    *dst = '-';
-    return 1 + fmt_u64(dst + 1, -(uint64_t)v);
-}
-
 /* room returns where n more bytes (and the NUL) can be written at the end of b, growing it
  * if needed, or NULL when b has failed or cannot grow; commit ends such a write at p. The
  * fixed parts of String() go through these: one capacity test for a whole line, not one
@@ -261,9 +162,6 @@ static inline void commit(gtr_buf *b, char *p)
     b->len = (size_t)(p - b->data);
 }
 
-/* The longest i64 (20 bytes: "-9223372036854775808"). */
-#define I64_MAX_LEN 20
-
 /* cpy copies n bytes to p and returns the end. */
 static inline char *cpy(char *p, const void *s, size_t n)
 {
@@ -280,24 +178,10 @@ static inline char *cpy_name(char *p, const gtr__padded_name *name)
     return p + name->n;
 }
 
-/* fmt_hex writes v in lower-case hex at dst (at most 16 bytes) and returns the length. */
-static size_t fmt_hex(char *dst, uint64_t v)
-{
-    static const char digits[] = "0123456789abcdef";
-    char t[16];
-    size_t n = 0;
-    do {
-        t[sizeof t - 1 - n++] = digits[v & 15];
-        v >>= 4;
-    } while (v != 0);
-    memcpy(dst, t + sizeof t - n, n);
-    return n;
-}
-
 static void put_u64(gtr_buf *b, uint64_t v)
 {
     char t[20];
-    app(b, t, fmt_u64(t, v));
+    app(b, t, gtr__fmt_u64(t, v));
 }
 
 /* ---- basic accessors ----------------------------------------------------------------- */
@@ -438,7 +322,7 @@ gtr_status gtr__print_stack(gtr_buf *out, const char *prefix, gtr_stack s, gtr_e
         p += f.func.len;
         memcpy(p, " @ 0x", 5);
         p += 5;
-        p += fmt_hex(p, f.pc);
+        p += gtr__fmt_hex(p, f.pc);
         *p++ = '\n';
         memcpy(p, prefix, plen);
         p += plen;
@@ -447,7 +331,7 @@ gtr_status gtr__print_stack(gtr_buf *out, const char *prefix, gtr_stack s, gtr_e
             memcpy(p, f.file.data, f.file.len);
         p += f.file.len;
         *p++ = ':';
-        p += fmt_u64(p, f.line);
+        p += gtr__fmt_u64(p, f.line);
         *p++ = '\n';
         *p = '\0';
         out->len = (size_t)(p - out->data);
@@ -882,19 +766,19 @@ static gtr_status string_details(const gtr_event *ev, gtr_event_kind kind, gtr_b
             return st;
         /* " ProcID=" or " GoID=", the ID, ' ', two state names (16 bytes of room each),
          * "->" and " Reason=". */
-        char *p = room(out, 8 + I64_MAX_LEN + 1 + 16 + 2 + 16 + 8 + 2);
+        char *p = room(out, 8 + GTR__I64_MAX_LEN + 1 + 16 + 2 + 16 + 8 + 2);
         if (p == NULL)
             return GTR_OK;   /* the buffer has failed: gtr_event_format reports it */
         if (s.resource.kind == GTR_RESOURCE_GOROUTINE) {
             p = CPY_LIT(p, " GoID=");
-            p += fmt_i64(p, s.resource.id);
+            p += gtr__fmt_i64(p, s.resource.id);
             *p++ = ' ';
             p = cpy_name(p, gtr__go_state_name((gtr_go_state)s.old_state_));
             p = CPY_LIT(p, "->");
             p = cpy_name(p, gtr__go_state_name((gtr_go_state)s.new_state_));
         } else if (s.resource.kind == GTR_RESOURCE_PROC) {
             p = CPY_LIT(p, " ProcID=");
-            p += fmt_i64(p, s.resource.id);
+            p += gtr__fmt_i64(p, s.resource.id);
             *p++ = ' ';
             p = cpy_name(p, gtr__proc_state_name((gtr_proc_state)s.old_state_));
             p = CPY_LIT(p, "->");
@@ -970,19 +854,19 @@ gtr_status gtr__event_format(const gtr_event *ev, gtr_buf *out, const gtr__stack
                             ev == NULL ? "event" : "buffer");
     kind = gtr_event_get_kind(ev);
     /* "M=", " P=", " G=", ' ', the kind (16 bytes of room), " Time=" and four numbers. */
-    char *p = room(out, 2 + 3 + 3 + 1 + 16 + 6 + 4 * I64_MAX_LEN);
+    char *p = room(out, 2 + 3 + 3 + 1 + 16 + 6 + 4 * GTR__I64_MAX_LEN);
     if (p == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "out of memory formatting an event");
     p = CPY_LIT(p, "M=");
-    p += fmt_i64(p, ev->m_);
+    p += gtr__fmt_i64(p, ev->m_);
     p = CPY_LIT(p, " P=");
-    p += fmt_i64(p, ev->p_);
+    p += gtr__fmt_i64(p, ev->p_);
     p = CPY_LIT(p, " G=");
-    p += fmt_i64(p, ev->g_);
+    p += gtr__fmt_i64(p, ev->g_);
     *p++ = ' ';
     p = cpy_name(p, kind_name_of(kind));
     p = CPY_LIT(p, " Time=");
-    p += fmt_i64(p, ev->time_);
+    p += gtr__fmt_i64(p, ev->time_);
     commit(out, p);
     if ((st = string_details(ev, kind, out, sp, err)) < 0)
         return st;
@@ -1527,146 +1411,4 @@ gtr_status gtr_make_event(gtr_event_builder *b, const gtr_event_config *c, gtr_e
 fail:
     gtr__evt_free(m.t);
     return st;
-}
-
-/* ---- time (a port of the parts of src/time/{time,format,format_rfc3339}.go needed) ---- */
-
-#define SECONDS_PER_DAY 86400
-#define UNIX_TO_INTERNAL INT64_C(62135596800)            /* (1969*365 + ...) * secondsPerDay */
-#define UNIX_TO_ABSOLUTE UINT64_C(9223372028741760000)   /* unixToInternal + internalToAbsolute */
-#define ABSOLUTE_YEARS UINT64_C(292277022400)
-#define MARCH_THRU_DECEMBER 306
-
-void gtr__wall_unix(uint64_t usec, uint64_t unsec, int64_t *osec, int32_t *onsec)
-{
-    /* time.Unix(int64(sec), int64(nsec)); Go's int64 arithmetic wraps. */
-    uint64_t sec = usec;
-    int64_t nsec = (int64_t)unsec;
-    if (nsec < 0 || nsec >= 1000000000) {
-        int64_t n = nsec / 1000000000;
-        sec += (uint64_t)n;
-        nsec -= n * 1000000000;
-        if (nsec < 0) {
-            nsec += 1000000000;
-            sec--;
-        }
-    }
-    *osec = (int64_t)sec;
-    *onsec = (int32_t)nsec;
-}
-
-/* internal_sec is Time.ext for a time made by time.Unix (no monotonic reading). */
-static int64_t internal_sec(int64_t sec)
-{
-    return (int64_t)((uint64_t)sec + (uint64_t)UNIX_TO_INTERNAL);
-}
-
-bool gtr__wall_is_zero(int64_t sec, int32_t nsec)
-{
-    return nsec == 0 && internal_sec(sec) == 0;
-}
-
-bool gtr__wall_after(int64_t asec, int32_t ansec, int64_t bsec, int32_t bnsec)
-{
-    int64_t ts = internal_sec(asec), us = internal_sec(bsec);
-    return ts > us || (ts == us && ansec > bnsec);
-}
-
-/* append_int is time's appendInt(b, x, width). */
-static void append_int(gtr_buf *out, int64_t x, int width)
-{
-    char tmp[24];
-    uint64_t u = (uint64_t)x;
-    int n = 0;
-
-    if (x < 0) {
-        putch(out, '-');
-        u = -u;
-    }
-    do {
-        tmp[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u > 0);
-    for (int pad = width - n; pad > 0; pad--)
-        putch(out, '0');
-    while (n > 0)
-        putch(out, tmp[--n]);
-}
-
-typedef struct wall_fields {
-    int64_t year;
-    int month, day, hour, min, sec;
-} wall_fields;
-
-/* wall_split is absSeconds.days().date() and absSeconds.clock() for the UTC time at Unix sec. */
-static wall_fields wall_split(int64_t unix_sec)
-{
-    wall_fields w;
-    uint64_t abs = (uint64_t)unix_sec + UNIX_TO_ABSOLUTE;
-    uint64_t days = abs / SECONDS_PER_DAY;
-    /* absDays.split */
-    uint64_t d = 4 * days + 3;
-    uint64_t century = d / 146097;
-    uint32_t cd = (uint32_t)(d % 146097) | 3;
-    uint64_t prod = (uint64_t)2939745 * cd;
-    uint32_t cyear = (uint32_t)(prod >> 32);
-    uint32_t ayday = (uint32_t)(prod & 0xffffffffu) / 2939745 / 4;
-    /* absYday.split */
-    uint32_t md = 2141 * ayday + 197913;
-    int amonth = (int)(md >> 16);
-    int janfeb = ayday >= MARCH_THRU_DECEMBER ? 1 : 0;
-    int clock = (int)(abs % SECONDS_PER_DAY);
-
-    w.day = 1 + (int)((md & 0xffff) / 2141);
-    w.month = amonth - janfeb * 12;
-    w.year = (int64_t)(century * 100 - ABSOLUTE_YEARS) + (int64_t)cyear + janfeb;
-    w.hour = clock / 3600;
-    clock -= w.hour * 3600;
-    w.min = clock / 60;
-    w.sec = clock - w.min * 60;
-    return w;
-}
-
-/* append_date_time writes "2006-01-02<sep>15:04:05" then ".999999999" (trimmed). */
-static void append_date_time(gtr_buf *out, int64_t sec, int32_t nsec, char sep)
-{
-    wall_fields w = wall_split(sec);
-    append_int(out, w.year, 4);
-    putch(out, '-');
-    append_int(out, w.month, 2);
-    putch(out, '-');
-    append_int(out, w.day, 2);
-    putch(out, sep);
-    append_int(out, w.hour, 2);
-    putch(out, ':');
-    append_int(out, w.min, 2);
-    putch(out, ':');
-    append_int(out, w.sec, 2);
-    if (nsec != 0) { /* appendNano with stdFracSecond9: trailing zeros trimmed */
-        char frac[10];
-        int n = 9;
-        int32_t v = nsec;
-        for (int i = 8; i >= 0; i--) {
-            frac[i] = (char)('0' + v % 10);
-            v /= 10;
-        }
-        while (n > 0 && frac[n - 1] == '0')
-            n--;
-        putch(out, '.');
-        app(out, frac, (size_t)n);
-    }
-}
-
-gtr_status gtr__wall_rfc3339nano(int64_t sec, int32_t nsec, gtr_buf *out)
-{
-    append_date_time(out, sec, nsec, 'T');
-    putch(out, 'Z');
-    return gtr_buf_status(out);
-}
-
-gtr_status gtr__wall_string(int64_t sec, int32_t nsec, gtr_buf *out)
-{
-    append_date_time(out, sec, nsec, ' ');
-    gtr_buf_puts(out, " +0000 UTC");
-    return gtr_buf_status(out);
 }

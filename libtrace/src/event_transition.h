@@ -15,10 +15,6 @@
 #include "gtr/event.h"
 #include "gtr/spec.h"
 
-/* tracev2GoStatus2GoState and tracev2ProcStatus2ProcState (event.c). */
-extern const uint8_t gtr__gostatus2state[5];
-extern const uint8_t gtr__procstatus2state[5];
-
 /* gtr__must_string is strings.mustGet(id): Go panics when the ID is absent ("expected id %d
  * in string table", GTR_E_USAGE); id 0 is "". */
 gtr_status gtr__must_string(const gtr__ev_table *t, uint64_t id, gtr_str *out, gtr_err *err);

@@ -302,9 +302,8 @@ static const char *seq_string(seq_counter c, seq_buf *b)
     return b->s;
 }
 
-/* tracev2GoStatus2GoState and tracev2ProcStatus2ProcState (index 0, the Bad status, maps to
- * the zero state, Undetermined). */
-static const uint8_t go_status_to_state[] = {
+/* tracev2GoStatus2GoState and tracev2ProcStatus2ProcState (base.h). */
+const uint8_t gtr__gostatus2state[5] = {
     [GTR_GSTATUS_BAD] = GTR_GO_UNDETERMINED,
     [GTR_GSTATUS_RUNNABLE] = GTR_GO_RUNNABLE,
     [GTR_GSTATUS_RUNNING] = GTR_GO_RUNNING,
@@ -312,7 +311,7 @@ static const uint8_t go_status_to_state[] = {
     [GTR_GSTATUS_WAITING] = GTR_GO_WAITING,
 };
 
-static const uint8_t proc_status_to_state[] = {
+const uint8_t gtr__procstatus2state[5] = {
     [GTR_PSTATUS_BAD] = GTR_PROC_UNDETERMINED,
     [GTR_PSTATUS_RUNNING] = GTR_PROC_RUNNING,
     [GTR_PSTATUS_IDLE] = GTR_PROC_IDLE,
@@ -608,11 +607,11 @@ static gtr_status advance_proc_status(ADV_PARAMS)
     (void)m;
     gtr_procid pid = (gtr_procid)ev->args[0];
     uint8_t status = (uint8_t)ev->args[1];
-    if (status >= sizeof proc_status_to_state)
+    if (status >= sizeof gtr__procstatus2state)
         /* "invalid status for proc %d: %d" */
         return gtr_err_setf(err, GTR_E_ORDER, "invalid status for proc %" PRId64 ": %u", pid,
                             (unsigned)status);
-    uint8_t old_state = proc_status_to_state[status];
+    uint8_t old_state = gtr__procstatus2state[status];
     pstate *s = gtr__idstore_get(&o->p_states, (uint64_t)pid);
     if (s != NULL) {
         if (status == GTR_PSTATUS_SYSCALL_ABANDONED && s->status == GTR_PSTATUS_SYSCALL) {
@@ -792,11 +791,11 @@ static gtr_status advance_go_status(ADV_PARAMS)
     uint8_t status = (uint8_t)ev->args[2];
     gtr_status st;
 
-    if (status >= sizeof go_status_to_state)
+    if (status >= sizeof gtr__gostatus2state)
         /* "invalid status for goroutine %d: %d" */
         return gtr_err_setf(err, GTR_E_ORDER, "invalid status for goroutine %" PRId64 ": %u",
                             gid, (unsigned)status);
-    uint8_t old_state = go_status_to_state[status];
+    uint8_t old_state = gtr__gostatus2state[status];
     gstate *s = gtr__idstore_get(&o->g_states, (uint64_t)gid);
     if (s != NULL) {
         if (s->status != status)

@@ -47,6 +47,25 @@
 #include "reader_priv.h"
 #include "tracev1_convert.h"
 
+/* Where a reader stands. gtr_reader_next's common case is READING's: one test. */
+typedef enum reader_phase {
+    READING = 0,   /* a v2 reader in good standing */
+    V1,            /* a v1 reader in good standing (read_v1_event) */
+    ERROR_DUE,     /* sticky holds an error met reading ahead (hold_error), due once the
+                    * events queued before it are taken */
+    FAILED,        /* sticky holds the error every call returns */
+    DONE,          /* every call returns EOF */
+} reader_phase;
+
+/* A generation's read error, held back until after a Sync: Go's readGenErr (1.26+) is
+ * DEFERRED_ERROR after the Sync that ends the last good generation; spillErr with
+ * spillErrSync (before 1.26) is DEFERRED_SYNC_FIRST until that Sync is emitted. */
+typedef enum deferred_error {
+    DEFERRED_NONE = 0,
+    DEFERRED_SYNC_FIRST,   /* emit the final Sync, then the error */
+    DEFERRED_ERROR,        /* the error is next */
+} deferred_error;
+
 struct gtr_reader {
     const gtr_alloc *alc;
     gtr_input *in;
@@ -67,18 +86,10 @@ struct gtr_reader {
     gtr__ordering *order;
     gtr__v1_converter *v1;   /* the v1 path (go 1.11, 1.19, 1.21): Go's r.v1Events */
     uint64_t syncs;
-    bool done;
-
-    /* An error held back until after the next Sync: Go's readGenErr (1.26+), or its spillErr
-     * and spillErrSync (before 1.26). The version decides which, so they share deferred_err. */
-    bool has_read_gen_err;
-    bool has_spill_err;
-    bool spill_err_sync;
-    bool failed;             /* sticky error */
-    bool off_common;         /* failed, done or a v1 reader: set with each of them, so that
-                              * gtr_reader_next's common case tests one flag, not three */
-    bool fail_pending;       /* sticky holds an error met reading ahead, due once the queue
-                              * is empty (hold_error) */
+    reader_phase phase;
+    /* A generation's read error, held in deferred_err: Go's readGenErr (1.26+), or its
+     * spillErr and spillErrSync (before 1.26). */
+    deferred_error deferred;
     uint32_t ahead;          /* the most events advance_ahead queues now (AHEAD_MIN..MAX) */
     bool stuck;              /* no event of the frontier could advance: it stays as it was
                               * for gtr_reader_diagnose */
@@ -90,20 +101,16 @@ struct gtr_reader {
     gtr_err scratch_err;     /* for callers passing a NULL err */
 };
 
-/* mark_done and mark_failed set done and failed, and with each off_common, which
- * gtr_reader_next's common case tests in their place (new_v1_reader sets it for the v1
- * path); neither flag is set anywhere else. mark_failed keeps err as the sticky error every
- * later call returns. */
+/* mark_done ends the reading at EOF; mark_failed keeps err as the sticky error every later
+ * call returns. */
 static void mark_done(gtr_reader *r)
 {
-    r->done = true;
-    r->off_common = true;
+    r->phase = DONE;
 }
 
 static void mark_failed(gtr_reader *r, const gtr_err *err)
 {
-    r->failed = true;
-    r->off_common = true;
+    r->phase = FAILED;
     gtr_err_copy(&r->sticky, err);
 }
 
@@ -188,7 +195,7 @@ static gtr_status new_v1_reader(gtr_input *in, const gtr_alloc *alc, gtr_go_vers
         gtr_reader_free(r);
         return st;
     }
-    r->off_common = true;
+    r->phase = V1;
     /* The converter has copied the strings: a borrowed input is done with. */
     if (owned == NULL)
         gtr__input_release_before(in, gtr_input_offset(in));
@@ -375,17 +382,10 @@ static gtr_status install_gen(gtr_reader *r, bool have, gtr_event *ev, gtr_err *
     return GTR_OK;
 }
 
-/* next_gen_with_spill is Go's nextGenWithSpill (traces before Go 1.26). */
+/* next_gen_with_spill is Go's nextGenWithSpill (traces before Go 1.26), its deferred error
+ * taken by read_event. */
 static gtr_status next_gen_with_spill(gtr_reader *r, gtr_event *ev, gtr_err *err)
 {
-    if (r->has_spill_err) {
-        if (r->spill_err_sync) {
-            gtr_err_copy(err, &r->deferred_err);
-            return r->deferred_err.code;
-        }
-        r->spill_err_sync = true;
-        return final_sync(r, ev);
-    }
     if (r->have_gen && !r->gen->has_spill) {
         /* A generation was read, the frontier is empty and nothing was spilled: no further
          * generation, we're done. Emit the final sync event. */
@@ -403,12 +403,11 @@ static gtr_status next_gen_with_spill(gtr_reader *r, gtr_event *ev, gtr_err *err
         r->have_gen = false;
         gtr_err_copy(&r->deferred_err, err);
         gtr_err_clear(err);
-        r->has_spill_err = true;
-        r->spill_err_sync = true;
+        r->deferred = DEFERRED_ERROR;
         return final_sync(r, ev);
     }
     if (r->deferred_err.code != GTR_OK)
-        r->has_spill_err = true;
+        r->deferred = DEFERRED_SYNC_FIRST;
     return install_gen(r, true, ev, err);
 }
 
@@ -493,7 +492,7 @@ static gtr_status read_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
     /* Consume any events in the ordering first. */
     if (gtr__ordering_next(r->order, ev))
         return GTR_OK;
-    if (r->fail_pending) {
+    if (r->phase == ERROR_DUE) {
         gtr_err_copy(err, &r->sticky);
         return r->sticky.code;
     }
@@ -502,12 +501,16 @@ static gtr_status read_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
 
     /* Check if we need to refresh the generation. */
     if (r->nfrontier == 0 && ncpu == 0) {
-        if (r->ver < GTR_GO126)
-            return next_gen_with_spill(r, ev, err);
-        if (r->has_read_gen_err) {
+        if (r->deferred == DEFERRED_ERROR) {
             gtr_err_copy(err, &r->deferred_err);
             return r->deferred_err.code;
         }
+        if (r->deferred == DEFERRED_SYNC_FIRST) {
+            r->deferred = DEFERRED_ERROR;
+            return final_sync(r, ev);
+        }
+        if (r->ver < GTR_GO126)
+            return next_gen_with_spill(r, ev, err);
         gtr_status st = gtr__generation_read(r->gen, r->in, err);
         if (st < 0) {
             if (st == GTR_E_NOMEM || st == GTR_E_USAGE)
@@ -516,7 +519,7 @@ static gtr_status read_event(gtr_reader *r, gtr_event *ev, gtr_err *err)
              * the next call. */
             gtr_err_copy(&r->deferred_err, err);
             gtr_err_clear(err);
-            r->has_read_gen_err = true;
+            r->deferred = DEFERRED_ERROR;
             r->have_gen = false;
             return final_sync(r, ev);
         }
@@ -579,7 +582,7 @@ static gtr_status hold_error(gtr_reader *r, gtr_status st, gtr_err *err)
         return st;
     gtr_err_copy(&r->sticky, err);
     gtr_err_clear(err);
-    r->fail_pending = true;
+    r->phase = ERROR_DUE;
     return GTR_OK;
 }
 
@@ -659,17 +662,17 @@ static GTR__NOINLINE gtr_status reader_next(gtr_reader *r, gtr_event *ev, gtr_er
     if (err == NULL)
         err = &r->scratch_err;   /* no gtr_err on the stack of the hot path */
     gtr_err_clear(err);
-    if (r->failed) {
+    if (r->phase == FAILED) {
         gtr_err_copy(err, &r->sticky);
         return r->sticky.code;
     }
     /* Return only EOF if we're done. */
-    if (r->done) {
+    if (r->phase == DONE) {
         memset(ev, 0, sizeof *ev);
         return gtr_err_setf(err, GTR_EOF, "EOF");
     }
 
-    if (r->v1 != NULL) {
+    if (r->phase == V1) {
         /* The v1 path: no table ID check and no time fix-up here (the converter has its
          * own), as in Go. */
         gtr_status st = read_v1_event(r, ev, err);
@@ -701,7 +704,7 @@ static GTR__NOINLINE gtr_status reader_next(gtr_reader *r, gtr_event *ev, gtr_er
  * included, goes to reader_next. */
 gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
 {
-    if (r == NULL || ev == NULL || r->off_common || !gtr__ordering_next(r->order, ev))
+    if (r == NULL || ev == NULL || r->phase != READING || !gtr__ordering_next(r->order, ev))
         return reader_next(r, ev, err);
     if (err != NULL)
         gtr_err_clear(err);
@@ -715,7 +718,7 @@ gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
 gtr_status gtr__reader_next_ref(gtr_reader *r, gtr_event *buf, gtr_event **ev, gtr_err *err)
 {
     gtr_event *slot;
-    if (r->off_common || (slot = gtr__ordering_pop(r->order)) == NULL) {
+    if (r->phase != READING || (slot = gtr__ordering_pop(r->order)) == NULL) {
         *ev = buf;
         return reader_next(r, buf, err);
     }
@@ -742,11 +745,18 @@ uint64_t gtr__reader_generation(const gtr_reader *r)
     return r != NULL && r->have_gen ? r->gen->gen : 0;
 }
 
+/* v2_readable: a v2 reader that has not failed nor ended (an error may be due after the
+ * events queued before it). */
+static bool v2_readable(const gtr_reader *r)
+{
+    return r->phase == READING || r->phase == ERROR_DUE;
+}
+
 /* gtr__reader_thread (reader_priv.h). */
 bool gtr__reader_thread(gtr_reader *r, size_t i, gtr_threadid *m, uint64_t *advanced,
                         gtr_err *err)
 {
-    if (r == NULL || !r->have_gen || r->v1 != NULL || r->failed || r->done || i >= r->gen->nms)
+    if (r == NULL || !r->have_gen || !v2_readable(r) || i >= r->gen->nms)
         return false;
     const gtr__batch_cursor *bc = &r->cursors[i];
     bool waiting = false;   /* its next event is read and not advanced yet */
@@ -772,7 +782,7 @@ bool gtr__reader_thread(gtr_reader *r, size_t i, gtr_threadid *m, uint64_t *adva
 /* gtr__reader_threads (reader_priv.h). */
 size_t gtr__reader_threads(const gtr_reader *r)
 {
-    return r != NULL && r->have_gen && r->v1 == NULL && !r->done && !r->failed ? r->gen->nms : 0;
+    return r != NULL && r->have_gen && v2_readable(r) ? r->gen->nms : 0;
 }
 
 /* gtr__reader_ordering (reader_priv.h). */

@@ -14,7 +14,7 @@
 #include "base.h"
 #include "compiler.h"
 #include "event_transition.h"
-#include "event_wall.h"
+#include "gotime.h"
 #include "gtr/raw.h"
 #include "gtr/reader.h"
 #include "gtr/validate.h"

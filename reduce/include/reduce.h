@@ -239,13 +239,14 @@ typedef struct reduce_oracle_go {
 bool reduce_oracle_go_read(void *ctx, const uint8_t *data, size_t size, godiff_owned *out);
 
 typedef struct reduce_diff_options {
-    godiff_go_fn go;       /* Go's reader: godiff_go_read (the archive, in process), or
+    godiff_go_fn go;       /* Go's reader: godiff_go_library_read (in process), or
                             * reduce_oracle_go_read */
     void *go_ctx;
     int go_runs;           /* runs of Go that must all differ from ours before the input's,
                             * or the fixture's, difference counts (0: 512); on a candidate, an
                             * eighth of them (at least 2): its signature is the input's */
     bool header_as_read;   /* Go's side names a header error a reader error: so is ours */
+    int go_minor;          /* the release of Go's reader (godiff_read_ours; 0: 1.27.3's) */
 } reduce_diff_options;
 
 /* reduce_diff_trace reduces the wire trace data[0..size), on which gotrace and Go disagree,

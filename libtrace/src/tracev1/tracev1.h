@@ -334,7 +334,7 @@ void gtr__v1_event_string(const gtr__v1_event *ev, gtr_buf *b);
 /* gtr__v1_stw_reason is Go's (*Trace).STWReason: 0..16 (STWUnknown = 0). */
 uint64_t gtr__v1_stw_reason(gtr_go_version ver, uint64_t kind);
 
-/* --- order.c (Go's order.go): goroutine state transitions and the frontier heap. --- */
+/* --- tracev1_order.c (Go's order.go): goroutine state transitions and the frontier heap. --- */
 typedef struct gtr__v1_gstate {
     uint64_t seq;
     int status;   /* GTR_V1_G_DEAD, ... */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* event_wall.h: the subset of Go's time.Time that clock snapshots need (event.c implements
+/* gotime.h: the subset of Go's time.Time that clock snapshots need (gotime.c implements
  * it): time.Unix normalisation, IsZero, After, String() and Format(time.RFC3339Nano), all in
  * UTC and with Go's wrapping int64 arithmetic, so any input renders exactly as Go's. */
-#ifndef GTR_SRC_EVENT_WALL_H
-#define GTR_SRC_EVENT_WALL_H
+#ifndef GTR_SRC_GOTIME_H
+#define GTR_SRC_GOTIME_H
 
 #include "gtr/buf.h"
 
@@ -18,4 +18,4 @@ gtr_status gtr__wall_rfc3339nano(int64_t sec, int32_t nsec, gtr_buf *out);
 /* gtr__wall_string appends Time.String() in UTC (no monotonic reading). */
 gtr_status gtr__wall_string(int64_t sec, int32_t nsec, gtr_buf *out);
 
-#endif /* GTR_SRC_EVENT_WALL_H */
+#endif /* GTR_SRC_GOTIME_H */

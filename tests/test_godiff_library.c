@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* test_godiff_library.c: Go's reader loaded at run time (godiff/godiff_go_library.c), as
+ * `gotrace reduce --diff` loads it. A path that is no library, and a library that is not Go's
+ * reader, are errors with their reason. When the build found Go's shared library
+ * (ci/go-diff-archive.sh --shared; GTR_TEST_GO_LIBRARY), it must load, name its release, and
+ * read the reader's seeds as libtrace does, up to Go's own nondeterminism, as fuzz_diff's
+ * replay judges them with the archive linked in. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "godiff.h"
+
+static void missing_library_is_an_io_error(void **state)
+{
+    (void)state;
+    godiff_go_library *lib = (godiff_go_library *)&lib;
+    gtr_err err = GTR_ERR_INIT;
+    assert_int_equal(godiff_go_library_open("/nonexistent/libgtrdiff.so", &lib, &err), GTR_E_IO);
+    assert_null(lib);
+    size_t n = 0;
+    const char *msg = gtr_err_text(&err, &n);
+    assert_true(n > 0 && strncmp(msg, "cannot load Go's reader: /nonexistent/libgtrdiff.so", 51) == 0);
+    gtr_err_clear(&err);
+}
+
+static void other_library_is_a_format_error(void **state)
+{
+    (void)state;
+    godiff_go_library *lib = NULL;
+    gtr_err err = GTR_ERR_INIT;
+    /* The C library itself: it loads, and holds no gtrdiff_go_validate. */
+    assert_int_equal(godiff_go_library_open("libc.so.6", &lib, &err), GTR_E_FORMAT);
+    assert_null(lib);
+    size_t n = 0;
+    const char *msg = gtr_err_text(&err, &n);
+    assert_string_equal(msg, "cannot load Go's reader: libc.so.6 has no gtrdiff_go_validate "
+                             "(not built by ci/go-diff-archive.sh --shared)");
+    gtr_err_clear(&err);
+}
+
+/* A stand-in for an earlier release's library (fake_go_reader.c: Go 1.23's release number,
+ * one fixed reading): the release comes from the library, and gotrace's reading is normalised
+ * for it at run time. */
+static void stand_in_names_its_release(void **state)
+{
+    (void)state;
+    godiff_go_library *lib = NULL;
+    gtr_err err = GTR_ERR_INIT;
+    assert_int_equal(godiff_go_library_open(GTR_FAKE_GO_READER, &lib, &err), GTR_OK);
+    assert_int_equal(godiff_go_library_minor(lib), 23);
+    godiff_owned go = {0};
+    assert_true(godiff_go_library_read(lib, (const uint8_t *)"x", 1, &go));
+    assert_int_equal(go.r.end, GODIFF_END_READ);
+    assert_int_equal(go.r.dump_len, 5);
+    assert_memory_equal(go.r.dump, "fake\n", 5);
+    assert_int_equal(go.r.msg_len, 10);
+    assert_memory_equal(go.r.msg, "fake error", 10);
+    godiff_owned_free(&go);
+    godiff_go_library_free(lib);
+}
+
+static uint8_t *read_file(const char *path, size_t *size);
+
+/* Against Go 1.22-1.24 (go_minor < 25) Sync events are left out of gotrace's dump and each
+ * event's Time= masked, as norm_nosync.go does on Go's side; against 1.25 and later, not. */
+static void reading_is_normalised_for_earlier_releases(void **state)
+{
+    (void)state;
+    const char *dir = GTR_SOURCE_DIR "/corpus/fuzz/reader";
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    bool checked = false;
+    while (!checked && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t size = 0;
+        uint8_t *data = read_file(path, &size);
+        gtr_buf now = {0}, old = {0};
+        gtr_err e1 = GTR_ERR_INIT, e2 = GTR_ERR_INIT;
+        if (data != NULL && godiff_read_ours(data, size, GODIFF_GO_MINOR, &now, &e1) ==
+                                GODIFF_END_EOF &&
+            now.len > 0 && strstr(now.data, "M=-1 P=-1 G=-1 Sync") != NULL) {
+            assert_int_equal(godiff_read_ours(data, size, 23, &old, &e2), GODIFF_END_EOF);
+            assert_null(strstr(old.data, " Sync "));
+            assert_null(strstr(old.data, "Time=1"));
+            assert_non_null(strstr(old.data, "Time=?"));
+            gtr_buf_reset(&old);
+            assert_int_equal(godiff_read_ours(data, size, 25, &old, &e2), GODIFF_END_EOF);
+            assert_int_equal(old.len, now.len);
+            assert_memory_equal(old.data, now.data, now.len);
+            checked = true;
+        }
+        gtr_buf_free(&now);
+        gtr_buf_free(&old);
+        gtr_err_clear(&e1);
+        gtr_err_clear(&e2);
+        free(data);
+    }
+    closedir(d);
+    assert_true(checked);
+}
+
+static uint8_t *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    uint8_t *buf = NULL;
+    size_t cap = 0, len = 0;
+    for (;;) {
+        if (len == cap) {
+            cap = cap ? cap * 2 : 4096;
+            uint8_t *nb = realloc(buf, cap);
+            assert_non_null(nb);
+            buf = nb;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    *size = len;
+    return buf;
+}
+
+static void go_library_reads_the_seeds_as_libtrace(void **state)
+{
+    (void)state;
+#ifndef GTR_TEST_GO_LIBRARY
+    skip();   /* no Go library when the build was configured (ci/go-diff-archive.sh --shared) */
+#else
+    godiff_go_library *lib = NULL;
+    gtr_err err = GTR_ERR_INIT;
+    assert_int_equal(godiff_go_library_open(GTR_TEST_GO_LIBRARY, &lib, &err), GTR_OK);
+    assert_int_equal(godiff_go_library_minor(lib), GODIFF_GO_MINOR);
+
+    const char *dir = GTR_SOURCE_DIR "/corpus/fuzz/reader";
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    size_t judged = 0, same = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL && judged < 200) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t size = 0;
+        uint8_t *data = read_file(path, &size);
+        if (data == NULL || size > 65536) {
+            free(data);
+            continue;
+        }
+        gtr_buf dump = {0};
+        gtr_err oerr = GTR_ERR_INIT;
+        godiff_end end = godiff_read_ours(data, size, godiff_go_library_minor(lib), &dump, &oerr);
+        size_t mlen = 0;
+        const char *msg = end == GODIFF_END_EOF ? "" : gtr_err_text(&oerr, &mlen);
+        godiff_reading ours = {end, dump.data != NULL ? dump.data : "", dump.len, msg, mlen};
+        godiff_owned go = {0};
+        assert_true(godiff_go_library_read(lib, data, size, &go));
+        godiff_verdict v = godiff_compare(&ours, &go.r);
+        if (v == GODIFF_SAME)
+            same++;
+        else if (v != GODIFF_GO_PANIC &&
+                 !godiff_go_explains(godiff_go_library_read, lib, data, size, &ours, &go.r, 4096))
+            fail_msg("%s: libtrace and the Go library disagree", path);
+        judged++;
+        godiff_owned_free(&go);
+        gtr_buf_free(&dump);
+        gtr_err_clear(&oerr);
+        free(data);
+    }
+    closedir(d);
+    assert_true(judged >= 50);
+    assert_true(same >= judged / 2);   /* most seeds read alike at the first run */
+    godiff_go_library_free(lib);
+#endif
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(missing_library_is_an_io_error),
+        cmocka_unit_test(other_library_is_a_format_error),
+        cmocka_unit_test(stand_in_names_its_release),
+        cmocka_unit_test(reading_is_normalised_for_earlier_releases),
+        cmocka_unit_test(go_library_reads_the_seeds_as_libtrace),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
