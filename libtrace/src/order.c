@@ -579,34 +579,50 @@ static void push_made(gtr__ordering *o, const gtr__ev_table *evt, sched_ctx ctx,
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Advance functions. Each returns GTR_OK with *ok false when ev cannot advance yet, GTR_OK
- * with *ok true when it did (the new context's G and P stored in cur_ms, the event's M's
- * state, when the event has an M), or an error.
- *
- * The new context is stored by the advance function, from the registers it is in, rather
- * than handed back in a sched_ctx for the caller to copy, so that no wide load waits on the
- * narrower stores just made (bench/README.md). */
+/* Advance functions: Go's (o *ordering) advanceX(ev, evt, m, gen, curCtx) (schedCtx, bool,
+ * error). Each returns GTR_OK with out->ok false when the event cannot advance yet, GTR_OK
+ * through advanced() when it did, or an error. */
 
-#define ADV_PARAMS                                                                  \
-    gtr__ordering *o, gtr__base_event *ev, gtr__ev_table *evt, gtr_threadid m,     \
-        uint64_t gen, sched_ctx cur, mstate *cur_ms, bool *ok, gtr_err *err
-typedef gtr_status (*advance_fn)(ADV_PARAMS);
+/* What an advance function is given: the event, its generation's table, the thread it
+ * happened on, the generation, and the thread's current context. */
+typedef struct advance_in {
+    gtr__base_event *ev;
+    gtr__ev_table *evt;
+    gtr_threadid m;
+    uint64_t gen;
+    sched_ctx cur;
+} advance_in;
 
-#define ADVANCED(ctx)                 \
-    do {                              \
-        if (cur_ms != NULL) {         \
-            cur_ms->p = (ctx).p;      \
-            cur_ms->g = (ctx).g;      \
-        }                             \
-        *ok = true;                   \
-        return GTR_OK;                \
-    } while (0)
+/* What it hands back: whether the event advanced; the new context goes straight into ms, the
+ * state of the event's M (NULL: none), from the registers it is in, rather than back in a
+ * sched_ctx for the caller to copy, so that no wide load waits on the narrower stores just
+ * made (bench/README.md). */
+typedef struct advance_out {
+    mstate *ms;
+    bool ok;
+} advance_out;
 
-static gtr_status advance_proc_status(ADV_PARAMS)
+typedef gtr_status (*advance_fn)(gtr__ordering *o, const advance_in *in, advance_out *out,
+                                 gtr_err *err);
+
+/* advanced ends an advance function that advanced, with next the thread's new context. */
+static GTR__ALWAYS_INLINE gtr_status advanced(advance_out *out, sched_ctx next)
 {
-    (void)m;
-    gtr_procid pid = (gtr_procid)ev->args[0];
-    uint8_t status = (uint8_t)ev->args[1];
+    if (out->ms != NULL) {
+        out->ms->p = next.p;
+        out->ms->g = next.g;
+    }
+    out->ok = true;
+    return GTR_OK;
+}
+
+static gtr_status advance_proc_status(gtr__ordering *o, const advance_in *in,
+                                      advance_out *out, gtr_err *err)
+{
+    /* The context the event is shown in, which this function may change. */
+    sched_ctx cur = in->cur;
+    gtr_procid pid = (gtr_procid)in->ev->args[0];
+    uint8_t status = (uint8_t)in->ev->args[1];
     if (status >= sizeof gtr__procstatus2state)
         /* "invalid status for proc %d: %d" */
         return gtr_err_setf(err, GTR_E_ORDER, "invalid status for proc %" PRId64 ": %u", pid,
@@ -618,19 +634,19 @@ static gtr_status advance_proc_status(ADV_PARAMS)
             /* ProcSyscallAbandoned is a special case of ProcSyscall: it indicates a potential
              * loss of information, but in ProcSyscall we have not lost it. Promote. */
             old_state = GTR_PROC_RUNNING;
-            ev->args[1] = GTR_PSTATUS_SYSCALL;
+            in->ev->args[1] = GTR_PSTATUS_SYSCALL;
         } else if (status == GTR_PSTATUS_SYSCALL_ABANDONED &&
                    s->status == GTR_PSTATUS_SYSCALL_ABANDONED) {
             /* Passing through ProcSyscallAbandoned: the M is lost; it appears idle. */
             old_state = GTR_PROC_IDLE;
-            ev->args[1] = GTR_PSTATUS_SYSCALL_ABANDONED;
+            in->ev->args[1] = GTR_PSTATUS_SYSCALL_ABANDONED;
         } else if (s->status != status) {
             /* "inconsistent status for proc %d: old %v vs. new %v" */
             return gtr_err_setf(err, GTR_E_ORDER,
                                 "inconsistent status for proc %" PRId64 ": old %s vs. new %s",
                                 pid, proc_status_string(s->status), proc_status_string(status));
         }
-        s->seq = make_seq(gen, 0); /* Reset seq. */
+        s->seq = make_seq(in->gen, 0); /* Reset seq. */
     } else {
         void *p;
         if ((p = gtr__idstore_insert(&o->p_states, (uint64_t)pid)) == NULL)
@@ -638,11 +654,11 @@ static gtr_status advance_proc_status(ADV_PARAMS)
         s = p;
         s->id = pid;
         s->status = status;
-        s->seq = make_seq(gen, 0);
+        s->seq = make_seq(in->gen, 0);
         s->ranges.n = 0;
-        old_state = gen == o->initial_gen ? GTR_PROC_UNDETERMINED : GTR_PROC_NOT_EXIST;
+        old_state = in->gen == o->initial_gen ? GTR_PROC_UNDETERMINED : GTR_PROC_NOT_EXIST;
     }
-    ev_extra(ev)[0] = old_state; /* Smuggle in the old state for StateTransition. */
+    ev_extra(in->ev)[0] = old_state; /* Smuggle in the old state for StateTransition. */
 
     /* Bind the proc to the new context, if it's running. */
     sched_ctx nc = cur;
@@ -673,96 +689,95 @@ static gtr_status advance_proc_status(ADV_PARAMS)
                                 " that's about to be stolen",
                                 pid);
     }
-    push_event(o, evt, cur, ev);
-    ADVANCED(nc);
+    push_event(o, in->evt, cur, in->ev);
+    return advanced(out, nc);
 }
 
-static GTR__ALWAYS_INLINE gtr_status advance_proc_start(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_proc_start(gtr__ordering *o, const advance_in *in,
+                                                        advance_out *out, gtr_err *err)
 {
-    (void)m;
-    gtr_procid pid = (gtr_procid)ev->args[0];
-    seq_counter seq = make_seq(gen, ev->args[1]);
+    gtr_procid pid = (gtr_procid)in->ev->args[0];
+    seq_counter seq = make_seq(in->gen, in->ev->args[1]);
     /* We might fail here due to sequencing, because the P hasn't had a status emitted, or
      * because we already have a P and we're in a syscall and haven't observed that it was
      * stolen from us yet. None of these is an error yet. */
     pstate *state = gtr__idstore_get(&o->p_states, (uint64_t)pid);
     if (state == NULL || state->status != GTR_PSTATUS_IDLE || !seq_succeeds(seq, state->seq) ||
-        cur.p != GTR_NO_PROC)
+        in->cur.p != GTR_NO_PROC)
         return GTR_OK;
     /* We might have a goroutine if a goroutine is exiting a syscall. */
-    VALIDATE(cur, reqs(MUST_HAVE, MUST_NOT_HAVE, MAY_HAVE));
+    VALIDATE(in->cur, reqs(MUST_HAVE, MUST_NOT_HAVE, MAY_HAVE));
     state->status = GTR_PSTATUS_RUNNING;
     state->seq = seq;
-    sched_ctx nc = cur;
+    sched_ctx nc = in->cur;
     nc.p = pid;
-    push_event(o, evt, cur, ev);
-    ADVANCED(nc);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, nc);
 }
 
-static GTR__ALWAYS_INLINE gtr_status advance_proc_stop(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_proc_stop(gtr__ordering *o, const advance_in *in,
+                                                       advance_out *out, gtr_err *err)
 {
-    (void)m;
-    (void)gen;
     /* A P stopped by the M that started it (ProcSteal covers stops from a distance); since a
      * P is bound to its M this must always be possible, hence no sequence number. */
     ev_name_buf nb;
-    pstate *state = gtr__idstore_get(&o->p_states, (uint64_t)cur.p);
+    pstate *state = gtr__idstore_get(&o->p_states, (uint64_t)in->cur.p);
     if (state == NULL)
         /* "event %s for proc (%v) that doesn't exist" */
         return gtr_err_setf(err, GTR_E_ORDER, "event %s for proc (%" PRId64 ") that doesn't exist",
-                            ev_name(o, ev->type, &nb), cur.p);
+                            ev_name(o, in->ev->type, &nb), in->cur.p);
     if (state->status != GTR_PSTATUS_RUNNING && state->status != GTR_PSTATUS_SYSCALL)
         /* "%s event for proc that's not %s or %s" */
         return gtr_err_setf(err, GTR_E_ORDER, "%s event for proc that's not %s or %s",
-                            ev_name(o, ev->type, &nb), proc_status_string(GTR_PSTATUS_RUNNING),
+                            ev_name(o, in->ev->type, &nb), proc_status_string(GTR_PSTATUS_RUNNING),
                             proc_status_string(GTR_PSTATUS_SYSCALL));
-    VALIDATE(cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
+    VALIDATE(in->cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
     state->status = GTR_PSTATUS_IDLE;
-    sched_ctx nc = cur;
+    sched_ctx nc = in->cur;
     nc.p = GTR_NO_PROC;
-    push_event(o, evt, cur, ev);
-    ADVANCED(nc);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, nc);
 }
 
-static gtr_status advance_proc_steal(ADV_PARAMS)
+static gtr_status advance_proc_steal(gtr__ordering *o, const advance_in *in,
+                                     advance_out *out, gtr_err *err)
 {
-    (void)m;
-    gtr_procid pid = (gtr_procid)ev->args[0];
-    seq_counter seq = make_seq(gen, ev->args[1]);
+    gtr_procid pid = (gtr_procid)in->ev->args[0];
+    seq_counter seq = make_seq(in->gen, in->ev->args[1]);
     pstate *state = gtr__idstore_get(&o->p_states, (uint64_t)pid);
     if (state == NULL ||
         (state->status != GTR_PSTATUS_SYSCALL &&
          state->status != GTR_PSTATUS_SYSCALL_ABANDONED) ||
         !seq_succeeds(seq, state->seq))
         return GTR_OK;
-    VALIDATE(cur, reqs(MUST_HAVE, MAY_HAVE, MAY_HAVE));
+    VALIDATE(in->cur, reqs(MUST_HAVE, MAY_HAVE, MAY_HAVE));
     /* Smuggle in the P state that let us advance, so that the event reads as Idle -> Idle
      * rather than Running -> Idle: ProcRunning is binding, and this M may already have a P. */
     uint8_t old_status = state->status;
-    ev_extra(ev)[0] = old_status;
+    ev_extra(in->ev)[0] = old_status;
 
     state->status = GTR_PSTATUS_IDLE;
     state->seq = seq;
 
     /* If we've lost information, don't try to do anything with the M: it may have moved on. */
     if (old_status == GTR_PSTATUS_SYSCALL_ABANDONED) {
-        push_event(o, evt, cur, ev);
-        ADVANCED(cur);
+        push_event(o, in->evt, in->cur, in->ev);
+        return advanced(out, in->cur);
     }
 
-    gtr_threadid mid = (gtr_threadid)ev->args[2]; /* The M we're stealing from. */
-    sched_ctx nc = cur;
-    if (mid == cur.m) {
+    gtr_threadid mid = (gtr_threadid)in->ev->args[2]; /* The M we're stealing from. */
+    sched_ctx nc = in->cur;
+    if (mid == in->cur.m) {
         /* Stealing from ourselves behaves like a ProcStop. */
-        if (cur.p != pid)
+        if (in->cur.p != pid)
             /* "tried to self-steal proc %d (thread %d), but got proc %d instead" */
             return gtr_err_setf(err, GTR_E_ORDER,
                                 "tried to self-steal proc %" PRId64 " (thread %" PRId64
                                 "), but got proc %" PRId64 " instead",
-                                pid, mid, cur.p);
+                                pid, mid, in->cur.p);
         nc.p = GTR_NO_PROC;
-        push_event(o, evt, cur, ev);
-        ADVANCED(nc);
+        push_event(o, in->evt, in->cur, in->ev);
+        return advanced(out, nc);
     }
 
     mstate *ms = gtr__idstore_get(&o->m_states, (uint64_t)mid);
@@ -779,16 +794,18 @@ static gtr_status advance_proc_steal(ADV_PARAMS)
     /* Tell the M it has no P so it can proceed: the P was in a syscall and the other M must be
      * trying to get out of it; GoSyscallEndBlocked cannot advance until that M loses its P. */
     ms->p = GTR_NO_PROC;
-    push_event(o, evt, cur, ev);
-    ADVANCED(nc);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, nc);
 }
 
-static gtr_status advance_go_status(ADV_PARAMS)
+static gtr_status advance_go_status(gtr__ordering *o, const advance_in *in,
+                                    advance_out *out, gtr_err *err)
 {
-    (void)m;
-    gtr_goid gid = (gtr_goid)ev->args[0];
-    gtr_threadid mid = (gtr_threadid)ev->args[1];
-    uint8_t status = (uint8_t)ev->args[2];
+    /* The context the event is shown in, which this function may change. */
+    sched_ctx cur = in->cur;
+    gtr_goid gid = (gtr_goid)in->ev->args[0];
+    gtr_threadid mid = (gtr_threadid)in->ev->args[1];
+    uint8_t status = (uint8_t)in->ev->args[2];
     gtr_status st;
 
     if (status >= sizeof gtr__gostatus2state)
@@ -804,9 +821,9 @@ static gtr_status advance_go_status(ADV_PARAMS)
                                 "inconsistent status for goroutine %" PRId64
                                 ": old %s vs. new %s",
                                 gid, go_status_string(s->status), go_status_string(status));
-        s->seq = make_seq(gen, 0); /* Reset seq. */
-    } else if (gen == o->initial_gen) {
-        if ((st = new_gstate(o, gid, status, make_seq(gen, 0), err)) != GTR_OK)
+        s->seq = make_seq(in->gen, 0); /* Reset seq. */
+    } else if (in->gen == o->initial_gen) {
+        if ((st = new_gstate(o, gid, status, make_seq(in->gen, 0), err)) != GTR_OK)
             return st;
         old_state = GTR_GO_UNDETERMINED;
     } else {
@@ -818,7 +835,7 @@ static gtr_status advance_go_status(ADV_PARAMS)
                             gid, go_status_string(status));
     }
     /* Smuggle in the old state for StateTransition. */
-    ev->args[2] = (uint64_t)old_state << 32 | (uint64_t)status;
+    in->ev->args[2] = (uint64_t)old_state << 32 | (uint64_t)status;
 
     sched_ctx nc = cur;
     switch (status) {
@@ -833,7 +850,7 @@ static gtr_status advance_go_status(ADV_PARAMS)
                                 "found goroutine %" PRId64 " in syscall without a thread", gid);
         /* A syscall on this thread binds the goroutine to the context. */
         if (mid == cur.m) {
-            if (gen != o->initial_gen && cur.g != gid)
+            if (in->gen != o->initial_gen && cur.g != gid)
                 /* After the first generation the binding must already have been seen.
                  * "inconsistent thread for syscalling goroutine %d: thread has goroutine %d" */
                 return gtr_err_setf(err, GTR_E_ORDER,
@@ -869,35 +886,35 @@ static gtr_status advance_go_status(ADV_PARAMS)
     default:
         break;
     }
-    push_event(o, evt, cur, ev);
-    ADVANCED(nc);
+    push_event(o, in->evt, cur, in->ev);
+    return advanced(out, nc);
 }
 
-static gtr_status advance_go_create(ADV_PARAMS)
+static gtr_status advance_go_create(gtr__ordering *o, const advance_in *in,
+                                    advance_out *out, gtr_err *err)
 {
-    (void)m;
     ev_name_buf nb;
     gtr_status st;
     /* Goroutines are created on a running P, by a goroutine or not. */
-    VALIDATE(cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
+    VALIDATE(in->cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
     /* If we have a goroutine, it must be running. */
-    gstate *state = gtr__idstore_get(&o->g_states, (uint64_t)cur.g);
+    gstate *state = gtr__idstore_get(&o->g_states, (uint64_t)in->cur.g);
     if (state != NULL && state->status != GTR_GSTATUS_RUNNING)
         /* "%s event for goroutine that's not %s" */
         return gtr_err_setf(err, GTR_E_ORDER, "%s event for goroutine that's not %s",
-                            ev_name(o, ev->type, &nb), "Running");
-    gtr_goid newgid = (gtr_goid)ev->args[0];
+                            ev_name(o, in->ev->type, &nb), "Running");
+    gtr_goid newgid = (gtr_goid)in->ev->args[0];
     if (gtr__idstore_get(&o->g_states, (uint64_t)newgid) != NULL)
         /* "tried to create goroutine (%v) that already exists" */
         return gtr_err_setf(err, GTR_E_ORDER,
                             "tried to create goroutine (%" PRId64 ") that already exists",
                             newgid);
-    uint8_t status = ev->type == GTR_EV_GO_CREATE_BLOCKED ? GTR_GSTATUS_WAITING
+    uint8_t status = in->ev->type == GTR_EV_GO_CREATE_BLOCKED ? GTR_GSTATUS_WAITING
                                                           : GTR_GSTATUS_RUNNABLE;
-    if ((st = new_gstate(o, newgid, status, make_seq(gen, 0), err)) != GTR_OK)
+    if ((st = new_gstate(o, newgid, status, make_seq(in->gen, 0), err)) != GTR_OK)
         return st;
-    push_event(o, evt, cur, ev);
-    ADVANCED(cur);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, in->cur);
 }
 
 /* current_goroutine is the shared precondition of goroutine events on the running
@@ -930,22 +947,21 @@ static GTR__ALWAYS_INLINE gtr_status current_goroutine(gtr__ordering *o,
     return GTR_OK;
 }
 
-static GTR__ALWAYS_INLINE gtr_status advance_go_stop_exec(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_go_stop_exec(gtr__ordering *o, const advance_in *in,
+                                                          advance_out *out, gtr_err *err)
 {
-    (void)m;
-    (void)gen;
     gtr_status st;
     /* Goroutine events that need an active running goroutine. They are always advanceable,
      * since running goroutines are bound to their M. */
-    VALIDATE(cur, user_go_reqs);
+    VALIDATE(in->cur, user_go_reqs);
     gstate *state = NULL;
-    if ((st = current_goroutine(o, ev, cur, GTR_GSTATUS_RUNNING, &state, err)) != GTR_OK)
+    if ((st = current_goroutine(o, in->ev, in->cur, GTR_GSTATUS_RUNNING, &state, err)) != GTR_OK)
         return st;
-    sched_ctx nc = cur;
-    switch (ev->type) {
+    sched_ctx nc = in->cur;
+    switch (in->ev->type) {
     case GTR_EV_GO_DESTROY:
         /* This goroutine is exiting itself. */
-        gtr__idstore_delete(&o->g_states, (uint64_t)cur.g);
+        gtr__idstore_delete(&o->g_states, (uint64_t)in->cur.g);
         nc.g = GTR_NO_GOROUTINE;
         break;
     case GTR_EV_GO_STOP:
@@ -961,260 +977,259 @@ static GTR__ALWAYS_INLINE gtr_status advance_go_stop_exec(ADV_PARAMS)
     default:
         break;
     }
-    push_event(o, evt, cur, ev);
-    ADVANCED(nc);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, nc);
 }
 
-static GTR__ALWAYS_INLINE gtr_status advance_go_start(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_go_start(gtr__ordering *o, const advance_in *in,
+                                                      advance_out *out, gtr_err *err)
 {
-    (void)m;
-    gtr_goid gid = (gtr_goid)ev->args[0];
-    seq_counter seq = make_seq(gen, ev->args[1]);
+    gtr_goid gid = (gtr_goid)in->ev->args[0];
+    seq_counter seq = make_seq(in->gen, in->ev->args[1]);
     gstate *state = gtr__idstore_get(&o->g_states, (uint64_t)gid);
     /* Not an error: we may see a GoStart before the goroutine was created, before its status
      * or before the right point in the trace. */
     if (state == NULL || state->status != GTR_GSTATUS_RUNNABLE || !seq_succeeds(seq, state->seq))
         return GTR_OK;
-    VALIDATE(cur, reqs(MUST_HAVE, MUST_HAVE, MUST_NOT_HAVE));
+    VALIDATE(in->cur, reqs(MUST_HAVE, MUST_HAVE, MUST_NOT_HAVE));
     state->status = GTR_GSTATUS_RUNNING;
     state->seq = seq;
-    sched_ctx nc = cur;
+    sched_ctx nc = in->cur;
     nc.g = gid;
-    push_event(o, evt, cur, ev);
-    ADVANCED(nc);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, nc);
 }
 
-static GTR__ALWAYS_INLINE gtr_status advance_go_unblock(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_go_unblock(gtr__ordering *o, const advance_in *in,
+                                                        advance_out *out, gtr_err *err)
 {
-    (void)m;
-    (void)err;
     /* N.B. The goroutine to unblock, not the current one. */
-    gtr_goid gid = (gtr_goid)ev->args[0];
-    seq_counter seq = make_seq(gen, ev->args[1]);
+    gtr_goid gid = (gtr_goid)in->ev->args[0];
+    seq_counter seq = make_seq(in->gen, in->ev->args[1]);
     gstate *state = gtr__idstore_get(&o->g_states, (uint64_t)gid);
     if (state == NULL || state->status != GTR_GSTATUS_WAITING || !seq_succeeds(seq, state->seq))
         return GTR_OK;
     state->status = GTR_GSTATUS_RUNNABLE;
     state->seq = seq;
     /* N.B. No context to validate: anything can unblock a goroutine (e.g. sysmon). */
-    push_event(o, evt, cur, ev);
-    ADVANCED(cur);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, in->cur);
 }
 
-static gtr_status advance_go_switch(ADV_PARAMS)
+static gtr_status advance_go_switch(gtr__ordering *o, const advance_in *in,
+                                    advance_out *out, gtr_err *err)
 {
-    (void)m;
     gtr_status st;
     /* GoSwitch and GoSwitchDestroy are a trio: unblock of the next goroutine, block or
      * destroy of the current one, start of the next one. Like a GoStart for the next
      * goroutine, it advances only when the sequence numbers line up. The current goroutine
      * must be running. */
-    VALIDATE(cur, user_go_reqs);
+    VALIDATE(in->cur, user_go_reqs);
     gstate *cur_gs = NULL;
-    if ((st = current_goroutine(o, ev, cur, GTR_GSTATUS_RUNNING, &cur_gs, err)) != GTR_OK)
+    if ((st = current_goroutine(o, in->ev, in->cur, GTR_GSTATUS_RUNNING, &cur_gs, err)) != GTR_OK)
         return st;
-    gtr_goid nextg = (gtr_goid)ev->args[0];
-    seq_counter seq = make_seq(gen, ev->args[1]); /* For nextg, not cur.g. */
+    gtr_goid nextg = (gtr_goid)in->ev->args[0];
+    seq_counter seq = make_seq(in->gen, in->ev->args[1]); /* For nextg, not in->cur.g. */
     gstate *next_gs = gtr__idstore_get(&o->g_states, (uint64_t)nextg);
     if (next_gs == NULL || next_gs->status != GTR_GSTATUS_WAITING ||
         !seq_succeeds(seq, next_gs->seq))
         return GTR_OK;
-    push_event(o, evt, cur, ev);
+    push_event(o, in->evt, in->cur, in->ev);
 
     /* The switch itself reads as a GoUnblock of nextg; now the current goroutine. */
-    switch (ev->type) {
+    switch (in->ev->type) {
     case GTR_EV_GO_SWITCH:
         /* Blocked: waiting and not running on this M. A GoBlock, no reason, no stack. */
         cur_gs->status = GTR_GSTATUS_WAITING;
-        push_made(o, evt, cur, GTR_EV_GO_BLOCK, ev->time, 0, 0);
+        push_made(o, in->evt, in->cur, GTR_EV_GO_BLOCK, in->ev->time, 0, 0);
         break;
     case GTR_EV_GO_SWITCH_DESTROY:
         /* Exiting itself: a GoDestroy. */
-        gtr__idstore_delete(&o->g_states, (uint64_t)cur.g);
-        push_made(o, evt, cur, GTR_EV_GO_DESTROY, ev->time, 0, 0);
+        gtr__idstore_delete(&o->g_states, (uint64_t)in->cur.g);
+        push_made(o, in->evt, in->cur, GTR_EV_GO_DESTROY, in->ev->time, 0, 0);
         break;
     default:
         break;
     }
     next_gs->status = GTR_GSTATUS_RUNNING;
     next_gs->seq = seq;
-    sched_ctx nc = cur;
+    sched_ctx nc = in->cur;
     nc.g = nextg;
 
     /* The next goroutine starts running. */
-    sched_ctx start_ctx = cur;
+    sched_ctx start_ctx = in->cur;
     start_ctx.g = GTR_NO_GOROUTINE;
-    push_made(o, evt, start_ctx, GTR_EV_GO_START, ev->time, (uint64_t)nextg, ev->args[1]);
-    ADVANCED(nc);
+    push_made(o, in->evt, start_ctx, GTR_EV_GO_START, in->ev->time, (uint64_t)nextg,
+              in->ev->args[1]);
+    return advanced(out, nc);
 }
 
-static gtr_status advance_go_syscall_begin(ADV_PARAMS)
+static gtr_status advance_go_syscall_begin(gtr__ordering *o, const advance_in *in,
+                                           advance_out *out, gtr_err *err)
 {
-    (void)m;
     ev_name_buf nb;
     seq_buf sb1, sb2;
     gtr_status st;
     /* Entering a syscall needs a running goroutine with a proc; always advanceable. */
-    VALIDATE(cur, user_go_reqs);
+    VALIDATE(in->cur, user_go_reqs);
     gstate *state = NULL;
-    if ((st = current_goroutine(o, ev, cur, GTR_GSTATUS_RUNNING, &state, err)) != GTR_OK)
+    if ((st = current_goroutine(o, in->ev, in->cur, GTR_GSTATUS_RUNNING, &state, err)) != GTR_OK)
         return st;
     /* Still running on this P and M. */
     state->status = GTR_GSTATUS_SYSCALL;
-    pstate *ps = gtr__idstore_get(&o->p_states, (uint64_t)cur.p);
+    pstate *ps = gtr__idstore_get(&o->p_states, (uint64_t)in->cur.p);
     if (ps == NULL)
         /* "uninitialized proc %d found during %s" */
         return gtr_err_setf(err, GTR_E_ORDER, "uninitialized proc %" PRId64 " found during %s",
-                            cur.p, ev_name(o, ev->type, &nb));
+                            in->cur.p, ev_name(o, in->ev->type, &nb));
     ps->status = GTR_PSTATUS_SYSCALL;
     /* The P sequence number disambiguates which syscall a ProcSteal steals from when
      * timestamps are broken (go122-syscall-steal-proc-ambiguous). This is a running P, so it
      * must line up now; there is no backing off. */
-    seq_counter pseq = make_seq(gen, ev->args[0]);
+    seq_counter pseq = make_seq(in->gen, in->ev->args[0]);
     if (!seq_succeeds(pseq, ps->seq))
         /* "failed to advance %s: can't make sequence: %s -> %s" */
         return gtr_err_setf(err, GTR_E_ORDER, "failed to advance %s: can't make sequence: %s -> %s",
-                            ev_name(o, ev->type, &nb), seq_string(ps->seq, &sb1),
+                            ev_name(o, in->ev->type, &nb), seq_string(ps->seq, &sb1),
                             seq_string(pseq, &sb2));
     ps->seq = pseq;
-    push_event(o, evt, cur, ev);
-    ADVANCED(cur);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, in->cur);
 }
 
-static gtr_status advance_go_syscall_end(ADV_PARAMS)
+static gtr_status advance_go_syscall_end(gtr__ordering *o, const advance_in *in,
+                                         advance_out *out, gtr_err *err)
 {
-    (void)m;
-    (void)gen;
     ev_name_buf nb;
     gtr_status st;
     /* Always advanceable: it happens on the thread of the GoSyscallBegin, and the goroutine
      * can't leave that thread until it's done. */
-    VALIDATE(cur, user_go_reqs);
+    VALIDATE(in->cur, user_go_reqs);
     gstate *state = NULL;
-    if ((st = current_goroutine(o, ev, cur, GTR_GSTATUS_SYSCALL, &state, err)) != GTR_OK)
+    if ((st = current_goroutine(o, in->ev, in->cur, GTR_GSTATUS_SYSCALL, &state, err)) != GTR_OK)
         return st;
     state->status = GTR_GSTATUS_RUNNING;
 
     /* Transfer the P back to running from syscall. */
-    pstate *ps = gtr__idstore_get(&o->p_states, (uint64_t)cur.p);
+    pstate *ps = gtr__idstore_get(&o->p_states, (uint64_t)in->cur.p);
     if (ps == NULL)
         /* "uninitialized proc %d found during %s" */
         return gtr_err_setf(err, GTR_E_ORDER, "uninitialized proc %" PRId64 " found during %s",
-                            cur.p, ev_name(o, ev->type, &nb));
+                            in->cur.p, ev_name(o, in->ev->type, &nb));
     if (ps->status != GTR_PSTATUS_SYSCALL)
         /* "expected proc %d in state %v, but got %v instead" */
         return gtr_err_setf(err, GTR_E_ORDER,
-                            "expected proc %" PRId64 " in state %s, but got %s instead", cur.p,
+                            "expected proc %" PRId64 " in state %s, but got %s instead", in->cur.p,
                             proc_status_string(GTR_PSTATUS_SYSCALL),
                             proc_status_string(ps->status));
     ps->status = GTR_PSTATUS_RUNNING;
-    push_event(o, evt, cur, ev);
-    ADVANCED(cur);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, in->cur);
 }
 
-static gtr_status advance_go_syscall_end_blocked(ADV_PARAMS)
+static gtr_status advance_go_syscall_end_blocked(gtr__ordering *o, const advance_in *in,
+                                                 advance_out *out, gtr_err *err)
 {
-    (void)m;
-    (void)gen;
     ev_name_buf nb;
     gtr_status st;
     /* Advanceable once its P is out of the syscall state (via ProcStop or ProcSteal), or
      * when there is no P. While we hold a P in ProcSyscall we know we will lose it, so wait. */
-    if (cur.p != GTR_NO_PROC) {
-        pstate *ps = gtr__idstore_get(&o->p_states, (uint64_t)cur.p);
+    if (in->cur.p != GTR_NO_PROC) {
+        pstate *ps = gtr__idstore_get(&o->p_states, (uint64_t)in->cur.p);
         if (ps == NULL)
             /* "uninitialized proc %d found during %s" */
             return gtr_err_setf(err, GTR_E_ORDER,
-                                "uninitialized proc %" PRId64 " found during %s", cur.p,
-                                ev_name(o, ev->type, &nb));
+                                "uninitialized proc %" PRId64 " found during %s", in->cur.p,
+                                ev_name(o, in->ev->type, &nb));
         if (ps->status == GTR_PSTATUS_SYSCALL)
             return GTR_OK;
     }
     /* We may have a (new) P if a ProcStart came first. */
-    VALIDATE(cur, reqs(MUST_HAVE, MAY_HAVE, MUST_HAVE));
+    VALIDATE(in->cur, reqs(MUST_HAVE, MAY_HAVE, MUST_HAVE));
     gstate *state = NULL;
-    if ((st = current_goroutine(o, ev, cur, GTR_GSTATUS_SYSCALL, &state, err)) != GTR_OK)
+    if ((st = current_goroutine(o, in->ev, in->cur, GTR_GSTATUS_SYSCALL, &state, err)) != GTR_OK)
         return st;
-    sched_ctx nc = cur;
+    sched_ctx nc = in->cur;
     nc.g = GTR_NO_GOROUTINE;
     state->status = GTR_GSTATUS_RUNNABLE;
-    push_event(o, evt, cur, ev);
-    ADVANCED(nc);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, nc);
 }
 
-static gtr_status advance_go_create_syscall(ADV_PARAMS)
+static gtr_status advance_go_create_syscall(gtr__ordering *o, const advance_in *in,
+                                            advance_out *out, gtr_err *err)
 {
-    (void)m;
     gtr_status st;
     /* A goroutine created out of a cgo callback, in the syscall state. */
-    VALIDATE(cur, reqs(MUST_HAVE, MAY_HAVE, MUST_NOT_HAVE));
-    gtr_goid newgid = (gtr_goid)ev->args[0];
+    VALIDATE(in->cur, reqs(MUST_HAVE, MAY_HAVE, MUST_NOT_HAVE));
+    gtr_goid newgid = (gtr_goid)in->ev->args[0];
     if (gtr__idstore_get(&o->g_states, (uint64_t)newgid) != NULL)
         /* "tried to create goroutine (%v) in syscall that already exists" */
         return gtr_err_setf(err, GTR_E_ORDER,
                             "tried to create goroutine (%" PRId64
                             ") in syscall that already exists",
                             newgid);
-    if ((st = new_gstate(o, newgid, GTR_GSTATUS_SYSCALL, make_seq(gen, 0), err)) != GTR_OK)
+    if ((st = new_gstate(o, newgid, GTR_GSTATUS_SYSCALL, make_seq(in->gen, 0), err)) != GTR_OK)
         return st;
     /* Executing: bind it to the context. */
-    sched_ctx nc = cur;
+    sched_ctx nc = in->cur;
     nc.g = newgid;
-    push_event(o, evt, cur, ev);
-    ADVANCED(nc);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, nc);
 }
 
-static gtr_status advance_go_destroy_syscall(ADV_PARAMS)
+static gtr_status advance_go_destroy_syscall(gtr__ordering *o, const advance_in *in,
+                                             advance_out *out, gtr_err *err)
 {
-    (void)m;
-    (void)gen;
     ev_name_buf nb;
     /* A goroutine created for a cgo callback disappears (the callback ends or its C thread is
      * destroyed). Treat it as losing the P too: the platform may reuse the thread ID, and a
      * new M with the same ID could even try to steal this P back from itself. The runtime
      * makes every GoCreateSyscall reacquire a P with events. We might have a P here: it is
      * not necessarily released eagerly, and may be stolen back later (or never). */
-    VALIDATE(cur, reqs(MUST_HAVE, MAY_HAVE, MUST_HAVE));
-    gstate *state = gtr__idstore_get(&o->g_states, (uint64_t)cur.g);
+    VALIDATE(in->cur, reqs(MUST_HAVE, MAY_HAVE, MUST_HAVE));
+    gstate *state = gtr__idstore_get(&o->g_states, (uint64_t)in->cur.g);
     if (state == NULL)
         /* "event %s for goroutine (%v) that doesn't exist" */
         return gtr_err_setf(err, GTR_E_ORDER,
                             "event %s for goroutine (%" PRId64 ") that doesn't exist",
-                            ev_name(o, ev->type, &nb), cur.g);
+                            ev_name(o, in->ev->type, &nb), in->cur.g);
     if (state->status != GTR_GSTATUS_SYSCALL)
         /* "%s event for goroutine that's not %v" (GoSyscall) */
         return gtr_err_setf(err, GTR_E_ORDER, "%s event for goroutine that's not %s",
-                            ev_name(o, ev->type, &nb), "Syscall");
+                            ev_name(o, in->ev->type, &nb), "Syscall");
     /* This goroutine is exiting itself. */
-    gtr__idstore_delete(&o->g_states, (uint64_t)cur.g);
-    sched_ctx nc = cur;
+    gtr__idstore_delete(&o->g_states, (uint64_t)in->cur.g);
+    sched_ctx nc = in->cur;
     nc.g = GTR_NO_GOROUTINE;
 
     /* If we have a proc, we're dissociating from it now. */
-    if (cur.p != GTR_NO_PROC) {
-        pstate *ps = gtr__idstore_get(&o->p_states, (uint64_t)cur.p);
+    if (in->cur.p != GTR_NO_PROC) {
+        pstate *ps = gtr__idstore_get(&o->p_states, (uint64_t)in->cur.p);
         if (ps == NULL)
             /* "found invalid proc %d during %s" */
             return gtr_err_setf(err, GTR_E_ORDER, "found invalid proc %" PRId64 " during %s",
-                                cur.p, ev_name(o, ev->type, &nb));
+                                in->cur.p, ev_name(o, in->ev->type, &nb));
         if (ps->status != GTR_PSTATUS_SYSCALL)
             /* "proc %d in unexpected state %s during %s" */
-            return gtr_err_setf(err, GTR_E_ORDER, "proc %" PRId64 " in unexpected state %s during %s",
-                                cur.p, proc_status_string(ps->status),
-                                ev_name(o, ev->type, &nb));
+            return gtr_err_setf(err, GTR_E_ORDER,
+                                "proc %" PRId64 " in unexpected state %s during %s", in->cur.p,
+                                proc_status_string(ps->status),
+                                ev_name(o, in->ev->type, &nb));
         /* See the go122-create-syscall-reuse-thread-id test. */
         ps->status = GTR_PSTATUS_SYSCALL_ABANDONED;
         nc.p = GTR_NO_PROC;
 
         /* Queue an extra self-ProcSteal event, before this one. Its extra arg (args[3], past
          * ProcSteal's dt p p_seq m) records the old status, ProcSyscall. */
-        gtr_event extra = gtr__make_event(evt, cur.g, cur.p, cur.m, GTR_EV_PROC_STEAL, ev->time);
-        extra.args_[0] = (uint64_t)cur.p;
+        gtr_event extra = gtr__make_event(in->evt, in->cur.g, in->cur.p, in->cur.m,
+                                          GTR_EV_PROC_STEAL, in->ev->time);
+        extra.args_[0] = (uint64_t)in->cur.p;
         extra.args_[gtr_spec(GTR_EV_PROC_STEAL)->nargs - 1] = GTR_PSTATUS_SYSCALL;
         queue_push(o, extra);
     }
-    push_event(o, evt, cur, ev);
-    ADVANCED(nc);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, nc);
 }
 
 
@@ -1240,30 +1255,29 @@ static GTR__ALWAYS_INLINE const char *intern_name(gtr__ordering *o, uint64_t id,
     return intern_name_slow(o, id, name);
 }
 
-static GTR__ALWAYS_INLINE gtr_status advance_user_task_begin(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_user_task_begin(gtr__ordering *o, const advance_in *in,
+                                                             advance_out *out, gtr_err *err)
 {
-    (void)m;
-    (void)gen;
     /* Tasks need no Begin to be referenced and may End several times, so the only check is
      * that a task doesn't begin while active. IDs may be reused after an End. */
-    gtr_taskid id = ev->args[0];
+    gtr_taskid id = in->ev->args[0];
     if (gtr__idstore_get(&o->active_tasks, id) != NULL)
         /* "task ID conflict: %d" */
         return gtr_err_setf(err, GTR_E_ORDER, "task ID conflict: %" PRIu64, id);
     /* The parent isn't validated: we may know nothing about it. 0 here means no parent, not
      * the background task (automatic background attachment applies only to regions). */
-    gtr_taskid parent_id = ev->args[1];
+    gtr_taskid parent_id = in->ev->args[1];
     if (parent_id == GTR_BACKGROUND_TASK) {
         parent_id = GTR_NO_TASK;
-        ev->args[1] = GTR_NO_TASK;
+        in->ev->args[1] = GTR_NO_TASK;
     }
     /* Validate the name and record it for EvUserTaskEnd. */
-    uint64_t name_id = ev->args[2];
+    uint64_t name_id = in->ev->args[2];
     gtr_str name;
-    if (!gtr__evt_string_in(evt, &o->idx, name_id, &name))
+    if (!gtr__evt_string_in(in->evt, &o->idx, name_id, &name))
         /* "invalid string ID %v for %v event" */
         return gtr_err_setf(err, GTR_E_ORDER, "invalid string ID %" PRIu64 " for %u event",
-                            name_id, (unsigned)ev->type);
+                            name_id, (unsigned)in->ev->type);
     const char *text = intern_name(o, name_id, name);
     void *p;
     if (text == NULL || (p = gtr__idstore_insert(&o->active_tasks, id)) == NULL)
@@ -1274,18 +1288,17 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_begin(ADV_PARAMS)
     ts->name_len = name.len;
     ts->name_epoch = o->epoch;
     ts->name_id = name_id;
-    VALIDATE(cur, user_go_reqs);
-    push_event(o, evt, cur, ev);
-    ADVANCED(cur);
+    VALIDATE(in->cur, user_go_reqs);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, in->cur);
 }
 
-static GTR__ALWAYS_INLINE gtr_status advance_user_task_end(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_user_task_end(gtr__ordering *o, const advance_in *in,
+                                                           advance_out *out, gtr_err *err)
 {
-    (void)m;
-    (void)gen;
     gtr_status st;
-    gtr_taskid id = ev->args[0];
-    uint64_t *extra = ev_extra(ev);
+    gtr_taskid id = in->ev->args[0];
+    uint64_t *extra = ev_extra(in->ev);
     uint64_t sid;
     task_state *ts = gtr__idstore_get(&o->active_tasks, id);
     if (ts != NULL) {
@@ -1294,13 +1307,13 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_end(ADV_PARAMS)
         extra[0] = ts->parent_id;
         if (ts->name_epoch != o->epoch) {
             /* Begun with another table: the name's text, the ordering's copy. */
-            if ((st = gtr__evt_add_extra_string(evt, ts->text, ts->name_len, &sid, err)) !=
+            if ((st = gtr__evt_add_extra_string(in->evt, ts->text, ts->name_len, &sid, err)) !=
                 GTR_OK)
                 return st;
         } else if (o->task_name.epoch == o->epoch && o->task_name.string_id == ts->name_id) {
             sid = o->task_name.extra_id;
         } else {
-            if ((st = gtr__evt_extra_of_string(evt, ts->name_id, &sid, err)) != GTR_OK)
+            if ((st = gtr__evt_extra_of_string(in->evt, ts->name_id, &sid, err)) != GTR_OK)
                 return st;
             o->task_name.epoch = o->epoch;
             o->task_name.string_id = ts->name_id;
@@ -1311,13 +1324,13 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_end(ADV_PARAMS)
     } else {
         /* Explicitly clear the task info. */
         extra[0] = GTR_NO_TASK;
-        if ((st = gtr__evt_add_extra_string(evt, "", 0, &sid, err)) != GTR_OK)
+        if ((st = gtr__evt_add_extra_string(in->evt, "", 0, &sid, err)) != GTR_OK)
             return st;
         extra[1] = sid;
     }
-    VALIDATE(cur, user_go_reqs);
-    push_event(o, evt, cur, ev);
-    ADVANCED(cur);
+    VALIDATE(in->cur, user_go_reqs);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, in->cur);
 }
 
 /* region_event_state is the common start of the region handlers: the region's name (arg 1)
@@ -1344,37 +1357,36 @@ static GTR__ALWAYS_INLINE gtr_status region_event_state(gtr__ordering *o,
     return GTR_OK;
 }
 
-static GTR__ALWAYS_INLINE gtr_status advance_user_region_begin(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_user_region_begin(gtr__ordering *o,
+                                                               const advance_in *in,
+                                                               advance_out *out, gtr_err *err)
 {
-    (void)m;
-    (void)gen;
-    VALIDATE(cur, user_go_reqs);
-    gtr_taskid tid = ev->args[0];
+    VALIDATE(in->cur, user_go_reqs);
+    gtr_taskid tid = in->ev->args[0];
     gtr_str name;
     gstate *gs;
-    gtr_status st = region_event_state(o, ev, evt, cur, "Begin", &name, &gs, err);
+    gtr_status st = region_event_state(o, in->ev, in->evt, in->cur, "Begin", &name, &gs, err);
     if (st != GTR_OK)
         return st;
     /* beginRegion: push {tid, name}. The name is interned: it outlives the table (string
      * IDs change across generations and the comparison is by value). */
-    const char *text = intern_name(o, ev->args[1], name);
+    const char *text = intern_name(o, in->ev->args[1], name);
     if (text == NULL || !GTR__GROW(o->alc, gs->regions, gs->regions_cap, gs->nregions + 1))
         return nomem(err);
-    user_region r = {tid, text, name.len, o->epoch, ev->args[1]};
+    user_region r = {tid, text, name.len, o->epoch, in->ev->args[1]};
     gs->regions[gs->nregions++] = r;
-    push_event(o, evt, cur, ev);
-    ADVANCED(cur);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, in->cur);
 }
 
-static GTR__ALWAYS_INLINE gtr_status advance_user_region_end(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_user_region_end(gtr__ordering *o, const advance_in *in,
+                                                             advance_out *out, gtr_err *err)
 {
-    (void)m;
-    (void)gen;
-    VALIDATE(cur, user_go_reqs);
-    gtr_taskid tid = ev->args[0];
+    VALIDATE(in->cur, user_go_reqs);
+    gtr_taskid tid = in->ev->args[0];
     gtr_str name;
     gstate *gs;
-    gtr_status st = region_event_state(o, ev, evt, cur, "End", &name, &gs, err);
+    gtr_status st = region_event_state(o, in->ev, in->evt, in->cur, "End", &name, &gs, err);
     if (st != GTR_OK)
         return st;
     /* endRegion. We know nothing of regions that began before tracing started: an end
@@ -1382,7 +1394,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_region_end(ADV_PARAMS)
     if (gs->nregions > 0) {
         const user_region *next = &gs->regions[gs->nregions - 1];
         const char *next_name = next->text;
-        bool same_string = next->epoch == o->epoch && next->name_id == ev->args[1];
+        bool same_string = next->epoch == o->epoch && next->name_id == in->ev->args[1];
         if (next->task != tid ||
             (!same_string && gtr__strpool_find(&o->names, name.data, name.len) != next_name)) {
             /* "misuse of region in goroutine %v: region end %v when the inner-most active
@@ -1402,26 +1414,26 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_region_end(ADV_PARAMS)
         }
         gs->nregions--;
     }
-    push_event(o, evt, cur, ev);
-    ADVANCED(cur);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, in->cur);
 }
 
 /* The GC mark phase has sequence numbers at both ends, since begin and end may be on
  * different threads: an explicit partial order keeps a GCEnd from matching a different cycle
  * when timestamps are badly broken. */
-static gtr_status advance_gc_active(ADV_PARAMS)
+static gtr_status advance_gc_active(gtr__ordering *o, const advance_in *in,
+                                    advance_out *out, gtr_err *err)
 {
-    (void)m;
-    uint64_t seq = ev->args[0];
-    if (gen == o->initial_gen) {
+    uint64_t seq = in->ev->args[0];
+    if (in->gen == o->initial_gen) {
         if (o->gc_state != GC_UNDETERMINED)
             /* "GCActive in the first generation isn't first GC event" */
             return gtr_err_setf(err, GTR_E_ORDER,
                                 "GCActive in the first generation isn't first GC event");
         o->gc_seq = seq;
         o->gc_state = GC_RUNNING;
-        push_event(o, evt, cur, ev);
-        ADVANCED(cur);
+        push_event(o, in->evt, in->cur, in->ev);
+        return advanced(out, in->cur);
     }
     if (seq != o->gc_seq + 1)
         return GTR_OK; /* Not the right GC cycle. */
@@ -1429,21 +1441,20 @@ static gtr_status advance_gc_active(ADV_PARAMS)
         /* "encountered GCActive while GC was not in progress" */
         return gtr_err_setf(err, GTR_E_ORDER, "encountered GCActive while GC was not in progress");
     o->gc_seq = seq;
-    VALIDATE(cur, user_go_reqs);
-    push_event(o, evt, cur, ev);
-    ADVANCED(cur);
+    VALIDATE(in->cur, user_go_reqs);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, in->cur);
 }
 
-static gtr_status advance_gc_begin(ADV_PARAMS)
+static gtr_status advance_gc_begin(gtr__ordering *o, const advance_in *in,
+                                   advance_out *out, gtr_err *err)
 {
-    (void)m;
-    (void)gen;
-    uint64_t seq = ev->args[0];
+    uint64_t seq = in->ev->args[0];
     if (o->gc_state == GC_UNDETERMINED) {
         o->gc_seq = seq;
         o->gc_state = GC_RUNNING;
-        push_event(o, evt, cur, ev);
-        ADVANCED(cur);
+        push_event(o, in->evt, in->cur, in->ev);
+        return advanced(out, in->cur);
     }
     if (seq != o->gc_seq + 1)
         return GTR_OK; /* Not the right GC cycle. */
@@ -1453,16 +1464,15 @@ static gtr_status advance_gc_begin(ADV_PARAMS)
                             "encountered GCBegin while GC was already in progress");
     o->gc_seq = seq;
     o->gc_state = GC_RUNNING;
-    VALIDATE(cur, user_go_reqs);
-    push_event(o, evt, cur, ev);
-    ADVANCED(cur);
+    VALIDATE(in->cur, user_go_reqs);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, in->cur);
 }
 
-static gtr_status advance_gc_end(ADV_PARAMS)
+static gtr_status advance_gc_end(gtr__ordering *o, const advance_in *in,
+                                 advance_out *out, gtr_err *err)
 {
-    (void)m;
-    (void)gen;
-    uint64_t seq = ev->args[0];
+    uint64_t seq = in->ev->args[0];
     if (seq != o->gc_seq + 1)
         return GTR_OK; /* Not the right GC cycle. */
     if (o->gc_state == GC_NOT_RUNNING)
@@ -1474,29 +1484,27 @@ static gtr_status advance_gc_end(ADV_PARAMS)
                             "encountered GCEnd when GC was in an undetermined state");
     o->gc_seq = seq;
     o->gc_state = GC_NOT_RUNNING;
-    VALIDATE(cur, user_go_reqs);
-    push_event(o, evt, cur, ev);
-    ADVANCED(cur);
+    VALIDATE(in->cur, user_go_reqs);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, in->cur);
 }
 
-static gtr_status advance_annotation(ADV_PARAMS)
+static gtr_status advance_annotation(gtr__ordering *o, const advance_in *in,
+                                     advance_out *out, gtr_err *err)
 {
-    (void)m;
-    (void)gen;
     /* Simple instantaneous events that require a G. */
-    VALIDATE(cur, user_go_reqs);
-    push_event(o, evt, cur, ev);
-    ADVANCED(cur);
+    VALIDATE(in->cur, user_go_reqs);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, in->cur);
 }
 
-static GTR__ALWAYS_INLINE gtr_status advance_heap_metric(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_heap_metric(gtr__ordering *o, const advance_in *in,
+                                                         advance_out *out, gtr_err *err)
 {
-    (void)m;
-    (void)gen;
     /* Allocation metrics, which don't require a G. */
-    VALIDATE(cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
-    push_event(o, evt, cur, ev);
-    ADVANCED(cur);
+    VALIDATE(in->cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, in->cur);
 }
 
 /* cur_pstate: the pstate of the context's P (validated present). Every P a thread can hold
@@ -1510,132 +1518,127 @@ static gtr_status cur_pstate(gtr__ordering *o, sched_ctx cur, pstate **out, gtr_
     return GTR_OK;
 }
 
-static GTR__ALWAYS_INLINE gtr_status advance_gc_sweep_begin(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_gc_sweep_begin(gtr__ordering *o, const advance_in *in,
+                                                            advance_out *out, gtr_err *err)
 {
-    (void)m;
-    (void)gen;
     gtr_status st;
     /* Sweep is bound to a P and doesn't require a G. */
-    VALIDATE(cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
+    VALIDATE(in->cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
     pstate *ps = NULL;
-    if ((st = cur_pstate(o, cur, &ps, err)) != GTR_OK)
+    if ((st = cur_pstate(o, in->cur, &ps, err)) != GTR_OK)
         return st;
-    if ((st = begin_range(o->alc, &ps->ranges, make_range_type(ev->type, 0), err)) != GTR_OK)
+    if ((st = begin_range(o->alc, &ps->ranges, make_range_type(in->ev->type, 0), err)) != GTR_OK)
         return st;
-    push_event(o, evt, cur, ev);
-    ADVANCED(cur);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, in->cur);
 }
 
-static gtr_status advance_gc_sweep_active(ADV_PARAMS)
+static gtr_status advance_gc_sweep_active(gtr__ordering *o, const advance_in *in,
+                                          advance_out *out, gtr_err *err)
 {
-    (void)m;
     gtr_status st;
-    gtr_procid pid = (gtr_procid)ev->args[0];
-    /* N.B. Ps can't block while sweeping, so this can only be cur.p in practice; be lenient
+    gtr_procid pid = (gtr_procid)in->ev->args[0];
+    /* N.B. Ps can't block while sweeping, so this can only be in->cur.p in practice; be lenient
      * like GCMarkAssistActive. */
     pstate *ps = gtr__idstore_get(&o->p_states, (uint64_t)pid);
     if (ps == NULL)
         /* "encountered GCSweepActive for unknown proc %d" */
         return gtr_err_setf(err, GTR_E_ORDER, "encountered GCSweepActive for unknown proc %" PRId64,
                             pid);
-    if ((st = active_range(o->alc, &ps->ranges, make_range_type(ev->type, 0),
-                           gen == o->initial_gen, err)) != GTR_OK)
+    if ((st = active_range(o->alc, &ps->ranges, make_range_type(in->ev->type, 0),
+                           in->gen == o->initial_gen, err)) != GTR_OK)
         return st;
-    push_event(o, evt, cur, ev);
-    ADVANCED(cur);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, in->cur);
 }
 
-static GTR__ALWAYS_INLINE gtr_status advance_gc_sweep_end(ADV_PARAMS)
+static GTR__ALWAYS_INLINE gtr_status advance_gc_sweep_end(gtr__ordering *o, const advance_in *in,
+                                                          advance_out *out, gtr_err *err)
 {
-    (void)m;
-    (void)gen;
     gtr_status st;
-    VALIDATE(cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
+    VALIDATE(in->cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
     pstate *ps = NULL;
-    if ((st = cur_pstate(o, cur, &ps, err)) != GTR_OK)
+    if ((st = cur_pstate(o, in->cur, &ps, err)) != GTR_OK)
         return st;
     uint64_t desc = 0;
-    if ((st = end_range(&ps->ranges, ev->type, &desc, err)) != GTR_OK)
+    if ((st = end_range(&ps->ranges, in->ev->type, &desc, err)) != GTR_OK)
         return st;
-    push_event(o, evt, cur, ev);
-    ADVANCED(cur);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, in->cur);
 }
 
-static gtr_status advance_go_range_begin(ADV_PARAMS)
+static gtr_status advance_go_range_begin(gtr__ordering *o, const advance_in *in,
+                                         advance_out *out, gtr_err *err)
 {
-    (void)m;
-    (void)gen;
     gtr_status st;
     /* Special goroutine-bound ranges. */
-    VALIDATE(cur, user_go_reqs);
+    VALIDATE(in->cur, user_go_reqs);
     uint64_t desc = 0;
-    if (ev->type == GTR_EV_STW_BEGIN)
-        desc = ev->args[0];
-    gstate *gs = gtr__idstore_get(&o->g_states, (uint64_t)cur.g);
+    if (in->ev->type == GTR_EV_STW_BEGIN)
+        desc = in->ev->args[0];
+    gstate *gs = gtr__idstore_get(&o->g_states, (uint64_t)in->cur.g);
     if (gs == NULL)
         /* "encountered event of type %d without known state for current goroutine %d" */
         return gtr_err_setf(err, GTR_E_ORDER,
                             "encountered event of type %u without known state for current "
                             "goroutine %" PRId64,
-                            (unsigned)ev->type, cur.g);
-    if ((st = begin_range(o->alc, &gs->ranges, make_range_type(ev->type, desc), err)) != GTR_OK)
+                            (unsigned)in->ev->type, in->cur.g);
+    if ((st = begin_range(o->alc, &gs->ranges, make_range_type(in->ev->type, desc), err)) != GTR_OK)
         return st;
-    push_event(o, evt, cur, ev);
-    ADVANCED(cur);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, in->cur);
 }
 
-static gtr_status advance_go_range_active(ADV_PARAMS)
+static gtr_status advance_go_range_active(gtr__ordering *o, const advance_in *in,
+                                          advance_out *out, gtr_err *err)
 {
-    (void)m;
     ev_name_buf nb;
     gtr_status st;
-    gtr_goid gid = (gtr_goid)ev->args[0];
+    gtr_goid gid = (gtr_goid)in->ev->args[0];
     /* N.B. Like GoStatus, this may reference a non-running goroutine at any time: nothing to
      * check about the current context. */
     gstate *gs = gtr__idstore_get(&o->g_states, (uint64_t)gid);
     if (gs == NULL)
         /* "uninitialized goroutine %d found during %s" */
         return gtr_err_setf(err, GTR_E_ORDER, "uninitialized goroutine %" PRId64 " found during %s",
-                            gid, ev_name(o, ev->type, &nb));
-    if ((st = active_range(o->alc, &gs->ranges, make_range_type(ev->type, 0),
-                           gen == o->initial_gen, err)) != GTR_OK)
+                            gid, ev_name(o, in->ev->type, &nb));
+    if ((st = active_range(o->alc, &gs->ranges, make_range_type(in->ev->type, 0),
+                           in->gen == o->initial_gen, err)) != GTR_OK)
         return st;
-    push_event(o, evt, cur, ev);
-    ADVANCED(cur);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, in->cur);
 }
 
-static gtr_status advance_go_range_end(ADV_PARAMS)
+static gtr_status advance_go_range_end(gtr__ordering *o, const advance_in *in,
+                                       advance_out *out, gtr_err *err)
 {
-    (void)m;
-    (void)gen;
     gtr_status st;
-    VALIDATE(cur, user_go_reqs);
-    gstate *gs = gtr__idstore_get(&o->g_states, (uint64_t)cur.g);
+    VALIDATE(in->cur, user_go_reqs);
+    gstate *gs = gtr__idstore_get(&o->g_states, (uint64_t)in->cur.g);
     if (gs == NULL)
         /* "encountered event of type %d without known state for current goroutine %d" */
         return gtr_err_setf(err, GTR_E_ORDER,
                             "encountered event of type %u without known state for current "
                             "goroutine %" PRId64,
-                            (unsigned)ev->type, cur.g);
+                            (unsigned)in->ev->type, in->cur.g);
     uint64_t desc = 0;
-    if ((st = end_range(&gs->ranges, ev->type, &desc, err)) != GTR_OK)
+    if ((st = end_range(&gs->ranges, in->ev->type, &desc, err)) != GTR_OK)
         return st;
-    if (ev->type == GTR_EV_STW_END) {
+    if (in->ev->type == GTR_EV_STW_END) {
         /* Smuggle the kind into the event (in args[0], symmetric with STWBegin). */
-        ev->args[0] = desc;
+        in->ev->args[0] = desc;
     }
-    push_event(o, evt, cur, ev);
-    ADVANCED(cur);
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, in->cur);
 }
 
-static gtr_status advance_alloc_free(ADV_PARAMS)
+static gtr_status advance_alloc_free(gtr__ordering *o, const advance_in *in,
+                                     advance_out *out, gtr_err *err)
 {
-    (void)m;
-    (void)gen;
     /* Simple instantaneous events that may or may not have a P. */
-    VALIDATE(cur, reqs(MUST_HAVE, MAY_HAVE, MAY_HAVE));
-    push_event(o, evt, cur, ev);
-    ADVANCED(cur);
+    VALIDATE(in->cur, reqs(MUST_HAVE, MAY_HAVE, MAY_HAVE));
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, in->cur);
 }
 
 /* orderingDispatch: one row per event type; NULL means the type cannot be ordered. */
@@ -1776,27 +1779,34 @@ static GTR__NOINLINE bool ids_bad_of(const gtr__ev_table *evt, const gtr__base_e
  * common types inlined: gtr__ordering_run's. (gtr__ordering_advance_cached, the rare path,
  * calls through the table: one inlined copy is enough.) *ids_bad says whether ev advanced
  * naming an ID not in the table (the events an advance makes itself name none, or ID 0). */
-#define INLINE_CASE(t, fn, stack, string, looked_up)                               \
-    case t:                                                                        \
-        st = fn(o, ev, evt, m, gen, cur, cur_ms, ok, err);                         \
-        *ids_bad = st == GTR_OK && *ok &&                                          \
-                   inline_ids_bad(evt, idx, ev, stack, (looked_up) ? NO_ARG : (string)); \
+#define INLINE_CASE(t, fn, stack, string, looked_up)                                          \
+    case t:                                                                                   \
+        st = fn(o, in, out, err);                                                             \
+        *ids_bad = st == GTR_OK && out->ok &&                                                 \
+                   inline_ids_bad(in->evt, idx, in->ev, stack, (looked_up) ? NO_ARG : (string)); \
         break;
-static GTR__ALWAYS_INLINE gtr_status advance_event(ADV_PARAMS, const gtr__evt_id_index *idx,
-                                                   bool *ids_bad)
+static GTR__ALWAYS_INLINE gtr_status advance_event(gtr__ordering *o, const advance_in *in,
+                                                   advance_out *out, gtr_err *err,
+                                                   const gtr__evt_id_index *idx, bool *ids_bad)
 {
     gtr_status st;
-    switch (ev->type) {
+    switch (in->ev->type) {
     INLINE_CASES(INLINE_CASE)
     default: {
-        advance_fn f = dispatch[ev->type];
+        advance_fn f = dispatch[in->ev->type];
         if (f == NULL)
             /* "bad event type found while ordering: %v" */
             st = gtr_err_setf(err, GTR_E_ORDER, "bad event type found while ordering: %u",
-                              (unsigned)ev->type);
-        else
-            st = f(o, ev, evt, m, gen, cur, cur_ms, ok, err);
-        *ids_bad = st == GTR_OK && *ok && ids_bad_of(evt, ev);
+                              (unsigned)in->ev->type);
+        else {
+            /* Copies, so that the caller's in and out, whose address the call would take,
+             * stay in registers for the inlined cases. */
+            advance_in in_copy = *in;
+            advance_out out_copy = *out;
+            st = f(o, &in_copy, &out_copy, err);
+            out->ok = out_copy.ok;
+        }
+        *ids_bad = st == GTR_OK && out->ok && ids_bad_of(in->evt, in->ev);
         break;
     }
     }
@@ -1955,12 +1965,14 @@ gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
         return nomem(err);
     set_table(o, evt, gen);
     /* The advance function updates the mState for this event when it advances. */
-    st = f(o, ev, evt, m, gen, cur, ms, ok, err);
+    const advance_in in = {ev, evt, m, gen, cur};
+    advance_out out = {ms, false};
+    st = f(o, &in, &out, err);
     if (st != GTR_OK) {
-        *ok = false;
         o->failed_type = ev->type;
         return st;
     }
+    *ok = out.ok;
     return GTR_OK;
 }
 
@@ -2006,9 +2018,11 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
                 cur.p = ms->p;
                 cur.g = ms->g;
             }
-            bool ok = false, ids_bad = false;
-            st = advance_event(o, ev, evt, m, gen, cur, ms, &ok, err, &idx, &ids_bad);
-            if (st != GTR_OK || !ok) {
+            const advance_in in = {ev, evt, m, gen, cur};
+            advance_out out = {ms, false};
+            bool ids_bad = false;
+            st = advance_event(o, &in, &out, err, &idx, &ids_bad);
+            if (st != GTR_OK || !out.ok) {
                 f->heap[0].time = bc->ev.time;
                 if (st != GTR_OK) {
                     q->end = before;
