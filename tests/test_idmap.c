@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -166,6 +167,31 @@ static void test_idmap_window_slides_with_growing_keys(void **state)
         assert_int_equal(gtr__idmap_get(&m, 200000 - live), 0);
         gtr__idmap_free(&m, a);
     }
+}
+
+/* An input chooses the keys: after a wide window has emptied, each key one window's width
+ * above the last would slide it, at the cost of its width. Slides wait for a quarter of a
+ * width of insertions, so this stays linear; without that wait it takes tens of seconds. */
+static void test_idmap_slides_cost_a_constant_per_insertion(void **state)
+{
+    (void)state;
+    const gtr_alloc *a = gtr__alloc_or_libc(NULL);
+    gtr__idmap m = {.slides = true};
+    for (uint64_t k = 1; k <= 200000; k++)
+        assert_int_equal(gtr__idmap_put(&m, a, k, value_of(k)), GTR_OK);
+    for (uint64_t k = 2; k <= 200000; k++)   /* goroutine 1 lives on */
+        gtr__idmap_delete(&m, k);
+    clock_t start = clock();
+    uint64_t k = 200000;
+    for (int i = 0; i < 5000; i++) {
+        k += m.ndense;
+        assert_int_equal(gtr__idmap_put(&m, a, k, value_of(k)), GTR_OK);
+        assert_int_equal(gtr__idmap_get(&m, k), value_of(k));
+        assert_int_equal(gtr__idmap_delete(&m, k), value_of(k));
+    }
+    assert_int_equal(gtr__idmap_get(&m, 1), value_of(1));
+    assert_true((double)(clock() - start) / CLOCKS_PER_SEC < 2.0);
+    gtr__idmap_free(&m, a);
 }
 
 /* A long-lived ID far below the others (goroutine 1) stays found as the window slides. */
@@ -448,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_idmap_window_starts_at_the_first_far_key),
         cmocka_unit_test(test_idmap_window_grows_down),
         cmocka_unit_test(test_idmap_window_slides_with_growing_keys),
+        cmocka_unit_test(test_idmap_slides_cost_a_constant_per_insertion),
         cmocka_unit_test(test_idmap_old_key_survives_slides),
         cmocka_unit_test(test_idmap_matches_a_reference_under_random_operations),
         cmocka_unit_test(test_idmap_clear_empties_and_keeps_memory),

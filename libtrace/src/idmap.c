@@ -151,14 +151,16 @@ static bool hash_reserve(gtr__idmap *m, const gtr_alloc *a, size_t more)
  * window come to the dense array. It declines when that would put more than a quarter of the
  * window's width into the hash table (a cluster of live IDs below: sliding back and forth
  * would cost more than hashing), and then waits for half a window's width of hash insertions
- * before trying again, which bounds its cost to a constant per insertion. */
+ * before trying again. A slide costs the window's width, so it also waits for a quarter of a
+ * width of insertions since the last one (keys that only grow make half a width between two
+ * slides): either way its cost is a constant per insertion, whatever keys an input chooses. */
 static grow_result slide_dense(gtr__idmap *m, const gtr_alloc *a, uint64_t key)
 {
     /* The window may straddle 2^64 (IDs are int64, so -1 is the top key). Keys less than
      * 2^63 above the base count as above it. */
     size_t w = m->ndense;
     uint64_t d = key - m->base;
-    if (w < DENSE_MIN || d < w || d >= UINT64_C(1) << 63)
+    if (w < DENSE_MIN || d < w || d >= UINT64_C(1) << 63 || m->since_slide < w / 4)
         return GROW_DECLINED;
     if (m->slide_wait > 0) {
         m->slide_wait--;
@@ -194,6 +196,7 @@ static grow_result slide_dense(gtr__idmap *m, const gtr_alloc *a, uint64_t key)
             hash_remove_at(m, i);
         }
     }
+    m->since_slide = 0;
     return GROW_DONE;
 }
 
@@ -230,6 +233,7 @@ static void place(gtr__idmap *m, uint64_t key, uint64_t val)
         m->hlen++;
     }
     m->len++;
+    m->since_slide++;
 }
 
 gtr_status gtr__idmap_put(gtr__idmap *m, const gtr_alloc *a, uint64_t key, uint64_t val)
@@ -331,6 +335,7 @@ void gtr__idmap_clear(gtr__idmap *m)
     m->hlen = 0;
     m->len = 0;
     m->slide_wait = 0;
+    m->since_slide = 0;
 }
 
 void gtr__idmap_free(gtr__idmap *m, const gtr_alloc *a)

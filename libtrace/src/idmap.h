@@ -50,6 +50,7 @@ typedef struct gtr__idmap {
     size_t len;         /* entries in total */
     bool slides;        /* the window follows growing keys (set by the owner) */
     size_t slide_wait;  /* hash insertions to wait before trying to slide the window again */
+    size_t since_slide; /* insertions since the window last slid */
 } gtr__idmap;
 
 /* gtr__idmap_get_sparse is gtr__idmap_get for a key outside the dense window. */
@@ -173,6 +174,7 @@ static GTR__ALWAYS_INLINE void *gtr__idstore_insert(gtr__idstore *s, uint64_t ke
         void *v = s->free_recs[--s->nfree];
         s->map.dense[d] = (uint64_t)(uintptr_t)v;
         s->map.len++;
+        s->map.since_slide++;
         return v;
     }
     return gtr__idstore_insert_slow(s, key);
