@@ -210,27 +210,6 @@ static void test_order_dispatch_unknown_type_fails(void **state)
     assert_queue_empty(f);
 }
 
-/* The types gtr__ordering_run advances inline have their table ID check written with the
- * arguments that name IDs: they must be the spec's, or events of those types would go
- * unchecked (or be checked at the wrong argument). */
-static void test_order_inline_ids_are_the_specs(void **state)
-{
-    (void)state;
-    unsigned inline_types = 0;
-    for (unsigned t = 0; t < 256; t++) {
-        int stack_arg = -2, string_arg = -2;
-        if (!gtr__ordering_inline_ids((uint8_t)t, &stack_arg, &string_arg))
-            continue;
-        inline_types++;
-        const gtr_event_spec *spec = gtr_spec((uint8_t)t);
-        assert_true(spec->nstack_ids <= 1);
-        assert_true(spec->nstring_ids <= 1);
-        assert_int_equal(stack_arg, spec->nstack_ids ? (int)spec->stack_ids[0] - 1 : -1);
-        assert_int_equal(string_arg, spec->nstring_ids ? (int)spec->string_ids[0] - 1 : -1);
-    }
-    assert_true(inline_types >= 10);   /* ProcStart, GoStop, ... */
-}
-
 static void test_order_validate_ctx_each_requirement_fails(void **state)
 {
     (void)state;
@@ -1830,7 +1809,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
         T(test_order_dispatch_unknown_type_fails),
-        T(test_order_inline_ids_are_the_specs),
         T(test_order_validate_ctx_each_requirement_fails),
         T(test_order_validate_ctx_reached_through_advance_fails),
         T(test_order_proc_status_first_gen_is_undetermined),

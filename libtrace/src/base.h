@@ -79,8 +79,7 @@ static inline bool gtr__evt_string_in(const gtr__ev_table *t, const gtr__evt_id_
 /* gtr__table_ids_bad is the test of Go's Event.validateTableIDs for an event of type t (not
  * a Sync) with arguments args (after dt) and table tab: each stack ID, then each string ID
  * the spec names, must be 0 or in the table (strings of stack frames were validated as the
- * stacks were read). true, with *stack and *id, for the first one that is not. (The
- * ordering's inline types have the arguments written in: order.c's INLINE_CASES.) */
+ * stacks were read). true, with *stack and *id, for the first one that is not. */
 static inline bool gtr__table_ids_bad(const gtr__ev_table *tab, uint8_t t, const uint64_t *args,
                                       bool *stack, uint64_t *id)
 {

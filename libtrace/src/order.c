@@ -1709,57 +1709,43 @@ static const advance_fn dispatch[256] = {
     [GTR_EV_GOROUTINE_STACK_FREE] = advance_alloc_free,
 };
 
-/* The types advance_event calls inline, with their functions and the arguments (args
- * indices) that name a stack and a string ID, NO_ARG for none: the spec's, which
- * tests/test_order.c holds them to (gtr__ordering_inline_ids). The last column says whether
+/* The types advance_event calls inline, with their functions. The last column says whether
  * the function itself looks the string up, failing ("invalid string ID %v for %v event")
  * when it is not in the table: the table ID check after it then has no string to check. */
-#define NO_ARG (-1)
-#define INLINE_CASES(X)                                                     \
-    X(GTR_EV_PROC_START, advance_proc_start, NO_ARG, NO_ARG, false)         \
-    X(GTR_EV_PROC_STOP, advance_proc_stop, NO_ARG, NO_ARG, false)           \
-    X(GTR_EV_GO_START, advance_go_start, NO_ARG, NO_ARG, false)             \
-    X(GTR_EV_GO_STOP, advance_go_stop_exec, 1, 0, false)                    \
-    X(GTR_EV_GO_BLOCK, advance_go_stop_exec, 1, 0, false)                   \
-    X(GTR_EV_GO_UNBLOCK, advance_go_unblock, 2, NO_ARG, false)              \
-    X(GTR_EV_USER_TASK_BEGIN, advance_user_task_begin, 3, 2, true)          \
-    X(GTR_EV_USER_TASK_END, advance_user_task_end, 1, NO_ARG, false)        \
-    X(GTR_EV_USER_REGION_BEGIN, advance_user_region_begin, 2, 1, true)      \
-    X(GTR_EV_USER_REGION_END, advance_user_region_end, 2, 1, true)          \
-    X(GTR_EV_HEAP_ALLOC, advance_heap_metric, NO_ARG, NO_ARG, false)        \
-    X(GTR_EV_GC_SWEEP_BEGIN, advance_gc_sweep_begin, 0, NO_ARG, false)      \
-    X(GTR_EV_GC_SWEEP_END, advance_gc_sweep_end, NO_ARG, NO_ARG, false)
-
-bool gtr__ordering_inline_ids(uint8_t t, int *stack_arg, int *string_arg)
-{
-#define INLINE_IDS(type, fn, stack, string, looked_up)                  \
-    case type:                                                          \
-        *stack_arg = stack;                                             \
-        *string_arg = string;                                           \
-        return true;
-    switch (t) {
-    INLINE_CASES(INLINE_IDS)
-    default: return false;
-    }
-#undef INLINE_IDS
-}
+#define INLINE_CASES(X)                                               \
+    X(GTR_EV_PROC_START, advance_proc_start, false)                   \
+    X(GTR_EV_PROC_STOP, advance_proc_stop, false)                     \
+    X(GTR_EV_GO_START, advance_go_start, false)                       \
+    X(GTR_EV_GO_STOP, advance_go_stop_exec, false)                    \
+    X(GTR_EV_GO_BLOCK, advance_go_stop_exec, false)                   \
+    X(GTR_EV_GO_UNBLOCK, advance_go_unblock, false)                   \
+    X(GTR_EV_USER_TASK_BEGIN, advance_user_task_begin, true)          \
+    X(GTR_EV_USER_TASK_END, advance_user_task_end, false)             \
+    X(GTR_EV_USER_REGION_BEGIN, advance_user_region_begin, true)      \
+    X(GTR_EV_USER_REGION_END, advance_user_region_end, true)          \
+    X(GTR_EV_HEAP_ALLOC, advance_heap_metric, false)                  \
+    X(GTR_EV_GC_SWEEP_BEGIN, advance_gc_sweep_begin, false)           \
+    X(GTR_EV_GC_SWEEP_END, advance_gc_sweep_end, false)
 
 /* inline_ids_bad is the test of Go's Event.validateTableIDs (which ReadEvent runs on each
- * event it returns) for ev, of an inline type, its ID arguments given (NO_ARG: none): true
- * when one is not in the table evt, whose dense index is idx (the common answer, inline). */
+ * event it returns) for ev, of type `type` (a constant: the spec's ID arguments then fold to
+ * constants under link-time optimisation, as in event_transition.h), its string IDs left out
+ * unless strings: true when one is not in the table evt, whose dense index is idx (the common
+ * answer, inline). */
 static GTR__ALWAYS_INLINE bool inline_ids_bad(const gtr__ev_table *evt,
                                               const gtr__evt_id_index *idx,
-                                              const gtr__base_event *ev, int stack_arg,
-                                              int string_arg)
+                                              const gtr__base_event *ev, uint8_t type,
+                                              bool strings)
 {
-    if (stack_arg != NO_ARG) {
-        uint64_t id = ev->args[stack_arg];
+    const gtr_event_spec *spec = gtr_spec(type);
+    for (unsigned k = 0; k < spec->nstack_ids; k++) {
+        uint64_t id = ev->args[spec->stack_ids[k] - 1];
         if (id != 0 && !(id < idx->nstacks && idx->stacks[id] != 0) &&
             (evt == NULL || !gtr__evt_has_stack(evt, id)))
             return true;
     }
-    if (string_arg != NO_ARG) {
-        uint64_t id = ev->args[string_arg];
+    for (unsigned k = 0; strings && k < spec->nstring_ids; k++) {
+        uint64_t id = ev->args[spec->string_ids[k] - 1];
         if (id != 0 && !(id < idx->nstrings && idx->strings[id] != 0) &&
             (evt == NULL || !gtr__evt_has_string(evt, id)))
             return true;
@@ -1779,11 +1765,11 @@ static GTR__NOINLINE bool ids_bad_of(const gtr__ev_table *evt, const gtr__base_e
  * common types inlined: gtr__ordering_run's. (gtr__ordering_advance_cached, the rare path,
  * calls through the table: one inlined copy is enough.) *ids_bad says whether ev advanced
  * naming an ID not in the table (the events an advance makes itself name none, or ID 0). */
-#define INLINE_CASE(t, fn, stack, string, looked_up)                                          \
-    case t:                                                                                   \
-        st = fn(o, in, out, err);                                                             \
-        *ids_bad = st == GTR_OK && out->ok &&                                                 \
-                   inline_ids_bad(in->evt, idx, in->ev, stack, (looked_up) ? NO_ARG : (string)); \
+#define INLINE_CASE(t, fn, looked_up)                                                      \
+    case t:                                                                                \
+        st = fn(o, in, out, err);                                                          \
+        *ids_bad =                                                                         \
+            st == GTR_OK && out->ok && inline_ids_bad(in->evt, idx, in->ev, t, !(looked_up)); \
         break;
 static GTR__ALWAYS_INLINE gtr_status advance_event(gtr__ordering *o, const advance_in *in,
                                                    advance_out *out, gtr_err *err,
@@ -1814,7 +1800,6 @@ static GTR__ALWAYS_INLINE gtr_status advance_event(gtr__ordering *o, const advan
 }
 #undef INLINE_CASE
 #undef INLINE_CASES
-#undef NO_ARG
 
 /* cut_bad_ids is Go's Event.validateTableIDs, which ReadEvent runs on each event it returns,
  * over the queued events [from, end): the queue is cut before the first that fails, and its

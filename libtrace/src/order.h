@@ -81,11 +81,6 @@ gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
  * gtr__ordering_advance_cached do not check. */
 gtr_status gtr__ordering_check_ids(gtr__ordering *o, size_t from, gtr_err *err);
 
-/* gtr__ordering_inline_ids: whether gtr__ordering_run advances events of type t inline, and
- * then the arguments (args indices) whose stack and string IDs it checks (-1: none), which
- * it takes to be the spec's (tests hold it to that); other types' IDs it reads in the spec. */
-bool gtr__ordering_inline_ids(uint8_t t, int *stack_arg, int *string_arg);
-
 /* gtr__ordering_queued is the number of queued events; gtr__ordering_unqueue drops the
  * events queued after the first len (those of a step that failed). */
 size_t gtr__ordering_queued(const gtr__ordering *o);
