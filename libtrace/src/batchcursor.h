@@ -67,45 +67,25 @@ gtr_status gtr__batch_cursor_next_slow(gtr__batch_cursor *bc, gtr__cursor_ctx *c
 /* GTR__EVENT_MAX_BYTES: the most bytes a timed event takes: its type, then dt and its
  * arguments as uvarints. */
 #define GTR__EVENT_MAX_BYTES (1 + GTR__UVARINT_MAX * GTR_MAX_TIMED_EVENT_ARGS)
-/* gtr__batch_cursor_next_fast reads the next event in the common case: it is in the current
- * batch, of a type already looked up, and decodes. false (and only args written) otherwise. */
+/* gtr__batch_cursor_next_fast reads the next event in the common case: a whole event's worth
+ * of bytes is left in the current batch (so no varint can run past it and none needs a bounds
+ * check), and its type was looked up before. false (and only args written) otherwise: the
+ * slow path, Go's own decoder, reads the event then (the last bytes of a batch among them). */
 static inline bool gtr__batch_cursor_next_fast(gtr__batch_cursor *bc, const gtr__cursor_ctx *ctx)
 {
     const uint8_t *p = bc->pos;
-    size_t left = (size_t)(bc->end - p);
-    uint8_t argc;
     uint64_t dt;
-    size_t off;
-    /* The type's look-up is in each branch, after the test that picks it: ahead of the
-     * test, with the batch's end tested before it, it costs every event a compare. */
-    if (left >= GTR__EVENT_MAX_BYTES) {
-        argc = ctx->argc[p[0]];
-        if (argc >= GTR__ARGC_UNKNOWN)
-            return false;
-        /* No varint of the event can run past the batch: no bounds to check. */
-        const uint8_t *q = gtr__uvarint_unchecked(p + 1, &dt);
-        for (unsigned i = 0; i < argc && q != NULL; i++)
-            q = gtr__uvarint_unchecked(q, &bc->ev.args[i]);
-        if (q == NULL)
-            return false;
-        off = (size_t)(q - p);
-    } else {
-        if (left < 2)
-            return false;   /* the end of the batch (or of the batches), or too short */
-        argc = ctx->argc[p[0]];
-        if (argc >= GTR__ARGC_UNKNOWN)
-            return false;
-        int nb = gtr__uvarint(p + 1, left - 1, &dt);
-        if (nb <= 0)
-            return false;
-        off = 1 + (size_t)nb;
-        for (unsigned i = 0; i < argc; i++) {
-            nb = gtr__uvarint(p + off, left - off, &bc->ev.args[i]);
-            if (nb <= 0)
-                return false;
-            off += (size_t)nb;
-        }
-    }
+    if ((size_t)(bc->end - p) < GTR__EVENT_MAX_BYTES)
+        return false;
+    uint8_t argc = ctx->argc[p[0]];
+    if (argc >= GTR__ARGC_UNKNOWN)
+        return false;
+    const uint8_t *q = gtr__uvarint_unchecked(p + 1, &dt);
+    for (unsigned i = 0; i < argc && q != NULL; i++)
+        q = gtr__uvarint_unchecked(q, &bc->ev.args[i]);
+    if (q == NULL)
+        return false;
+    size_t off = (size_t)(q - p);
     gtr_time ts = bc->last_ts;
     if (ts == 0)   /* nextEvent's lastTs == 0 case */
         ts = gtr__freq_mul_inline(ctx->freq, ctx->batches[bc->idx].time);
