@@ -11,7 +11,7 @@
 
 #if defined(GTR_GO_DIFF_RELEASE) && GTR_GO_DIFF_RELEASE < 25
 /* mask_time replaces the digits of the first " Time=" of an event line with "?", as
- * norm_nosync.go does on Go's side (ci/go-releases-bench.sh against Go 1.22 and 1.23). */
+ * norm_nosync.go does on Go's side (ci/go-releases-bench.sh against Go 1.22 - 1.24). */
 static void mask_time(gtr_buf *line)
 {
     static const char key[] = " Time=";
@@ -59,7 +59,7 @@ godiff_end godiff_read_ours(const uint8_t *data, size_t size, gtr_buf *dump, gtr
             break;
         gtr_buf_reset(&line);
 #if defined(GTR_GO_DIFF_RELEASE) && GTR_GO_DIFF_RELEASE < 25
-        /* Against Go 1.22 and 1.23 (ci/go-releases-bench.sh), whose reader emits a Sync
+        /* Against Go 1.22 - 1.24 (ci/go-releases-bench.sh), whose reader emits a Sync
          * after each generation, not before it, and prints no N: Sync events are left out
          * of both dumps (fuzz/releases/README.md, norm_nosync.go on Go's side). */
         if (gtr_event_get_kind(&ev) == GTR_EVENT_SYNC) {
