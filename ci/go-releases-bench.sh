@@ -164,7 +164,7 @@ if [ "$classify_only" -eq 1 ]; then
         d=$out/go$r$sfx/seeds-diverging
         [ -d "$d" ] || continue
         for f in "$d"/*.summary; do
-            [ -f "$f" ] && printf '%s\t%s\n' "$(class_of "$f")" "${f##*/}"
+            if [ -f "$f" ]; then printf '%s\t%s\n' "$(class_of "$f")" "${f##*/}"; fi
         done | sort >"$d/classes.tsv"
     done
     exit 0
@@ -360,7 +360,7 @@ seeds_for() {
         sed -n "/^==== fuzz_diff/,/fuzz oracle failed/p" "$GOREL_DIV/.${1##*/}.log" >"$GOREL_DIV/${1##*/}.summary"' sh
     rm -f "$d"/.*.log
     for f in "$d"/*.summary; do
-        [ -f "$f" ] && printf '%s\t%s\n' "$(class_of "$f")" "${f##*/}"
+        if [ -f "$f" ]; then printf '%s\t%s\n' "$(class_of "$f")" "${f##*/}"; fi
     done | sort >"$d/classes.tsv"
     echo "go-releases-bench: $r: $(find "$d" -name '*.summary' | wc -l) seeds diverge ($d), $(find "$s" -type f | wc -l) agree" >&2
 }
