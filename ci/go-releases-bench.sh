@@ -15,13 +15,15 @@
 #
 # For each release R (default all five):
 #  1. fetches Debian's golang-R-src (1.22, 1.23: bookworm-backports; 1.24: trixie;
-#     1.25: trixie-backports; 1.26: sid) into a private cache ($GTR_GOREL_CACHE, default ~/.cache/gotrace-gorel;
-#     ci/apt-private.sh, the machine's APT configuration is not touched; only when missing);
+#     1.25: trixie-backports; 1.26: sid) into a private cache ($GTR_GOREL_CACHE, default
+#     ~/.cache/gotrace-gorel; ci/apt-private.sh, the machine's APT configuration is not
+#     touched; only when missing);
 #  2. copies its src/internal/trace (1.22: src/internal/trace/v2) into a module of its own,
 #     CACHE/mod/goR ("module gtrold"; tests, testdata, traceviewer and the testtrace files
 #     other than validation.go left out), its imports rewritten (internal/trace/... ->
 #     gtrold/...), with the glue of fuzz/releases/ (readtrace.go: oracle.go's readTrace;
-#     version_set.go, version_go121.go or version_none.go; norm_nosync.go for 1.22-1.24, else norm_none.go)
+#     version_set.go, version_go121.go or version_none.go; norm_nosync.go for 1.22-1.24,
+#     else norm_none.go)
 #     and godiff/godiff.go unchanged, fuzz/releases/goR-*.patch applied to it (the
 #     release's deliberate formatting changes undone, fuzz/releases/README.md),
 #     and builds it with Go 1.27.3's toolchain (ci/oracle-fetch.sh) as
@@ -32,7 +34,7 @@
 #     ci/fuzz-libfuzzer.sh builds fuzz_diff), configured once per release with
 #     GTR_GO_DIFF_ARCHIVE (and _LIBFUZZER) = that archive and GTR_GO_DIFF_RELEASE=R: the
 #     variant reads only the trace versions R reads (go 1.22 .. go 1.R headers; the older
-#     formats are left out, fuzz/releases/README.md), other inputs are skipped;
+#     formats: --old below), other inputs are skipped;
 #  --old: the old formats (go 1.11 - 1.21; releases 1.23 and later, whose
 #     internal/oldtrace (1.25+: internal/tracev1) converts them) in place of the release's own:
 #     the variant BUILD/bin/fuzz_diff_goR-old (GTR_GO_DIFF_OLD_FORMATS=ON) judges only those
@@ -330,7 +332,8 @@ done
 mkdir -p "$out"
 res=$out/results.tsv
 [ -f "$res" ] || printf 'release\trun\tseconds\texecs\tclass\tsummary\n' >"$res"
-seeds=$build/seeds$sfx
+seeds=$build/seeds-1k
+if [ "$old" -eq 1 ]; then seeds=$build/seeds-old-4k; fi
 rm -rf "$seeds"; mkdir -p "$seeds"
 if [ "$old" -eq 1 ]; then
     # Old-format inputs: the header "go 1.NN trace" with 11 <= NN <= 21.
