@@ -10,7 +10,7 @@
 #include "gtr/validate.h"
 
 /* mask_time replaces the digits of the first " Time=" of an event line with "?", as
- * norm_nosync.go does on Go's side (ci/go-releases-bench.sh against Go 1.22 and 1.23). */
+ * norm_nosync.go does on Go's side (ci/go-releases-bench.sh against Go 1.22 - 1.24). */
 static void mask_time(gtr_buf *line)
 {
     static const char key[] = " Time=";
@@ -58,8 +58,8 @@ godiff_end godiff_read_ours(const uint8_t *data, size_t size, int go_minor, gtr_
         if (st < 0)
             break;
         gtr_buf_reset(&line);
-        /* Against a Go before 1.25, whose reader emits a Sync after each generation, not
-         * before it, and prints no N: Sync events are left out of both dumps. */
+        /* Against Go 1.22 - 1.24, whose reader emits a Sync after each generation, not before
+         * it, and prints no N: Sync events are left out of both dumps. */
         if (no_sync && gtr_event_get_kind(&ev) == GTR_EVENT_SYNC) {
             if (gtr_validator_event(v, &ev, err) < 0) {
                 end = GODIFF_END_VALIDATOR;

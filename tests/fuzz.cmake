@@ -55,6 +55,22 @@ if(GTR_PATCH_PROGRAM)
   set_tests_properties(fuzz_canary_patches_apply PROPERTIES LABELS fuzz)
 endif()
 
+# The earlier Go releases' patches (fuzz/releases/, and the old formats' order patches) still
+# apply to their trees, when ci/go-releases-bench.sh has fetched them (~/.cache/gotrace-gorel
+# or $GTR_GOREL_CACHE); skipped when none is cached, as in CI.
+if(GTR_PATCH_PROGRAM)
+  add_test(NAME fuzz_go_releases_patches_apply
+    COMMAND bash ${CMAKE_SOURCE_DIR}/ci/go-releases-bench.sh --check-patches)
+  set_tests_properties(fuzz_go_releases_patches_apply PROPERTIES LABELS fuzz SKIP_RETURN_CODE 77)
+endif()
+
+# --classify on a measurement where no seed diverged and no run found anything (as every
+# --old run so far) prints nothing and succeeds: an empty seeds-diverging/ once ended it with
+# status 1 under set -e.
+add_test(NAME fuzz_go_releases_classify_nothing_found
+  COMMAND bash -c "d=$(mktemp -d) && mkdir -p $d/go1.24-old/seeds-diverging $d/go1.24-old/run-1 && out=$(bash '${CMAKE_SOURCE_DIR}/ci/go-releases-bench.sh' --classify --old --releases 1.24 --out $d); rc=$?; rm -rf $d; [ $rc -eq 0 ] && [ -z \"$out\" ]")
+set_tests_properties(fuzz_go_releases_classify_nothing_found PROPERTIES LABELS fuzz)
+
 # fuzz_diff's verdict (godiff/godiff_compare.c): Go's map-order messages normalised as
 # ci/difffuzz/judge.sh does, the first differing line, the report. Needs no Go archive.
 gtr_unit_test(NAME test_diff_compare SOURCES test_diff_compare.c LIBS gtr_godiff)

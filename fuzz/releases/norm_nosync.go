@@ -1,4 +1,4 @@
-// norm_nosync.go (Go 1.22, 1.23): Sync events are left out of the dump, and each event's
+// norm_nosync.go (Go 1.22 - 1.24): Sync events are left out of the dump, and each event's
 // Time= is masked. These readers emit a Sync after each generation (none before the first)
 // and print neither its N nor a clock snapshot; Go 1.25 emits one before each generation and
 // one at the end, and the reader's bump of equal or decreasing times (to the last time + 1)

@@ -1,4 +1,4 @@
-// version_none.go (Go 1.22, 1.23): the Validator has no GoVersion yet.
+// version_none.go (Go 1.22): the Validator has no GoVersion yet, and 1.22 reads no old format.
 package main
 
 import (
