@@ -169,16 +169,19 @@ static int check_expect(const char *pattern)
     return rc;
 }
 
-static const char *default_oracle(char *buf, size_t cap)
+/* default_from_cache: $env when it is set, else the file rel of the oracle's cache
+ * (~/.cache/gotrace-oracle/rel) when it is there with the access mode, else NULL. */
+static const char *default_from_cache(const char *env, const char *rel, int mode, char *buf,
+                                      size_t cap)
 {
-    const char *env = getenv("GTR_ORACLE");
-    if (env != NULL && *env != '\0')
-        return env;
+    const char *v = getenv(env);
+    if (v != NULL && *v != '\0')
+        return v;
     const char *home = getenv("HOME");
     if (home == NULL || *home == '\0')
         return NULL;
-    snprintf(buf, cap, "%s/.cache/gotrace-oracle/gtroracle", home);
-    return access(buf, X_OK) == 0 ? buf : NULL;
+    snprintf(buf, cap, "%s/.cache/gotrace-oracle/%s", home, rel);
+    return access(buf, mode) == 0 ? buf : NULL;
 }
 
 /* show_progress draws where the reduction stands: the current trace, the candidates, the
@@ -189,20 +192,6 @@ static void show_progress(void *ctx, const reduce_progress *p)
     snprintf(line, sizeof line, "%zu bytes, %zu events, %zu candidates, %.0f s", p->bytes,
              p->events, p->tests, p->elapsed);
     cli_progress_text(ctx, line);
-}
-
-/* default_go_library: $GTR_GO_LIBRARY, else the library of ci/go-diff-archive.sh --shared in
- * the oracle's cache when it exists, else NULL. */
-static const char *default_go_library(char *buf, size_t cap)
-{
-    const char *env = getenv("GTR_GO_LIBRARY");
-    if (env != NULL && *env != '\0')
-        return env;
-    const char *home = getenv("HOME");
-    if (home == NULL || *home == '\0')
-        return NULL;
-    snprintf(buf, cap, "%s/.cache/gotrace-oracle/gtrdiff/libgtrdiff.so", home);
-    return access(buf, R_OK) == 0 ? buf : NULL;
 }
 
 /* free_go_library frees the handle of Go's library (the library stays loaded). A static
@@ -361,7 +350,8 @@ int cmd_reduce(int argc, char **argv)
     if (no_oracle)
         oracle = NULL;
     else if (oracle == NULL)
-        oracle = default_oracle(oracle_buf, sizeof oracle_buf);
+        oracle = default_from_cache("GTR_ORACLE", "gtroracle", X_OK, oracle_buf,
+                                    sizeof oracle_buf);
     reduce_oracle_go oracle_go = {oracle, timeout};
     reduce_diff_options dopt = {0};
     godiff_go_library *go_lib = NULL;
@@ -370,12 +360,12 @@ int cmd_reduce(int argc, char **argv)
                          go_reader != NULL ? "go-reader" : "go-library");
     if (diff && go_library != NULL && go_reader != NULL && strcmp(go_reader, "oracle") == 0)
         return cli_usage(usage_text, "reduce: --go-library is for --go-reader in-process");
-    if (diff && (rc = diff_go_reader(go_reader,
-                                     go_library != NULL
-                                         ? go_library
-                                         : default_go_library(library_buf, sizeof library_buf),
-                                     go_library != NULL, expect, oracle, &oracle_go, &dopt,
-                                     &go_lib)) != CLI_OK)
+    const char *library = go_library;
+    if (library == NULL)
+        library = default_from_cache("GTR_GO_LIBRARY", "gtrdiff/libgtrdiff.so", R_OK,
+                                     library_buf, sizeof library_buf);
+    if (diff && (rc = diff_go_reader(go_reader, library, go_library != NULL, expect, oracle,
+                                     &oracle_go, &dopt, &go_lib)) != CLI_OK)
         return rc;
 
     gtr_buf wire = {0};
