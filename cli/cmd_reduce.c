@@ -219,8 +219,6 @@ static int diff_go_reader(const char *want, const char *library, bool library_gi
                                      "keeps the input's divergence from Go, --expect a "
                                      "failure's message");
     bool in_process = want != NULL ? strcmp(want, "in-process") == 0 : library != NULL;
-    if (in_process && want != NULL && strcmp(want, "oracle") == 0)
-        in_process = false;
 #ifdef GTR_CLI_STATIC
     /* A static program cannot dlopen a library that needs the C library's shared object:
      * the process would hold two C libraries. */

@@ -28,11 +28,13 @@ gtr_status godiff_go_library_open(const char *path, godiff_go_library **out, gtr
     if (so == NULL)
         return gtr_err_setf(err, GTR_E_IO, "cannot load Go's reader: %s", dlerror());
     void *validate = dlsym(so, "gtrdiff_go_validate");
-    if (validate == NULL)
+    if (validate == NULL) {
+        dlclose(so);   /* not Go's reader: no Go runtime was started by it */
         return gtr_err_setf(err, GTR_E_FORMAT,
                             "cannot load Go's reader: %s has no gtrdiff_go_validate (not built "
                             "by ci/go-diff-archive.sh --shared)",
                             path);
+    }
     void *minor = dlsym(so, "gtrdiff_go_minor");
     godiff_go_library *lib = malloc(sizeof *lib);
     if (lib == NULL)
