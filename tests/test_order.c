@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* test_order.c: unit tests of the ordering state machine (order.c), driving
- * gtr__ordering_advance directly with base events over tables built with base.h's
- * constructors. Expected messages were checked against Go's reader (gtroracle) where a wire
+ * gtr__ordering_advance directly, as the reader does, with base events over tables built
+ * with base.h's constructors. Expected messages were checked against Go's reader (gtroracle) where a wire
  * trace can reach them. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -41,6 +41,8 @@ static gtr__ev_table *new_table(bool with_strings)
         assert_int_equal(gtr__evt_add_string(t, 1, "foo", 3, &err), GTR_OK);
         assert_int_equal(gtr__evt_add_string(t, 2, "bar", 3, &err), GTR_OK);
         assert_int_equal(gtr__evt_add_string(t, 3, "my task", 7, &err), GTR_OK);
+        /* Stack 4, which some events name: an ID not in the table is an error. */
+        assert_int_equal(gtr__evt_add_stack(t, 4, NULL, 0, &err), GTR_OK);
     }
     return t;
 }
@@ -88,13 +90,28 @@ static gtr__base_event mk(uint8_t typ, uint64_t a0, uint64_t a1, uint64_t a2, ui
 #define E2(t, a, b) mk((t), (a), (b), 0, 0)
 #define E3(t, a, b, c) mk((t), (a), (b), (c), 0)
 
+/* order_advance is the reader's step on the ordering: the advance, then the table ID check
+ * of what it queued when the advance asks for it. */
+static gtr_status order_advance(gtr__ordering *o, gtr__base_event *ev, gtr__ev_table *evt,
+                                gtr_threadid m, uint64_t gen, bool *ok, gtr_err *err)
+{
+    void *mcache = NULL;
+    gtr__advanced a;
+    gtr__ordering_begin_generation(o, evt, gen);
+    gtr_status st = gtr__ordering_advance(o, ev, m, &mcache, &a, err);
+    *ok = a.ok;
+    if (st == GTR_OK && a.check_ids)
+        st = gtr__ordering_check_ids(o, err);
+    return st;
+}
+
 /* advance: the status and *ok of advancing ev (a copy is kept in *last when not NULL). */
 static gtr_status advance(fx *f, gtr__ev_table *evt, gtr_threadid m, uint64_t gen,
                           gtr__base_event ev, bool *ok, gtr__base_event *last)
 {
     ev.time = ++f->now;
     gtr_err_clear(&f->err);
-    gtr_status st = gtr__ordering_advance(f->o, &ev, evt, m, gen, ok, &f->err);
+    gtr_status st = order_advance(f->o, &ev, evt, m, gen, ok, &f->err);
     if (last != NULL)
         *last = ev;
     return st;
@@ -593,6 +610,30 @@ static void test_order_go_status_syscall_same_thread_later_gen_mismatch_fails(vo
     ADV_ERR(f, 0, 2, E3(GTR_EV_GO_STATUS, 2, 0, GTR_GSTATUS_SYSCALL),
             "inconsistent thread for syscalling goroutine 2: thread has goroutine 1");
     ADV_OK(f, 0, 2, E3(GTR_EV_GO_STATUS, 1, 0, GTR_GSTATUS_SYSCALL));
+}
+
+/* An advance that queues an event naming a stack ID not in the table says so, and the check
+ * it asks for (ReadEvent's validateTableIDs) cuts the queue before that event. */
+static void test_order_unknown_stack_id_asks_for_the_check(void **state)
+{
+    fx *f = *state;
+    running(f, 0, 1, 0, 1);
+    drain(f);
+    gtr__base_event ev = E3(GTR_EV_GO_CREATE, 2, 0, 0);
+    void *mcache = NULL;
+    gtr__advanced a;
+    assert_int_equal(gtr__ordering_advance(f->o, &ev, 0, &mcache, &a, &f->err), GTR_OK);
+    assert_true(a.ok);
+    assert_false(a.check_ids);
+    assert_non_null(mcache);
+    ev = E3(GTR_EV_GO_CREATE, 3, 999, 0);
+    assert_int_equal(gtr__ordering_advance(f->o, &ev, 0, &mcache, &a, &f->err), GTR_OK);
+    assert_true(a.ok);
+    assert_true(a.check_ids);
+    assert_int_equal(gtr__ordering_queued(f->o), 2);
+    assert_int_equal(gtr__ordering_check_ids(f->o, &f->err), GTR_E_FORMAT);
+    assert_string_equal(f->err.msg, "found invalid stack ID 999 for event GoCreate");
+    assert_int_equal(gtr__ordering_queued(f->o), 1);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1658,7 +1699,7 @@ static gtr_status scenario(gtr__ordering *o, gtr__ev_table *evt, gtr_err *err, i
         };
         for (size_t i = r == 0 ? 0 : 2; i < sizeof evs / sizeof evs[0]; i++) {
             bool ok = false;
-            gtr_status st = gtr__ordering_advance(o, &evs[i], evt, 0, 1, &ok, err);
+            gtr_status st = order_advance(o, &evs[i], evt, 0, 1, &ok, err);
             if (st != GTR_OK)
                 return st;
             if (!ok)
@@ -1725,7 +1766,7 @@ static void test_order_names_copy_each_text_once(void **state)
         for (size_t j = 0; i == 2; j++) {
             c.fail_at = c.calls + j;
             gtr_err_clear(&err);
-            gtr_status st = gtr__ordering_advance(o, &ev, t, 0, 1, &ok, &err);
+            gtr_status st = order_advance(o, &ev, t, 0, 1, &ok, &err);
             c.fail_at = SIZE_MAX;
             if (st == GTR_OK)
                 break;
@@ -1735,7 +1776,7 @@ static void test_order_names_copy_each_text_once(void **state)
             failed++;
         }
         if (i != 2)
-            assert_int_equal(gtr__ordering_advance(o, &ev, t, 0, 1, &ok, &err), GTR_OK);
+            assert_int_equal(order_advance(o, &ev, t, 0, 1, &ok, &err), GTR_OK);
         assert_true(ok);
         gtr_event e;
         while (gtr__ordering_next(o, &e)) {
@@ -1749,10 +1790,10 @@ static void test_order_names_copy_each_text_once(void **state)
     assert_int_equal(gtr__evt_add_string(t2, 3, text, LONG, &err), GTR_OK);
     bool ok = false;
     gtr__base_event end = E3(GTR_EV_USER_REGION_END, 7, 0, 0);
-    assert_int_equal(gtr__ordering_advance(o, &end, t2, 0, 2, &ok, &err), GTR_OK);
+    assert_int_equal(order_advance(o, &end, t2, 0, 2, &ok, &err), GTR_OK);
     for (int i = REGIONS - 1; i >= 0; i--) {
         gtr__base_event task_end = E2(GTR_EV_USER_TASK_END, (uint64_t)(1000 + i), 0);
-        assert_int_equal(gtr__ordering_advance(o, &task_end, t2, 0, 2, &ok, &err), GTR_OK);
+        assert_int_equal(order_advance(o, &task_end, t2, 0, 2, &ok, &err), GTR_OK);
         gtr_event e;
         assert_true(gtr__ordering_next(o, &e));
         assert_true(gtr__ordering_next(o, &e));
@@ -1760,7 +1801,7 @@ static void test_order_names_copy_each_text_once(void **state)
         assert_int_equal(name.len, i % 2 ? LONG : 5);
         assert_memory_equal(name.data, i % 2 ? text : "short", name.len);
         end = E3(GTR_EV_USER_REGION_END, (uint64_t)i, 3, 0);
-        assert_int_equal(gtr__ordering_advance(o, &end, t2, 0, 2, &ok, &err), GTR_OK);
+        assert_int_equal(order_advance(o, &end, t2, 0, 2, &ok, &err), GTR_OK);
         assert_true(ok);
     }
     gtr__ordering_free(o);
@@ -1809,6 +1850,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
         T(test_order_dispatch_unknown_type_fails),
+        T(test_order_unknown_stack_id_asks_for_the_check),
         T(test_order_validate_ctx_each_requirement_fails),
         T(test_order_validate_ctx_reached_through_advance_fails),
         T(test_order_proc_status_first_gen_is_undetermined),

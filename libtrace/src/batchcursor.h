@@ -49,7 +49,7 @@ typedef struct gtr__batch_cursor {
     gtr_time last_ts;
     const uint8_t *pos, *end;
     uint32_t idx;
-    void *mstate;          /* the ordering's state of m (gtr__ordering_advance_cached) */
+    void *mstate;          /* the ordering's state of m (gtr__ordering_advance's cache) */
     gtr__base_event ev;    /* the last event read */
 } gtr__batch_cursor;
 

@@ -120,14 +120,12 @@ static void pstate_fini(const gtr_alloc *alc, void *p)
 enum gc_state { GC_UNDETERMINED = 0, GC_NOT_RUNNING = 1, GC_RUNNING = 2 };
 
 /* A growable buffer of events (Go's queue[Event]): the queued events are [head, end) of
- * buf[0, cap). Events are queued only with none taken since the queue was last empty (Go's
- * ReadEvent advances only when its queue is empty), and queue_reserve starts an empty queue
- * over at buf[0]: so a push is a store at end and a pop a load at head, with no ring
- * arithmetic (and, head and end being pointers, no index to scale). buf is never NULL (the
- * ordering is made with one). */
+ * [buf, limit). Events are queued only with none taken since the queue was last empty (Go's
+ * ReadEvent advances only when its queue is empty), and a pop that finds the queue empty
+ * starts it over at buf: so a push is a store at end and a pop a load at head, with no ring
+ * arithmetic. buf is never NULL (the ordering is made with one). */
 typedef struct event_queue {
-    gtr_event *buf, *head, *end;
-    size_t cap;
+    gtr_event *buf, *head, *end, *limit;
 } event_queue;
 
 /* The string IDs whose interned name the ordering remembers (a direct-mapped cache). */
@@ -142,20 +140,14 @@ struct gtr__ordering {
     gtr__idstore g_states; /* GoID -> gstate */
     gtr__idstore p_states; /* ProcID -> pstate */
     gtr__idstore m_states; /* ThreadID -> mstate */
-    /* The mstate of the last thread advanced: consecutive events mostly come from the same
-     * batch. Safe to keep because mstates are never deleted and their records never move. */
-    gtr_threadid last_m;
-    mstate *last_ms;
     gtr__idstore active_tasks; /* TaskID -> task_state */
-    /* The dense index of the table being ordered, for the handlers' string lookups: set by
-     * gtr__ordering_run and gtr__ordering_advance_cached before they advance an event, and
-     * read by nothing else (it goes stale with the table). */
+    /* The dense index of the table being ordered, for the handlers' string lookups. */
     gtr__evt_id_index idx;
-    /* The table being ordered changes epoch whenever it is another table or generation than
-     * the last (set_table): a string ID read in one epoch names one text. Epoch 0: none. */
+    /* The generation being ordered and its table (gtr__ordering_begin_generation), each one
+     * an epoch: a string ID read in one epoch names one text. Epoch 0: none. */
+    gtr__ev_table *evt;
+    uint64_t gen;
     uint64_t epoch;
-    const gtr__ev_table *epoch_evt;
-    uint64_t epoch_gen;
     /* The last task name an End smuggled from its own table: string string_id of the table
      * of epoch `epoch` is extra string extra_id there (gtr__evt_extra_of_string). */
     struct {
@@ -175,6 +167,7 @@ struct gtr__ordering {
     uint8_t failed_type;  /* the wire type of the event an advance failed on with an error
                            * (gtr__ordering_failed_type); 0: none */
     event_queue queue;
+    gtr_event *last_from; /* the first event the last advance queued (the queue's end if none) */
 };
 
 /* The most events one advance queues (GoSwitch: the switch, a GoBlock/GoDestroy, a GoStart). */
@@ -186,15 +179,15 @@ struct gtr__ordering {
 static GTR__NOINLINE bool queue_grow(gtr__ordering *o, size_t n)
 {
     event_queue *q = &o->queue;
-    size_t len = (size_t)(q->end - q->head);
+    size_t len = (size_t)(q->end - q->head), cap = (size_t)(q->limit - q->buf);
     if (q->head != q->buf) {
         memmove(q->buf, q->head, len * sizeof *q->buf);
         q->head = q->buf;
         q->end = q->buf + len;
-        if (q->cap - len >= n)
+        if (cap - len >= n)
             return true;
     }
-    size_t ncap = q->cap;
+    size_t ncap = cap;
     while (ncap - len < n)
         ncap *= 2;
     /* Not zeroed: a slot is written whole before it is read. */
@@ -208,18 +201,15 @@ static GTR__NOINLINE bool queue_grow(gtr__ordering *o, size_t n)
     gtr__free(o->alc, q->buf);
     q->buf = q->head = nb;
     q->end = nb + len;
-    q->cap = ncap;
+    q->limit = nb + ncap;
     return true;
 }
 
-/* queue_reserve makes room for n more events; an empty queue starts over at buf[0] (what
- * the last pop returned is not needed past the call that queues again). */
+/* queue_reserve makes room for n more events. */
 static GTR__ALWAYS_INLINE bool queue_reserve(gtr__ordering *o, size_t n)
 {
     event_queue *q = &o->queue;
-    if (q->head == q->end)
-        q->head = q->end = q->buf;
-    return q->cap - (size_t)(q->end - q->buf) >= n || queue_grow(o, n);
+    return (size_t)(q->limit - q->end) >= n || queue_grow(o, n);
 }
 
 /* queue_slot returns the next free slot of the queue, now counted in; it never fails:
@@ -227,7 +217,7 @@ static GTR__ALWAYS_INLINE bool queue_reserve(gtr__ordering *o, size_t n)
 static gtr_event *queue_slot(gtr__ordering *o)
 {
     event_queue *q = &o->queue;
-    assert(q->end < q->buf + q->cap);
+    assert(q->end < q->limit);
     return q->end++;
 }
 
@@ -1762,9 +1752,8 @@ static GTR__NOINLINE bool ids_bad_of(const gtr__ev_table *evt, const gtr__base_e
 }
 
 /* advance_event is orderingDispatch's lookup and call, with the advance functions of the
- * common types inlined: gtr__ordering_run's. (gtr__ordering_advance_cached, the rare path,
- * calls through the table: one inlined copy is enough.) *ids_bad says whether ev advanced
- * naming an ID not in the table (the events an advance makes itself name none, or ID 0). */
+ * common types inlined. *ids_bad says whether ev advanced naming an ID not in the table (the
+ * events an advance makes itself name none, or ID 0). */
 #define INLINE_CASE(t, fn, looked_up)                                                      \
     case t:                                                                                \
         st = fn(o, in, out, err);                                                          \
@@ -1801,22 +1790,6 @@ static GTR__ALWAYS_INLINE gtr_status advance_event(gtr__ordering *o, const advan
 #undef INLINE_CASE
 #undef INLINE_CASES
 
-/* cut_bad_ids is Go's Event.validateTableIDs, which ReadEvent runs on each event it returns,
- * over the queued events [from, end): the queue is cut before the first that fails, and its
- * error returned (GTR_E_FORMAT); GTR_OK when none fails. */
-static GTR__NOINLINE gtr_status cut_bad_ids(gtr__ordering *o, gtr_event *from, gtr_err *err)
-{
-    event_queue *q = &o->queue;
-    for (gtr_event *e = from; e < q->end; e++) {
-        gtr_status st = gtr__event_validate_table_ids(e, err);
-        if (st != GTR_OK) {
-            q->end = e;
-            return st;
-        }
-    }
-    return GTR_OK;
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* API. */
 
@@ -1840,8 +1813,8 @@ gtr_status gtr__ordering_new(const gtr_alloc *alc, gtr__ordering **out, gtr_err 
         gtr__free(alc, o);
         return nomem(err);
     }
-    o->queue.head = o->queue.end = o->queue.buf;
-    o->queue.cap = QUEUE_FIRST_CAP;
+    o->queue.head = o->queue.end = o->last_from = o->queue.buf;
+    o->queue.limit = o->queue.buf + QUEUE_FIRST_CAP;
     *out = o;
     return GTR_OK;
 }
@@ -1864,198 +1837,96 @@ void gtr__ordering_set_version(gtr__ordering *o, uint64_t version)
     o->trace_ver = version;
 }
 
-gtr_status gtr__ordering_advance(gtr__ordering *o, gtr__base_event *ev, gtr__ev_table *evt,
-                                 gtr_threadid m, uint64_t gen, bool *ok, gtr_err *err)
+/* mstate_lookup is mstate_of's first look-up of thread m: its mState, created when new. */
+static GTR__NOINLINE gtr_status mstate_lookup(gtr__ordering *o, gtr_threadid m, void **mcache,
+                                              mstate **out, gtr_err *err)
 {
-    return gtr__ordering_advance_cached(o, ev, evt, m, NULL, gen, ok, err);
-}
-
-/* mstate_of pulls out or creates the mState of thread m (Go does so as an event of m is
- * tried, whether or not it advances); *out is NULL when m is GTR_NO_THREAD. *mcache, when
- * mcache is not NULL, is the caller's cache of it (NULL at first). The pointer stays valid
- * while advance functions add other threads (slots never move). */
-static GTR__ALWAYS_INLINE gtr_status mstate_of(gtr__ordering *o, gtr_threadid m,
-                                               void **mcache, mstate **out, gtr_err *err)
-{
-    if (m == GTR_NO_THREAD) {
-        *out = NULL;
-        return GTR_OK;
+    mstate *ms = gtr__idstore_get(&o->m_states, (uint64_t)m);
+    if (ms == NULL) {
+        gtr_status st = new_mstate(o, m, GTR_NO_GOROUTINE, GTR_NO_PROC, &ms, err);
+        if (st != GTR_OK)
+            return st;
     }
-    if (mcache != NULL && *mcache != NULL) {
-        *out = *mcache;
-        return GTR_OK;
-    }
-    mstate *ms;
-    if (o->last_ms != NULL && o->last_m == m) {
-        ms = o->last_ms;
-    } else {
-        ms = gtr__idstore_get(&o->m_states, (uint64_t)m);
-        if (ms == NULL) {
-            gtr_status st = new_mstate(o, m, GTR_NO_GOROUTINE, GTR_NO_PROC, &ms, err);
-            if (st != GTR_OK)
-                return st;
-        }
-        o->last_m = m;
-        o->last_ms = ms;
-    }
-    if (mcache != NULL)
-        *mcache = ms;
-    *out = ms;
+    *mcache = *out = ms;
     return GTR_OK;
 }
 
-/* table_index is evt's dense index (empty for no table). */
-static gtr__evt_id_index table_index(const gtr__ev_table *evt)
+/* mstate_of is the mState of thread m, pulled out or created (Go does so as an event of m is
+ * tried, whether or not it advances); NULL when m is GTR_NO_THREAD. *mcache is the caller's
+ * cache of it, NULL at first: the pointer stays valid while other threads are added (slots
+ * never move). */
+static GTR__ALWAYS_INLINE gtr_status mstate_of(gtr__ordering *o, gtr_threadid m,
+                                               void **mcache, mstate **out, gtr_err *err)
 {
-    return evt != NULL ? gtr__evt_id_index_of(evt) : (gtr__evt_id_index){NULL, NULL, 0, 0, NULL, 0};
+    *out = *mcache;
+    if (*out != NULL || m == GTR_NO_THREAD)
+        return GTR_OK;
+    return mstate_lookup(o, m, mcache, out, err);
 }
 
-/* set_table makes evt, of generation gen, the table being ordered: its dense index, and a new
- * epoch when it is another table or generation than the last. */
-static void set_table(gtr__ordering *o, const gtr__ev_table *evt, uint64_t gen)
+void gtr__ordering_begin_generation(gtr__ordering *o, gtr__ev_table *evt, uint64_t gen)
 {
-    o->idx = table_index(evt);
-    if (evt != o->epoch_evt || gen != o->epoch_gen) {
-        o->epoch++;
-        o->epoch_evt = evt;
-        o->epoch_gen = gen;
-    }
+    o->idx = evt != NULL ? gtr__evt_id_index_of(evt)
+                         : (gtr__evt_id_index){NULL, NULL, 0, 0, NULL, 0};
+    if (o->epoch != 0 && evt == o->evt && gen == o->gen)
+        return;   /* the same generation again: the same strings */
+    o->epoch++;
+    o->evt = evt;
+    o->gen = gen;
 }
 
-gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
-                                        gtr__ev_table *evt, gtr_threadid m, void **mcache,
-                                        uint64_t gen, bool *ok, gtr_err *err)
+GTR__LTO_INLINE_BEGIN
+GTR__LTO_INLINE gtr_status gtr__ordering_advance(gtr__ordering *o, gtr__base_event *ev,
+                                                 gtr_threadid m, void **mcache,
+                                                 gtr__advanced *res, gtr_err *err)
 {
-    *ok = false;
+    res->ok = res->check_ids = false;
     if (o->initial_gen == 0)
-        o->initial_gen = gen; /* Set the initial gen if necessary. */
+        o->initial_gen = o->gen; /* Set the initial gen if necessary. */
+    /* Make room for everything one advance can queue, so queueing cannot fail halfway. */
+    if (!queue_reserve(o, MAX_QUEUED_PER_ADVANCE))
+        return nomem(err);
 
-    sched_ctx cur = {GTR_NO_GOROUTINE, GTR_NO_PROC, m};
     mstate *ms;
     gtr_status st = mstate_of(o, m, mcache, &ms, err);
     if (st != GTR_OK)
         return st;
+    sched_ctx cur = {GTR_NO_GOROUTINE, GTR_NO_PROC, m};
     if (ms != NULL) {
         cur.p = ms->p;
         cur.g = ms->g;
     }
-
-    advance_fn f = dispatch[ev->type];
-    if (f == NULL)
-        /* "bad event type found while ordering: %v" */
-        return gtr_err_setf(err, GTR_E_ORDER, "bad event type found while ordering: %u",
-                            (unsigned)ev->type);
-    /* Make room for everything one advance can queue, so queueing cannot fail halfway. */
-    if (!queue_reserve(o, MAX_QUEUED_PER_ADVANCE))
-        return nomem(err);
-    set_table(o, evt, gen);
     /* The advance function updates the mState for this event when it advances. */
-    const advance_in in = {ev, evt, m, gen, cur};
+    const advance_in in = {ev, o->evt, m, o->gen, cur};
     advance_out out = {ms, false};
-    st = f(o, &in, &out, err);
+    o->last_from = o->queue.end;
+    st = advance_event(o, &in, &out, err, &o->idx, &res->check_ids);
     if (st != GTR_OK) {
+        o->queue.end = o->last_from;
         o->failed_type = ev->type;
         return st;
     }
-    *ok = out.ok;
+    res->ok = out.ok;
+    return GTR_OK;
+}
+GTR__LTO_INLINE_END
+
+gtr_status gtr__ordering_check_ids(gtr__ordering *o, gtr_err *err)
+{
+    event_queue *q = &o->queue;
+    for (gtr_event *e = o->last_from; e < q->end; e++) {
+        gtr_status st = gtr__event_validate_table_ids(e, err);
+        if (st != GTR_OK) {
+            q->end = e;
+            return st;
+        }
+    }
     return GTR_OK;
 }
 
-gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
-                             gtr__cursor_ctx *cctx, gtr__ev_table *evt, uint64_t gen,
-                             size_t max_queued, gtr__run_stop *stop, gtr_err *err)
+void gtr__ordering_drop_last(gtr__ordering *o)
 {
-    event_queue *q = &o->queue;
-    *stop = GTR__RUN_FULL;
-    size_t queued = (size_t)(q->end - q->head);
-    if (queued >= max_queued)
-        return GTR_OK;
-    /* Room for every step: each starts with fewer than max_queued events queued. */
-    if (!queue_reserve(o, max_queued - queued + MAX_QUEUED_PER_ADVANCE))
-        return nomem(err);
-    /* The queue is full when end reaches full (nothing is taken from it meanwhile). */
-    const gtr_event *const full = q->head + max_queued;
-    /* The table's strings and stacks do not change while the generation is ordered. */
-    set_table(o, evt, gen);
-    const gtr__evt_id_index idx = o->idx;
-    if (o->initial_gen == 0)
-        o->initial_gen = gen;
-    for (;;) {
-        /* The head, while it stays the head (its time not after its children's) and no CPU
-         * sample is due before it. */
-        gtr__batch_cursor *bc = f->heap[0].bc;
-        gtr_time limit = gtr__heap_root_kids_min(f->heap, f->n, f->memo);
-        if (f->sample_time < limit)
-            limit = f->sample_time;
-        /* Only now, as the head's event is about to be tried (the first step below). */
-        mstate *ms;
-        gtr_status st = mstate_of(o, bc->m, &bc->mstate, &ms, err);
-        if (st != GTR_OK)
-            return st;
-        const gtr_threadid m = bc->m;
-        /* The head's moves that keep it the head leave the heap as it is but for the head's
-         * time, which every return below stores (after the loop, the root update does). */
-        for (;;) {
-            gtr_event *before = q->end;
-            gtr__base_event *ev = &bc->ev;
-            sched_ctx cur = {GTR_NO_GOROUTINE, GTR_NO_PROC, m};
-            if (ms != NULL) {
-                cur.p = ms->p;
-                cur.g = ms->g;
-            }
-            const advance_in in = {ev, evt, m, gen, cur};
-            advance_out out = {ms, false};
-            bool ids_bad = false;
-            st = advance_event(o, &in, &out, err, &idx, &ids_bad);
-            if (st != GTR_OK || !out.ok) {
-                f->heap[0].time = bc->ev.time;
-                if (st != GTR_OK) {
-                    q->end = before;
-                    o->failed_type = ev->type;
-                } else
-                    *stop = GTR__RUN_FAILED;
-                return st;
-            }
-            /* Refresh the cursor's event. */
-            bool more;
-            st = gtr__batch_cursor_next(bc, cctx, &more, err);
-            if (st != GTR_OK) {
-                f->heap[0].time = bc->ev.time;
-                q->end = before;
-                return st;
-            }
-            /* The table ID check of what this step queued, after the cursor's error (Go's
-             * ReadEvent returns that error before it looks at the event). */
-            if (ids_bad && (st = cut_bad_ids(o, before, err)) != GTR_OK) {
-                f->heap[0].time = bc->ev.time;
-                return st;
-            }
-            if (!more) {
-                *stop = GTR__RUN_ENDED;   /* the reader removes the head */
-                return GTR_OK;
-            }
-            if (bc->ev.time > limit)
-                break;
-            if (q->end >= full) {
-                f->heap[0].time = bc->ev.time;
-                return GTR_OK;   /* GTR__RUN_FULL */
-            }
-        }
-        /* The head moved on past limit: Go's heapUpdate(0), then the next ReadEvent's look at
-         * the CPU samples. */
-        gtr__heap_update_root(f->heap, f->n, f->memo);
-        if (f->sample_time < f->heap[0].time) {
-            *stop = GTR__RUN_SAMPLE;
-            return GTR_OK;
-        }
-        if (q->end >= full)
-            return GTR_OK;   /* GTR__RUN_FULL */
-    }
-}
-
-gtr_status gtr__ordering_check_ids(gtr__ordering *o, size_t from, gtr_err *err)
-{
-    return cut_bad_ids(o, o->queue.head + from, err);
+    o->queue.end = o->last_from;
 }
 
 size_t gtr__ordering_queued(const gtr__ordering *o)
@@ -2063,18 +1934,15 @@ size_t gtr__ordering_queued(const gtr__ordering *o)
     return (size_t)(o->queue.end - o->queue.head);
 }
 
-void gtr__ordering_unqueue(gtr__ordering *o, size_t len)
-{
-    event_queue *q = &o->queue;
-    if (len < (size_t)(q->end - q->head))
-        q->end = q->head + len;
-}
-
 gtr_event *gtr__ordering_pop(gtr__ordering *o)
 {
     event_queue *q = &o->queue;
-    if (q->head == q->end)
+    if (q->head == q->end) {
+        /* Empty: start over (what the last pop returned is not needed past the next call
+         * that queues). */
+        q->head = q->end = q->buf;
         return NULL;
+    }
     return q->head++;
 }
 

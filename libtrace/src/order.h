@@ -5,7 +5,7 @@
 #define GTR_SRC_ORDER_H
 
 #include "base.h"
-#include "batchcursor.h"
+#include "compiler.h"
 #include "gtr/buf.h"
 
 typedef struct gtr__ordering gtr__ordering;
@@ -19,21 +19,39 @@ void gtr__ordering_free(gtr__ordering *o);
  * for Version.EventName). Call it once after gtr__ordering_new; until then GTR_GO_CURRENT. */
 void gtr__ordering_set_version(gtr__ordering *o, uint64_t version);
 
-/* gtr__ordering_advance is Go's (*ordering).Advance: it tries to advance the state machine
- * by ev, which happened on thread m in generation gen. *ok is false when the event cannot
- * be ordered yet (no error). On success the resulting event(s) are queued, to be taken with
- * gtr__ordering_next. ev may be modified (extra args). A negative status is fatal for the
- * trace (the reader makes it sticky). */
-gtr_status gtr__ordering_advance(gtr__ordering *o, gtr__base_event *ev, gtr__ev_table *evt,
-                                 gtr_threadid m, uint64_t gen, bool *ok, gtr_err *err);
+/* What one gtr__ordering_advance did: ok, the event advanced and its events are queued (Go's
+ * bool); check_ids, one of them may name a stack or string ID that is not in the table, which
+ * gtr__ordering_check_ids tells. */
+typedef struct gtr__advanced {
+    bool ok;
+    bool check_ids;
+} gtr__advanced;
 
-/* gtr__ordering_advance_cached is gtr__ordering_advance with the caller's cache of thread m's
- * state: *mcache is NULL at first (the ordering looks m up and fills it), and stays valid for
- * the ordering's lifetime, for m only (threads' states are never deleted and never move).
- * The reader keeps one per batch cursor, so it looks each M up once per generation. */
-gtr_status gtr__ordering_advance_cached(gtr__ordering *o, gtr__base_event *ev,
-                                        gtr__ev_table *evt, gtr_threadid m, void **mcache,
-                                        uint64_t gen, bool *ok, gtr_err *err);
+/* gtr__ordering_begin_generation makes evt, the table of generation gen, the one the next
+ * advances read: Go passes both to every Advance; here they are given once, as they do not
+ * change while a generation is ordered (but for the extra strings the ordering adds). Begun
+ * again, the same generation is ordered on. */
+void gtr__ordering_begin_generation(gtr__ordering *o, gtr__ev_table *evt, uint64_t gen);
+
+/* gtr__ordering_advance is Go's (*ordering).Advance: it tries to advance the state machine
+ * by ev, which happened on thread m in the generation begun last. res->ok is false when the
+ * event cannot be ordered yet (no error). On success the resulting event(s) are queued, to be
+ * taken with gtr__ordering_next. ev may be modified (extra args). An error leaves the queue
+ * as it was; a negative status is fatal for the trace (the reader makes it sticky). *mcache
+ * is the caller's cache of m's state, NULL at first (the ordering fills it): it stays valid
+ * for m for the ordering's lifetime, since threads' states never move. */
+GTR__LTO_INLINE_BEGIN
+GTR__LTO_INLINE gtr_status gtr__ordering_advance(gtr__ordering *o, gtr__base_event *ev,
+                                                 gtr_threadid m, void **mcache,
+                                                 gtr__advanced *res, gtr_err *err);
+GTR__LTO_INLINE_END
+
+/* gtr__ordering_check_ids is Go's Event.validateTableIDs, which ReadEvent runs on each event
+ * it returns, for the events the last advance queued: GTR_OK, or the first failing event's
+ * error (GTR_E_FORMAT) with the queue cut before it. gtr__ordering_drop_last drops those
+ * events (the reader's, when the cursor fails after its event advanced). */
+gtr_status gtr__ordering_check_ids(gtr__ordering *o, gtr_err *err);
+void gtr__ordering_drop_last(gtr__ordering *o);
 
 /* gtr__ordering_next pops the next queued event (Go's Next). false when the queue is empty. */
 bool gtr__ordering_next(gtr__ordering *o, gtr_event *out);
@@ -42,49 +60,8 @@ bool gtr__ordering_next(gtr__ordering *o, gtr_event *out);
  * empty. */
 gtr_event *gtr__ordering_pop(gtr__ordering *o);
 
-/* Why gtr__ordering_run stopped (its status GTR_OK). */
-typedef enum gtr__run_stop {
-    GTR__RUN_FULL,     /* the queue holds max_queued events: the head's event is not tried */
-    GTR__RUN_FAILED,   /* the head's event cannot advance yet: nothing changed for it */
-    GTR__RUN_ENDED,    /* the head advanced and its M has no event left (still the head) */
-    GTR__RUN_SAMPLE,   /* the head is later than sample_time: the CPU sample comes first */
-} gtr__run_stop;
-
-/* gtr__run_frontier is the reader's frontier as gtr__ordering_run works on it: the min-heap
- * of cursors (heap[0], the head, is the one advanced; n > 0, unchanged by the run), the kept
- * minimum of the head's children, and the time of the next CPU sample (INT64_MAX: none). */
-typedef struct gtr__run_frontier {
-    gtr__heap_entry *heap;
-    size_t n;
-    gtr__heap_root_memo *memo;
-    gtr_time sample_time;
-} gtr__run_frontier;
-
-/* gtr__ordering_run is the reader's tryAdvance(0) done again and again, each time on the
- * frontier's head: each step advances the ordering by the head's event (queueing what
- * gtr__ordering_advance_cached would), reads the head's next event and updates the heap
- * (Go's heapUpdate(0)). It stops before a step when the queue holds max_queued events or a
- * CPU sample is due before the head, and after one when the head's event cannot advance or
- * its M has no more: the reader then does what Go's next ReadEvent would. An error (the
- * ordering's, or the cursor's "found invalid ..." ones) is returned with the queue as it was
- * before the failing step: what the steps before it queued stays queued. So does Go's
- * validateTableIDs (ReadEvent's, on every event it returns), on what each step queues: an
- * event naming a stack or string ID not in evt ends the run with its error (GTR_E_FORMAT),
- * the queue cut before it (after a cursor's error of the same step, which comes first). */
-gtr_status gtr__ordering_run(gtr__ordering *o, const gtr__run_frontier *f,
-                             gtr__cursor_ctx *cctx, gtr__ev_table *evt, uint64_t gen,
-                             size_t max_queued, gtr__run_stop *stop, gtr_err *err);
-
-/* gtr__ordering_check_ids is the table ID check of gtr__ordering_run for the events queued
- * after the first from (what gtr__ordering_advance_cached queued since): GTR_OK, or the
- * first failing event's error with the queue cut before it. gtr__ordering_advance and
- * gtr__ordering_advance_cached do not check. */
-gtr_status gtr__ordering_check_ids(gtr__ordering *o, size_t from, gtr_err *err);
-
-/* gtr__ordering_queued is the number of queued events; gtr__ordering_unqueue drops the
- * events queued after the first len (those of a step that failed). */
+/* gtr__ordering_queued is the number of queued events. */
 size_t gtr__ordering_queued(const gtr__ordering *o);
-void gtr__ordering_unqueue(gtr__ordering *o, size_t len);
 
 /* Presence requirements on a scheduling context (Go's constraint values). */
 enum { GTR__MUST_NOT_HAVE = 0, GTR__MAY_HAVE = 1, GTR__MUST_HAVE = 2 };

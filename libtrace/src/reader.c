@@ -357,6 +357,7 @@ static gtr_status install_gen(gtr_reader *r, bool have, gtr_event *ev, gtr_err *
     r->cpu_next = 0;
     r->cctx.batches = g->batches;
     gtr__cursor_ctx_set_freq(&r->cctx, gtr__evt_sync(g->evt)->freq);
+    gtr__ordering_begin_generation(r->order, g->evt, g->gen);
 
     /* Reset the frontier: one cursor per M, in order of first appearance. */
     r->nfrontier = 0;
@@ -446,36 +447,53 @@ static gtr_status broken_trace(const gtr_reader *r, const char *what, gtr_err *e
     return st;
 }
 
-/* try_advance is ReadEvent's tryAdvance for frontier[i], i > 0 (advance_rest's): advance the
- * ordering with its event and on success move that cursor on. */
+/* step is Go's tryAdvance up to its heap update, which is the caller's: the ordering advances
+ * by bc's event and, when it did (*ok), bc reads its next event (*more: it had one). An error
+ * leaves the queue as it was before the step, or cut before the first event naming an ID not
+ * in the table. */
+static GTR__ALWAYS_INLINE gtr_status step(gtr__ordering *o, gtr__cursor_ctx *cctx,
+                                          gtr__batch_cursor *bc, bool *ok, bool *more,
+                                          gtr_err *err)
+{
+    gtr__advanced a;
+    gtr_status st = gtr__ordering_advance(o, &bc->ev, bc->m, &bc->mstate, &a, err);
+    *ok = a.ok;
+    if (st != GTR_OK || !a.ok)
+        return st;
+    /* Refresh the cursor's event. */
+    st = gtr__batch_cursor_next(bc, cctx, more, err);
+    if (st != GTR_OK) {
+        gtr__ordering_drop_last(o);
+        return st;
+    }
+    /* ReadEvent's validateTableIDs of each event it returns, after the cursor's error, which
+     * it returns first. */
+    return a.check_ids ? gtr__ordering_check_ids(o, err) : GTR_OK;
+}
+
+/* try_advance is ReadEvent's tryAdvance(i) for i > 0 (advance_rest's). */
 static gtr_status try_advance(gtr_reader *r, size_t i, bool *ok, gtr_err *err)
 {
-    gtr__batch_cursor *bc = r->frontier[i].bc;
-    gtr_status st = gtr__ordering_advance_cached(r->order, &bc->ev, r->gen->evt, bc->m,
-                                                 &bc->mstate, r->gen->gen, ok, err);
-    if (st != GTR_OK || !*ok) {
-        if (st != GTR_OK)
-            *ok = false;
-        return st;
-    }
-    /* Refresh the cursor's event. */
     bool more;
-    st = gtr__batch_cursor_next(bc, &r->cctx, &more, err);
-    if (st != GTR_OK) {
-        *ok = false;
+    gtr_status st = step(r->order, &r->cctx, r->frontier[i].bc, ok, &more, err);
+    if (st != GTR_OK || !*ok)
         return st;
-    }
-    /* i > 0: the head advances in the ordering's run (gtr__ordering_run), not here. */
     r->frontier_memo.ok = false;
     if (more)
         gtr__heap_update(r->frontier, r->nfrontier, i);
     else
         gtr__heap_remove(r->frontier, &r->nfrontier, i);   /* nothing else to read */
-    *ok = true;
     return GTR_OK;
 }
 
 static gtr_status advance_ahead(gtr_reader *r, gtr_err *err);
+
+/* next_sample_time is the time of the next CPU sample, INT64_MAX when none is left: Go injects
+ * it before the frontier's head when it is earlier. */
+static gtr_time next_sample_time(const gtr_reader *r)
+{
+    return r->cpu_next < r->gen->ncpu ? r->gen->cpu[r->cpu_next].time : INT64_MAX;
+}
 
 /* cpu_sample_due is ReadEvent's test for injecting the next CPU sample: one is left, and the
  * frontier is empty or its head is later. */
@@ -586,11 +604,47 @@ static gtr_status hold_error(gtr_reader *r, gtr_status st, gtr_err *err)
     return GTR_OK;
 }
 
-/* next_sample_time is the time of the next CPU sample, INT64_MAX when none is left: Go injects
- * it before the frontier's head when it is earlier. */
-static gtr_time next_sample_time(const gtr_reader *r)
+/* advance_heads is ReadEvent's tryAdvance(0), done again as long as it advances, no CPU sample
+ * is due before the head and fewer than r->ahead events are queued. While the head stays the
+ * head (its time not after its children's), the heap is left as it is but for the head's
+ * time; once it moves past them the heap is updated (Go's heapUpdate(0)), or the head removed
+ * when it runs out (heapRemove(0)), which ends the run. *ok false: the head cannot advance. */
+static gtr_status advance_heads(gtr_reader *r, bool *ok, gtr_err *err)
 {
-    return r->cpu_next < r->gen->ncpu ? r->gen->cpu[r->cpu_next].time : INT64_MAX;
+    gtr__ordering *const o = r->order;
+    const size_t ahead = r->ahead;
+    for (;;) {
+        gtr__heap_entry *head = &r->frontier[0];
+        gtr__batch_cursor *bc = head->bc;
+        gtr_time limit = gtr__heap_root_kids_min(r->frontier, r->nfrontier, &r->frontier_memo);
+        gtr_time sample = next_sample_time(r);
+        if (sample < limit)
+            limit = sample;
+        for (;;) {
+            bool more;
+            gtr_status st = step(o, &r->cctx, bc, ok, &more, err);
+            if (st != GTR_OK || !*ok) {
+                head->time = bc->ev.time;
+                return st;
+            }
+            if (!more) {
+                r->frontier_memo.ok = false;
+                gtr__heap_remove(r->frontier, &r->nfrontier, 0);   /* nothing else to read */
+                return GTR_OK;
+            }
+            bool full = gtr__ordering_queued(o) >= ahead;
+            if (bc->ev.time > limit) {
+                gtr__heap_update_root(r->frontier, r->nfrontier, &r->frontier_memo);
+                if (full || sample < r->frontier[0].time)
+                    return GTR_OK;
+                break;
+            }
+            if (full) {
+                head->time = bc->ev.time;
+                return GTR_OK;
+            }
+        }
+    }
 }
 
 /* advance_ahead is ReadEvent's advance of the frontier (its head, or else the first cursor
@@ -598,42 +652,21 @@ static gtr_time next_sample_time(const gtr_reader *r)
  * they would need neither a new generation nor a CPU sample, until r->ahead events are
  * queued. The steps are Go's, in Go's order: the ordering and the frontier change exactly as
  * one ReadEvent call at a time would change them, and the queue only holds the events until
- * they are asked for. The head's advances run inside the ordering (gtr__ordering_run), which
- * also keeps the heap in order as the head moves on. Called with the queue empty, the
- * frontier not, and no CPU sample due before its head. */
+ * they are asked for. Called with the queue empty, the frontier not, and no CPU sample due
+ * before its head. */
 static gtr_status advance_ahead(gtr_reader *r, gtr_err *err)
 {
     for (;;) {
-        gtr__run_frontier f = {r->frontier, r->nfrontier, &r->frontier_memo,
-                               next_sample_time(r)};
-        gtr__run_stop stop;
-        gtr_status st = gtr__ordering_run(r->order, &f, &r->cctx, r->gen->evt, r->gen->gen,
-                                          r->ahead, &stop, err);
+        bool ok;
+        gtr_status st = advance_heads(r, &ok, err);
+        if (st == GTR_OK && !ok)
+            st = advance_rest(r, err);
         if (st != GTR_OK)
             return hold_error(r, st, err);
-        switch (stop) {
-        case GTR__RUN_FULL:
+        if (gtr__ordering_queued(r->order) >= r->ahead) {
             if (r->ahead < AHEAD_MAX)
                 r->ahead *= 2;
             return GTR_OK;
-        case GTR__RUN_SAMPLE:
-            return GTR_OK;
-        case GTR__RUN_ENDED:
-            r->frontier_memo.ok = false;
-            gtr__heap_remove(r->frontier, &r->nfrontier, 0);   /* nothing else to read */
-            break;
-        case GTR__RUN_FAILED: {
-            size_t before = gtr__ordering_queued(r->order);
-            st = advance_rest(r, err);
-            if (st != GTR_OK) {
-                gtr__ordering_unqueue(r->order, before);
-                return hold_error(r, st, err);
-            }
-            /* gtr__ordering_run's table ID check, for the step advance_rest took. */
-            if ((st = gtr__ordering_check_ids(r->order, before, err)) != GTR_OK)
-                return hold_error(r, st, err);
-            break;
-        }
         }
         /* What the next ReadEvent call would do before advancing: a new generation, or a
          * CPU sample first. */
