@@ -729,26 +729,15 @@ static GTR__NOINLINE gtr_status reader_next(gtr_reader *r, gtr_event *ev, gtr_er
     return event_out(r, ev);
 }
 
-/* gtr_reader_next's common case is an event the ordering has queued, for a v2 reader in good
- * standing: read_event's first step, then the time fix-up (the ordering checked its table
- * IDs as it queued it). It is
- * small, so that a caller's loop (bench_reader's, gtr__reader_next_ref's in gtr_validator_run,
- * under link-time optimisation) can take it inline; everything else, first calls and errors
- * included, goes to reader_next. */
-gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
-{
-    if (r == NULL || ev == NULL || r->phase != READING || !gtr__ordering_next(r->order, ev))
-        return reader_next(r, ev, err);
-    if (err != NULL)
-        gtr_err_clear(err);
-    return event_out(r, ev);
-}
-
-/* gtr__reader_next_ref (reader_priv.h) is gtr_reader_next's common case without its copy out
- * and its clearing of err, for gtr_validator_run's loop. Its test of the common case is
- * gtr_reader_next's, written twice on purpose: with one function wrapping the other, neither
- * loop gets it inlined (bench/README.md). */
-gtr_status gtr__reader_next_ref(gtr_reader *r, gtr_event *buf, gtr_event **ev, gtr_err *err)
+/* gtr__reader_next_ref (reader_priv.h) is the one way to the next event. Its common case is
+ * an event the ordering has queued, for a v2 reader in good standing: read_event's first
+ * step, then the time fix-up (the ordering checked its table IDs as it queued it), on the
+ * event in its queue slot. It is small, and taken inline by gtr_reader_next and, under
+ * link-time optimisation, by gtr_validator_run's loop; everything else, first calls and
+ * errors included, goes to reader_next. */
+GTR__LTO_INLINE_BEGIN
+GTR__LTO_INLINE gtr_status gtr__reader_next_ref(gtr_reader *r, gtr_event *buf, gtr_event **ev,
+                                                gtr_err *err)
 {
     gtr_event *slot;
     if (r->phase != READING || (slot = gtr__ordering_pop(r->order)) == NULL) {
@@ -757,6 +746,20 @@ gtr_status gtr__reader_next_ref(gtr_reader *r, gtr_event *buf, gtr_event **ev, g
     }
     *ev = slot;
     return event_out(r, slot);
+}
+GTR__LTO_INLINE_END
+
+gtr_status gtr_reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
+{
+    if (r == NULL || ev == NULL)
+        return reader_next(r, ev, err);
+    if (err != NULL)
+        gtr_err_clear(err);
+    gtr_event *out;
+    gtr_status st = gtr__reader_next_ref(r, ev, &out, err);
+    if (out != ev)
+        *ev = *out;
+    return st;
 }
 
 /* gtr__reader_stuck (reader_priv.h). */

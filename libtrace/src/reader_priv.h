@@ -5,16 +5,20 @@
 #define GTR_SRC_READER_PRIV_H
 
 #include "batchcursor.h"
+#include "compiler.h"
 #include "gtr/reader.h"
 #include "order.h"
 
-/* gtr__reader_next_ref is gtr_reader_next (r and err not NULL) without the copy of the
- * common case: *ev is the event in the reader's queue, good until the next call on r (the
- * next call may overwrite it), or buf, where any other case writes the event as
- * gtr_reader_next does. Nor does the common case clear err, which must be clear (GTR_OK, no
- * text) when it is called: a loop clears it once, and a call that returns GTR_OK leaves it
- * as it was. */
-gtr_status gtr__reader_next_ref(gtr_reader *r, gtr_event *buf, gtr_event **ev, gtr_err *err);
+/* gtr__reader_next_ref is gtr_reader_next (r not NULL) without the copy of the common case:
+ * *ev is the event in the reader's queue, good until the next call on r (the next call may
+ * overwrite it), or buf, where any other case writes the event as gtr_reader_next does. Nor
+ * does the common case clear err, which must be clear (GTR_OK, no text) when it is called: a
+ * loop clears it once, and a call that returns GTR_OK leaves it as it was. gtr_reader_next
+ * is this with the copy. */
+GTR__LTO_INLINE_BEGIN
+GTR__LTO_INLINE gtr_status gtr__reader_next_ref(gtr_reader *r, gtr_event *buf, gtr_event **ev,
+                                                gtr_err *err);
+GTR__LTO_INLINE_END
 
 /* gtr__stuck_view is a reader that failed to advance (Go's "broken trace: failed to advance:
  * frontier"), as the failure left it: the frontier's cursors, each holding the event it could
