@@ -140,27 +140,12 @@ typedef struct child_header {
     uint64_t dump_len, msg_len;
 } child_header;
 
-static bool read_exact(int fd, void *p, size_t n)
-{
-    char *c = p;
-    while (n > 0) {
-        ssize_t k = read(fd, c, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return false;
-        c += k;
-        n -= (size_t)k;
-    }
-    return true;
-}
-
 static bool read_into(int fd, gtr_buf *b, uint64_t n)
 {
     char chunk[8192];
     while (n > 0) {
         size_t k = n < sizeof chunk ? (size_t)n : sizeof chunk;
-        if (!read_exact(fd, chunk, k) || gtr_buf_append(b, chunk, k) < 0)
+        if (!reduce_read_exact(fd, chunk, k) || gtr_buf_append(b, chunk, k) < 0)
             return false;
         n -= k;
     }
@@ -215,7 +200,7 @@ static bool read_ours(const uint8_t *data, size_t size, const reduce_diff_option
     }
     child_header h;
     lseek(fd, 0, SEEK_SET);
-    ok = read_exact(fd, &h, sizeof h) && h.end <= GODIFF_END_PANIC &&
+    ok = reduce_read_exact(fd, &h, sizeof h) && h.end <= GODIFF_END_PANIC &&
          read_into(fd, &o->dump, h.dump_len) && read_into(fd, &o->msg, h.msg_len);
     o->end = (godiff_end)h.end;
     close(fd);

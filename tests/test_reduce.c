@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include <cmocka.h>
 #include <dirent.h>
 
+#include "fdio.h"
 #include "gtr/raw.h"
 #include "reduce.h"
 #include "tgen/fixture.h"
@@ -789,9 +791,63 @@ static void test_reduce_cut_restates_the_state(void **state)
     gtr_buf_free(&cut);
 }
 
+/* A pipe's writer that sends "abc", waits until the reader has taken it (the pipe is empty
+ * again, so the reader's first read returned those 3 bytes only: a short read) and then
+ * sends "defg". */
+static void test_fdio_read_exact_goes_on_after_a_short_read(void **state)
+{
+    int fds[2];
+    char got[8] = {0};
+    (void)state;
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        if (!reduce_write_all(fds[1], "abc", 3))
+            _exit(1);
+        int queued = 3;
+        for (int waited = 0; queued > 0 && waited < 10000; waited++) {
+            if (ioctl(fds[1], FIONREAD, &queued) < 0)
+                _exit(2);
+            if (queued > 0)
+                nanosleep(&(struct timespec){0, 1000000}, NULL);
+        }
+        _exit(queued == 0 && reduce_write_all(fds[1], "defg", 4) ? 0 : 3);
+    }
+    close(fds[1]);
+    assert_true(reduce_read_exact(fds[0], got, 7));
+    assert_memory_equal(got, "abcdefg", 7);
+    int ws = 0;
+    assert_int_equal(waitpid(pid, &ws, 0), pid);
+    assert_true(WIFEXITED(ws));
+    assert_int_equal(WEXITSTATUS(ws), 0);   /* the reader did see the short read */
+    close(fds[0]);
+}
+
+static void test_fdio_read_exact_fails_at_the_end_of_the_file_before_n_bytes(void **state)
+{
+    int fds[2];
+    char got[8] = {0};
+    (void)state;
+    assert_int_equal(pipe(fds), 0);
+    assert_true(reduce_write_all(fds[1], "hello", 5));
+    close(fds[1]);
+    assert_true(reduce_read_exact(fds[0], got, 2));
+    assert_memory_equal(got, "he", 2);
+    assert_true(reduce_read_exact(fds[0], got, 0));
+    assert_false(reduce_read_exact(fds[0], got, 4));   /* "llo", then the end */
+    assert_memory_equal(got, "llo", 3);
+    assert_false(reduce_read_exact(fds[0], got, 1));
+    close(fds[0]);
+    assert_false(reduce_read_exact(fds[0], got, 1));   /* a closed descriptor: an error */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fdio_read_exact_goes_on_after_a_short_read),
+        cmocka_unit_test(test_fdio_read_exact_fails_at_the_end_of_the_file_before_n_bytes),
         cmocka_unit_test(test_reduce_message_regexp_escapes_and_frees_numbers),
         cmocka_unit_test(test_reduce_probe_reports_outcomes),
         cmocka_unit_test(test_reduce_api_keeps_only_what_the_predicate_needs),
