@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <dirent.h>
 
+#include "engine.h"
 #include "fdio.h"
 #include "gtr/raw.h"
 #include "reduce.h"
@@ -791,6 +792,69 @@ static void test_reduce_cut_restates_the_state(void **state)
     gtr_buf_free(&cut);
 }
 
+/* last_progress keeps the last progress report in ctx (a reduce_progress). */
+static void last_progress(void *ctx, const reduce_progress *p)
+{
+    *(reduce_progress *)ctx = *p;
+}
+
+/* A job's reductions (reduce__job_reduce, what reduce_trace and reduce_diff_trace run): each
+ * result becomes the job's trace, the stats and the progress add up over the job, and a
+ * budget already spent keeps the trace reduced from. */
+static void test_reduce_job_reductions_add_up_under_one_budget(void **state)
+{
+    gtr_buf wire = {0}, full = {0};
+    reduce_progress last = {0};
+    reduce__job job = {.progress = last_progress, .progress_ctx = &last,
+                       .started = reduce__now()};
+    reduce_result r;
+    reduce_stats once;
+    (void)state;
+    memset(&r, 0, sizeof r);
+    needle_trace(&wire);
+    assert_int_equal(reduce_ddmin((const uint8_t *)wire.data, wire.len, has_needle, NULL, &full,
+                                  &once, NULL),
+                     GTR_OK);
+
+    assert_int_equal(reduce__job_reduce(&job, (const uint8_t *)wire.data, wire.len, has_needle,
+                                        NULL, false, &r, NULL),
+                     GTR_OK);
+    assert_int_equal(r.wire.len, full.len);
+    assert_memory_equal(r.wire.data, full.data, full.len);
+    assert_int_equal(r.stats.tests, once.tests);
+    assert_int_equal(r.stats.rounds, once.rounds);
+    assert_int_equal(last.tests, once.tests);
+
+    /* From the job's own trace (r.wire's bytes): the candidates of both count. */
+    assert_int_equal(reduce__job_reduce(&job, (const uint8_t *)r.wire.data, r.wire.len,
+                                        has_needle, NULL, false, &r, NULL),
+                     GTR_OK);
+    assert_int_equal(r.wire.len, full.len);
+    assert_memory_equal(r.wire.data, full.data, full.len);
+    assert_true(r.stats.tests > once.tests);
+    assert_true(r.stats.rounds > once.rounds);
+    assert_int_equal(last.tests, r.stats.tests);
+    assert_false(r.stats.budget_hit);
+
+    /* The budget spent: no candidate, and the trace reduced from is the result. */
+    size_t tests = r.stats.tests;
+    job.deadline = reduce__now() - 1;
+    assert_int_equal(reduce__job_reduce(&job, (const uint8_t *)r.wire.data, r.wire.len,
+                                        has_needle, NULL, false, &r, NULL),
+                     GTR_OK);
+    assert_true(r.stats.budget_hit);
+    assert_memory_equal(r.wire.data, full.data, full.len);
+    assert_int_equal(reduce__job_reduce(&job, (const uint8_t *)wire.data, wire.len, has_needle,
+                                        NULL, false, &r, NULL),
+                     GTR_OK);
+    assert_int_equal(r.wire.len, wire.len);
+    assert_memory_equal(r.wire.data, wire.data, wire.len);
+    assert_int_equal(r.stats.tests, tests);
+    reduce_result_free(&r);
+    gtr_buf_free(&wire);
+    gtr_buf_free(&full);
+}
+
 /* A pipe's writer that sends "abc", waits until the reader has taken it (the pipe is empty
  * again, so the reader's first read returned those 3 bytes only: a short read) and then
  * sends "defg". */
@@ -846,6 +910,7 @@ static void test_fdio_read_exact_fails_at_the_end_of_the_file_before_n_bytes(voi
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reduce_job_reductions_add_up_under_one_budget),
         cmocka_unit_test(test_fdio_read_exact_goes_on_after_a_short_read),
         cmocka_unit_test(test_fdio_read_exact_fails_at_the_end_of_the_file_before_n_bytes),
         cmocka_unit_test(test_reduce_message_regexp_escapes_and_frees_numbers),
