@@ -558,19 +558,8 @@ gtr_status reduce_diff_trace(const uint8_t *data, size_t size, const reduce_opti
 
     /* Go's golden runner on what we wrote; not against an earlier release, whose verdict
      * Go 1.27.3's runner need not share. */
-    if (r->fixture.len > 0 && oracle != NULL &&
-        (dopt->go_minor == 0 || dopt->go_minor == GODIFF_GO_MINOR)) {
-        bool passed = false;
-        if (reduce_oracle_check(oracle, r->fixture.data, r->fixture.len, k.timeout, &passed,
-                                &r->go_check))
-            r->go_rejects = !passed;
-    }
-    if (r->fixture.len == 0 && r->why_wire.len == 0)
-        gtr_buf_puts(&r->why_wire, "out of memory");
-    st = gtr_buf_status(&r->fixture) < 0 || gtr_buf_status(&r->why_wire) < 0 ||
-                 gtr_buf_status(&r->kept) < 0
-             ? gtr_err_setf(err, GTR_E_NOMEM, "out of memory")
-             : GTR_OK;
+    bool same_release = dopt->go_minor == 0 || dopt->go_minor == GODIFF_GO_MINOR;
+    st = reduce__job_finish(r, same_release ? oracle : NULL, k.timeout, err);
 out:
     gtr_buf_free(&k.sig);
     gtr_buf_free(&exp);

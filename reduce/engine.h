@@ -115,4 +115,11 @@ gtr_status reduce__job_reduce(reduce__job *job, const uint8_t *from, size_t len,
                               reduce_interesting fn, void *ctx, bool read_in_process,
                               reduce_result *r, gtr_err *err);
 
+/* reduce__job_finish ends the job's result r: Go's golden runner (the program oracle; NULL:
+ * not asked) on the fixture written, if any (r->go_rejects and r->go_check, when it ran); a
+ * result with neither a fixture nor the reason why gets "out of memory" as that reason.
+ * GTR_E_NOMEM when a buffer of r ran out of memory. */
+gtr_status reduce__job_finish(reduce_result *r, const char *oracle, unsigned timeout_s,
+                              gtr_err *err);
+
 #endif /* GTR_REDUCE_ENGINE_H */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* job.c: a job of one or more reductions (engine.h), as reduce_trace and reduce_diff_trace
  * run them: each reduction under what is left of the job's budget, its result the job's
- * current trace, its candidates and progress counted as the whole job's. */
+ * current trace, its candidates and progress counted as the whole job's; then the end of its
+ * result, Go's golden runner on the fixture written. */
 #include "engine.h"
+#include "oracle.h"
 
 /* job_progress is a reduce_engine's on_progress for the job at ctx (a reduce__job): one
  * reduction's progress made the whole job's. */
@@ -49,4 +51,21 @@ gtr_status reduce__job_reduce(reduce__job *job, const uint8_t *from, size_t len,
     r->stats.rounds += more.rounds;
     r->stats.budget_hit |= more.budget_hit;
     return GTR_OK;
+}
+
+gtr_status reduce__job_finish(reduce_result *r, const char *oracle, unsigned timeout_s,
+                              gtr_err *err)
+{
+    if (r->fixture.len > 0 && oracle != NULL) {
+        bool passed = false;
+        if (reduce_oracle_check(oracle, r->fixture.data, r->fixture.len, timeout_s, &passed,
+                                &r->go_check))
+            r->go_rejects = !passed;
+    }
+    if (r->fixture.len == 0 && r->why_wire.len == 0)
+        gtr_buf_puts(&r->why_wire, "out of memory");
+    return gtr_buf_status(&r->fixture) < 0 || gtr_buf_status(&r->why_wire) < 0 ||
+                   gtr_buf_status(&r->kept) < 0
+               ? gtr_err_setf(err, GTR_E_NOMEM, "out of memory")
+               : GTR_OK;
 }

@@ -589,17 +589,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
     }
 
     /* Go's golden runner on what we wrote. */
-    if (r->fixture.len > 0 && oracle != NULL) {
-        bool passed = false;
-        if (reduce_oracle_check(oracle, r->fixture.data, r->fixture.len, k.timeout, &passed,
-                                &r->go_check))
-            r->go_rejects = !passed;
-    }
-    if (r->fixture.len == 0 && r->why_wire.len == 0)
-        gtr_buf_puts(&r->why_wire, "out of memory");
-    st = gtr_buf_status(&r->fixture) < 0 || gtr_buf_status(&r->why_wire) < 0
-             ? gtr_err_setf(err, GTR_E_NOMEM, "out of memory")
-             : GTR_OK;
+    st = reduce__job_finish(r, oracle, k.timeout, err);
 out:
     tgen_verdict_free(&p.verdict);
     gtr_err_clear(&k.io_err);

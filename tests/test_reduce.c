@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -855,6 +856,47 @@ static void test_reduce_job_reductions_add_up_under_one_budget(void **state)
     gtr_buf_free(&full);
 }
 
+/* The end of a job's result (reduce__job_finish): Go's golden runner, here a stand-in oracle
+ * that fails every fixture, judges a fixture only when there is one and an oracle is given;
+ * a result with neither a fixture nor its reason says it ran out of memory. */
+static void test_reduce_job_finish_asks_go_only_of_a_fixture(void **state)
+{
+    char dir[] = "/tmp/test_reduce_XXXXXX", oracle[600];
+    reduce_result r;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(oracle, sizeof oracle, "%s/oracle", dir);
+    const char *script = "#!/bin/sh\necho \"FAIL $2: want this\"\nexit 1\n";
+    write_file(oracle, script, strlen(script));
+    assert_int_equal(chmod(oracle, 0755), 0);
+
+    memset(&r, 0, sizeof r);
+    gtr_buf_puts(&r.fixture, "-- expect --\nSUCCESS\n");
+    assert_int_equal(reduce__job_finish(&r, NULL, 10, NULL), GTR_OK);
+    assert_false(r.go_rejects);
+    assert_int_equal(r.go_check.len, 0);
+    assert_int_equal(reduce__job_finish(&r, oracle, 10, NULL), GTR_OK);
+    assert_true(r.go_rejects);
+    assert_string_equal(r.go_check.data, "want this");
+    assert_int_equal(r.why_wire.len, 0);
+    reduce_result_free(&r);
+
+    memset(&r, 0, sizeof r);
+    gtr_buf_puts(&r.why_wire, "the failure is the validator's");
+    assert_int_equal(reduce__job_finish(&r, oracle, 10, NULL), GTR_OK);
+    assert_false(r.go_rejects);
+    assert_int_equal(r.go_check.len, 0);
+    assert_string_equal(r.why_wire.data, "the failure is the validator's");
+    reduce_result_free(&r);
+
+    memset(&r, 0, sizeof r);
+    assert_int_equal(reduce__job_finish(&r, oracle, 10, NULL), GTR_OK);
+    assert_string_equal(r.why_wire.data, "out of memory");
+    reduce_result_free(&r);
+    unlink(oracle);
+    rmdir(dir);
+}
+
 /* A pipe's writer that sends "abc", waits until the reader has taken it (the pipe is empty
  * again, so the reader's first read returned those 3 bytes only: a short read) and then
  * sends "defg". */
@@ -911,6 +953,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reduce_job_reductions_add_up_under_one_budget),
+        cmocka_unit_test(test_reduce_job_finish_asks_go_only_of_a_fixture),
         cmocka_unit_test(test_fdio_read_exact_goes_on_after_a_short_read),
         cmocka_unit_test(test_fdio_read_exact_fails_at_the_end_of_the_file_before_n_bytes),
         cmocka_unit_test(test_reduce_message_regexp_escapes_and_frees_numbers),
