@@ -28,15 +28,6 @@ double reduce__now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-void reduce__job_progress(void *ctx, const reduce_progress *p)
-{
-    const reduce__job *job = ctx;
-    reduce_progress whole = *p;
-    whole.tests += job->tests_before;
-    whole.elapsed = reduce__now() - job->started;
-    job->progress(job->progress_ctx, &whole);
-}
-
 /* fingerprint is FNV-1a over the candidate's encoding: two candidates with the same bytes
  * are the same candidate, whatever edits made them. */
 static uint64_t fingerprint(const gtr_buf *b)

@@ -140,27 +140,12 @@ typedef struct child_header {
     uint64_t dump_len, msg_len;
 } child_header;
 
-static bool read_exact(int fd, void *p, size_t n)
-{
-    char *c = p;
-    while (n > 0) {
-        ssize_t k = read(fd, c, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return false;
-        c += k;
-        n -= (size_t)k;
-    }
-    return true;
-}
-
 static bool read_into(int fd, gtr_buf *b, uint64_t n)
 {
     char chunk[8192];
     while (n > 0) {
         size_t k = n < sizeof chunk ? (size_t)n : sizeof chunk;
-        if (!read_exact(fd, chunk, k) || gtr_buf_append(b, chunk, k) < 0)
+        if (!reduce_read_exact(fd, chunk, k) || gtr_buf_append(b, chunk, k) < 0)
             return false;
         n -= k;
     }
@@ -215,7 +200,7 @@ static bool read_ours(const uint8_t *data, size_t size, const reduce_diff_option
     }
     child_header h;
     lseek(fd, 0, SEEK_SET);
-    ok = read_exact(fd, &h, sizeof h) && h.end <= GODIFF_END_PANIC &&
+    ok = reduce_read_exact(fd, &h, sizeof h) && h.end <= GODIFF_END_PANIC &&
          read_into(fd, &o->dump, h.dump_len) && read_into(fd, &o->msg, h.msg_len);
     o->end = (godiff_end)h.end;
     close(fd);
@@ -244,8 +229,7 @@ typedef struct dkeeper {
     unsigned timeout;
     gtr_buf sig;                  /* the input's signature; empty while judging the input */
     bool via_text;                /* judge what a fixture holds: wire -> text -> wire */
-    double deadline;              /* CLOCK_MONOTONIC seconds when the budget ends; 0: none */
-    reduce__job job;              /* the job's progress */
+    reduce__job job;              /* the job's budget and progress */
     bool io_failed;
     char io_what[256];
 } dkeeper;
@@ -336,38 +320,13 @@ static bool interesting(void *ctx, const uint8_t *data, size_t size)
     return yes;
 }
 
-/* reduce_from reduces from[0..len) into r->wire under k, adding to r->stats. */
+/* reduce_from reduces from[0..len) (r->wire's bytes too) into r->wire under k, adding to
+ * r->stats. */
 static gtr_status reduce_from(dkeeper *k, const char *from, size_t len, reduce_result *r,
                               gtr_err *err)
 {
-    gtr_buf in = {0}, out = {0};
-    reduce_stats more;
-    double left = 0;
-    if (gtr_buf_append(&in, from, len) < 0)
-        return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
-    if (k->deadline > 0 && (left = k->deadline - reduce__now()) <= 0) {
-        r->stats.budget_hit = true;
-        gtr_buf_free(&r->wire);
-        r->wire = in;
-        return GTR_OK;
-    }
-    k->job.tests_before = r->stats.tests;
-    reduce_engine eng = {.budget_s = left,
-                         .on_progress = k->job.progress != NULL ? reduce__job_progress : NULL,
-                         .progress_ctx = &k->job};
-    gtr_status st = reduce_ddmin_run((const uint8_t *)in.data, in.len, interesting, k, &eng,
-                                     &out, &more, err);
-    gtr_buf_free(&in);
-    if (st < 0) {
-        gtr_buf_free(&out);
-        return st;
-    }
-    gtr_buf_free(&r->wire);
-    r->wire = out;
-    r->stats.tests += more.tests;
-    r->stats.rounds += more.rounds;
-    r->stats.budget_hit |= more.budget_hit;
-    return GTR_OK;
+    return reduce__job_reduce(&k->job, (const uint8_t *)from, len, interesting, k, false, r,
+                              err);
 }
 
 /* go_verdict appends to exp the expectation of Go's reading g (SUCCESS, or FAILURE with its
@@ -467,9 +426,9 @@ gtr_status reduce_diff_trace(const uint8_t *data, size_t size, const reduce_opti
     dkeeper k = {.d = dopt,
                  .runs = dopt->go_runs > 0 ? dopt->go_runs : DEFAULT_GO_RUNS,
                  .timeout = opt->timeout_s > 0 ? opt->timeout_s : DEFAULT_TIMEOUT,
-                 .deadline = opt->budget_s > 0 ? reduce__now() + opt->budget_s : 0,
                  .job = {.progress = opt->progress,
                          .progress_ctx = opt->progress_ctx,
+                         .deadline = opt->budget_s > 0 ? reduce__now() + opt->budget_s : 0,
                          .started = reduce__now()}};
     gtr_buf exp = {0}, comment = {0};
     godiff_owned go = {0};
@@ -599,19 +558,8 @@ gtr_status reduce_diff_trace(const uint8_t *data, size_t size, const reduce_opti
 
     /* Go's golden runner on what we wrote; not against an earlier release, whose verdict
      * Go 1.27.3's runner need not share. */
-    if (r->fixture.len > 0 && oracle != NULL &&
-        (dopt->go_minor == 0 || dopt->go_minor == GODIFF_GO_MINOR)) {
-        bool passed = false;
-        if (reduce_oracle_check(oracle, r->fixture.data, r->fixture.len, k.timeout, &passed,
-                                &r->go_check))
-            r->go_rejects = !passed;
-    }
-    if (r->fixture.len == 0 && r->why_wire.len == 0)
-        gtr_buf_puts(&r->why_wire, "out of memory");
-    st = gtr_buf_status(&r->fixture) < 0 || gtr_buf_status(&r->why_wire) < 0 ||
-                 gtr_buf_status(&r->kept) < 0
-             ? gtr_err_setf(err, GTR_E_NOMEM, "out of memory")
-             : GTR_OK;
+    bool same_release = dopt->go_minor == 0 || dopt->go_minor == GODIFF_GO_MINOR;
+    st = reduce__job_finish(r, same_release ? oracle : NULL, k.timeout, err);
 out:
     gtr_buf_free(&k.sig);
     gtr_buf_free(&exp);

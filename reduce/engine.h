@@ -95,17 +95,31 @@ bool reduce__build_fixture(gtr_buf *out, const uint8_t *wire, size_t len, const 
 /* reduce__now: CLOCK_MONOTONIC seconds. */
 double reduce__now(void);
 
-/* A job of one or more reductions (reduce_trace, reduce_diff_trace), whose progress is
- * reported as the whole job's: candidates and time from the job's start. */
+/* A job of one or more reductions (reduce_trace, reduce_diff_trace; job.c) under one budget,
+ * whose progress is reported as the whole job's: candidates and time from the job's start. */
 typedef struct reduce__job {
     reduce_progress_fn progress;  /* where the job stands (NULL: nobody asked) */
     void *progress_ctx;
+    double deadline;              /* CLOCK_MONOTONIC seconds when the budget ends; 0: none */
     size_t tests_before;          /* candidates of the reductions before the current one */
     double started;               /* reduce__now() when the job started */
 } reduce__job;
 
-/* reduce__job_progress is a reduce_engine's on_progress for the job at ctx (a reduce__job):
- * one reduction's progress made the whole job's. */
-void reduce__job_progress(void *ctx, const reduce_progress *p);
+/* reduce__job_reduce is one reduction of the job: the engine (reduce_ddmin_run) shrinks
+ * from[0..len), which may be r->wire's own bytes, with candidates judged by fn(ctx, ...) and
+ * read_in_process as reduce_engine's, under what is left of the job's budget. The result
+ * replaces r->wire and its stats are added to r->stats. A budget already spent makes
+ * from[0..len) the result, with r->stats.budget_hit set. Errors: reduce_ddmin_run's,
+ * GTR_E_NOMEM. */
+gtr_status reduce__job_reduce(reduce__job *job, const uint8_t *from, size_t len,
+                              reduce_interesting fn, void *ctx, bool read_in_process,
+                              reduce_result *r, gtr_err *err);
+
+/* reduce__job_finish ends the job's result r: Go's golden runner (the program oracle; NULL:
+ * not asked) on the fixture written, if any (r->go_rejects and r->go_check, when it ran); a
+ * result with neither a fixture nor the reason why gets "out of memory" as that reason.
+ * GTR_E_NOMEM when a buffer of r ran out of memory. */
+gtr_status reduce__job_finish(reduce_result *r, const char *oracle, unsigned timeout_s,
+                              gtr_err *err);
 
 #endif /* GTR_REDUCE_ENGINE_H */

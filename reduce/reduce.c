@@ -36,11 +36,10 @@ typedef struct keeper {
                                    * GoStop); "" otherwise */
     char signature[512];          /* crash, hang */
     unsigned timeout;
-    double deadline;              /* CLOCK_MONOTONIC seconds when the budget ends; 0: none */
     const char *go_gate;          /* crash, hang: Go's oracle, whose validator must accept
                                    * every kept candidate (so that Go's verdict can be the
                                    * fixture's expectation); NULL: no such condition */
-    reduce__job job;              /* the job's progress */
+    reduce__job job;              /* the job's budget and progress */
     gtr_err io_err;               /* a probe that could not run */
     bool io_failed;
 } keeper;
@@ -320,51 +319,19 @@ static bool go_expectation(const char *oracle, const uint8_t *wire, size_t len, 
  * r->stats. */
 static gtr_status reduce_more(keeper *k, const gtr_buf *from, reduce_result *r, gtr_err *err)
 {
-    gtr_buf in = {0}, out = {0};
-    reduce_stats more;
-    double left = 0;
-    if (k->deadline > 0) {
-        left = k->deadline - reduce__now();
-        if (left <= 0) {
-            r->stats.budget_hit = true;
-            if (from != &r->wire) {
-                gtr_buf_reset(&r->wire);
-                gtr_buf_append(&r->wire, from->data, from->len);
-            }
-            return gtr_buf_status(&r->wire) < 0 ? gtr_err_setf(err, GTR_E_NOMEM, "out of memory")
-                                                : GTR_OK;
-        }
-    }
-    if (gtr_buf_append(&in, from->data, from->len) < 0)
-        return gtr_err_setf(err, GTR_E_NOMEM, "out of memory");
-    k->job.tests_before = r->stats.tests;
-    reduce_engine eng = {.budget_s = left,
-                         .on_progress = k->job.progress != NULL ? reduce__job_progress : NULL,
-                         .progress_ctx = &k->job,
-                         .read_in_process = k->kind == REDUCE_KEEP_READ_ERROR ||
-                                            k->kind == REDUCE_KEEP_LATER_GEN_ERROR};
-    gtr_status st = reduce_ddmin_run((const uint8_t *)in.data, in.len, interesting, k, &eng, &out,
-                                     &more, err);
-    gtr_buf_free(&in);
-    if (st < 0) {
-        gtr_buf_free(&out);
-        return st;
-    }
-    gtr_buf_free(&r->wire);
-    r->wire = out;
-    r->stats.tests += more.tests;
-    r->stats.rounds += more.rounds;
-    r->stats.budget_hit |= more.budget_hit;
-    return GTR_OK;
+    bool read_in_process = k->kind == REDUCE_KEEP_READ_ERROR ||
+                           k->kind == REDUCE_KEEP_LATER_GEN_ERROR;
+    return reduce__job_reduce(&k->job, (const uint8_t *)from->data, from->len, interesting, k,
+                              read_in_process, r, err);
 }
 
 gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *opt,
                         reduce_result *r, gtr_err *err)
 {
     keeper k = {.timeout = opt->timeout_s > 0 ? opt->timeout_s : DEFAULT_TIMEOUT,
-                .deadline = opt->budget_s > 0 ? reduce__now() + opt->budget_s : 0,
                 .job = {.progress = opt->progress,
                         .progress_ctx = opt->progress_ctx,
+                        .deadline = opt->budget_s > 0 ? reduce__now() + opt->budget_s : 0,
                         .started = reduce__now()}};
     gtr_buf start = {0}, pattern = {0}, exp = {0}, comment = {0};
     reduce_probe p;
@@ -622,17 +589,7 @@ gtr_status reduce_trace(const uint8_t *data, size_t size, const reduce_options *
     }
 
     /* Go's golden runner on what we wrote. */
-    if (r->fixture.len > 0 && oracle != NULL) {
-        bool passed = false;
-        if (reduce_oracle_check(oracle, r->fixture.data, r->fixture.len, k.timeout, &passed,
-                                &r->go_check))
-            r->go_rejects = !passed;
-    }
-    if (r->fixture.len == 0 && r->why_wire.len == 0)
-        gtr_buf_puts(&r->why_wire, "out of memory");
-    st = gtr_buf_status(&r->fixture) < 0 || gtr_buf_status(&r->why_wire) < 0
-             ? gtr_err_setf(err, GTR_E_NOMEM, "out of memory")
-             : GTR_OK;
+    st = reduce__job_finish(r, oracle, k.timeout, err);
 out:
     tgen_verdict_free(&p.verdict);
     gtr_err_clear(&k.io_err);

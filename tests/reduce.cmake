@@ -2,6 +2,7 @@
 gtr_unit_test(NAME test_tracedit SOURCES test_tracedit.c LIBS gtr_tracedit gtr_testgen)
 gtr_unit_test(NAME test_judge SOURCES test_judge.c LIBS gtr_testgen gtr_reduce)
 gtr_unit_test(NAME test_reduce SOURCES test_reduce.c LIBS gtr_reduce)
+target_include_directories(test_reduce PRIVATE ${CMAKE_SOURCE_DIR}/reduce)   # engine.h, fdio.h
 # reduce --diff: the divergence signature, and reductions against a stand-in for Go's reader.
 gtr_unit_test(NAME test_reduce_diff SOURCES test_reduce_diff.c LIBS gtr_reduce)
 add_dependencies(test_reduce gotrace)   # runs `gotrace reduce` and `gotrace check`

@@ -91,6 +91,15 @@ void sha256_update(sha256_ctx *c, const void *data, size_t n)
     }
 }
 
+void sha256_update_sized(sha256_ctx *c, const void *data, size_t n)
+{
+    uint8_t size[8];
+    for (int k = 0; k < 8; k++)
+        size[k] = (uint8_t)((uint64_t)n >> (8 * k));
+    sha256_update(c, size, sizeof size);
+    sha256_update(c, data, n);
+}
+
 void sha256_final(sha256_ctx *c, uint8_t out[32])
 {
     uint64_t bits = c->len * 8;

@@ -16,6 +16,9 @@ typedef struct sha256_ctx {
 
 void sha256_init(sha256_ctx *c);
 void sha256_update(sha256_ctx *c, const void *data, size_t n);
+/* sha256_update_sized hashes n as 8 little-endian bytes, then data[0..n): a run of outputs
+ * hashed one after another is told from another run with the same bytes cut elsewhere. */
+void sha256_update_sized(sha256_ctx *c, const void *data, size_t n);
 void sha256_final(sha256_ctx *c, uint8_t out[32]);
 /* sha256_hex hashes data[0..n) and writes 64 lowercase hex digits and a NUL into hex. */
 void sha256_hex(const void *data, size_t n, char hex[65]);

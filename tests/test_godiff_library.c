@@ -18,6 +18,8 @@
 
 #include "godiff.h"
 
+#define SEEDS GTR_SOURCE_DIR "/corpus/fuzz/reader"
+
 static void missing_library_is_an_io_error(void **state)
 {
     (void)state;
@@ -67,50 +69,6 @@ static void stand_in_names_its_release(void **state)
     godiff_go_library_free(lib);
 }
 
-static uint8_t *read_file(const char *path, size_t *size);
-
-/* Against Go 1.22-1.24 (go_minor < 25) Sync events are left out of gotrace's dump and each
- * event's Time= masked, as norm_nosync.go does on Go's side; against 1.25 and later, not. */
-static void reading_is_normalised_for_earlier_releases(void **state)
-{
-    (void)state;
-    const char *dir = GTR_SOURCE_DIR "/corpus/fuzz/reader";
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    struct dirent *e;
-    bool checked = false;
-    while (!checked && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        size_t size = 0;
-        uint8_t *data = read_file(path, &size);
-        gtr_buf now = {0}, old = {0};
-        gtr_err e1 = GTR_ERR_INIT, e2 = GTR_ERR_INIT;
-        if (data != NULL && godiff_read_ours(data, size, GODIFF_GO_MINOR, &now, &e1) ==
-                                GODIFF_END_EOF &&
-            now.len > 0 && strstr(now.data, "M=-1 P=-1 G=-1 Sync") != NULL) {
-            assert_int_equal(godiff_read_ours(data, size, 23, &old, &e2), GODIFF_END_EOF);
-            assert_null(strstr(old.data, " Sync "));
-            assert_null(strstr(old.data, "Time=1"));
-            assert_non_null(strstr(old.data, "Time=?"));
-            gtr_buf_reset(&old);
-            assert_int_equal(godiff_read_ours(data, size, 25, &old, &e2), GODIFF_END_EOF);
-            assert_int_equal(old.len, now.len);
-            assert_memory_equal(old.data, now.data, now.len);
-            checked = true;
-        }
-        gtr_buf_free(&now);
-        gtr_buf_free(&old);
-        gtr_err_clear(&e1);
-        gtr_err_clear(&e2);
-        free(data);
-    }
-    closedir(d);
-    assert_true(checked);
-}
-
 static uint8_t *read_file(const char *path, size_t *size)
 {
     FILE *f = fopen(path, "rb");
@@ -135,6 +93,81 @@ static uint8_t *read_file(const char *path, size_t *size)
     return buf;
 }
 
+/* The reader's seeds (corpus/fuzz/reader) one at a time, in the directory's order:
+ *   seed_walk w; seeds_open(&w); while (seeds_next(&w)) { ...w.path, w.data, w.size... }
+ *   seeds_close(&w);
+ * A file that cannot be read is passed over. */
+typedef struct seed_walk {
+    DIR *dir;
+    char path[4096];
+    uint8_t *data;   /* the current seed's bytes, released by the next step */
+    size_t size;
+} seed_walk;
+
+static void seeds_open(seed_walk *w)
+{
+    memset(w, 0, sizeof *w);
+    w->dir = opendir(SEEDS);
+    assert_non_null(w->dir);
+}
+
+/* seeds_next makes the next seed the current one; false when there is none left. */
+static bool seeds_next(seed_walk *w)
+{
+    struct dirent *e;
+    free(w->data);
+    w->data = NULL;
+    w->size = 0;
+    while ((e = readdir(w->dir)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(w->path, sizeof w->path, "%s/%s", SEEDS, e->d_name);
+        w->data = read_file(w->path, &w->size);
+        if (w->data != NULL)
+            return true;
+    }
+    return false;
+}
+
+static void seeds_close(seed_walk *w)
+{
+    free(w->data);
+    w->data = NULL;
+    closedir(w->dir);
+}
+
+/* Against Go 1.22-1.24 (go_minor < 25) Sync events are left out of gotrace's dump and each
+ * event's Time= masked, as norm_nosync.go does on Go's side; against 1.25 and later, not. */
+static void reading_is_normalised_for_earlier_releases(void **state)
+{
+    (void)state;
+    seed_walk w;
+    bool checked = false;
+    seeds_open(&w);
+    while (!checked && seeds_next(&w)) {
+        gtr_buf now = {0}, old = {0};
+        gtr_err e1 = GTR_ERR_INIT, e2 = GTR_ERR_INIT;
+        if (godiff_read_ours(w.data, w.size, GODIFF_GO_MINOR, &now, &e1) == GODIFF_END_EOF &&
+            now.len > 0 && strstr(now.data, "M=-1 P=-1 G=-1 Sync") != NULL) {
+            assert_int_equal(godiff_read_ours(w.data, w.size, 23, &old, &e2), GODIFF_END_EOF);
+            assert_null(strstr(old.data, " Sync "));
+            assert_null(strstr(old.data, "Time=1"));
+            assert_non_null(strstr(old.data, "Time=?"));
+            gtr_buf_reset(&old);
+            assert_int_equal(godiff_read_ours(w.data, w.size, 25, &old, &e2), GODIFF_END_EOF);
+            assert_int_equal(old.len, now.len);
+            assert_memory_equal(old.data, now.data, now.len);
+            checked = true;
+        }
+        gtr_buf_free(&now);
+        gtr_buf_free(&old);
+        gtr_err_clear(&e1);
+        gtr_err_clear(&e2);
+    }
+    seeds_close(&w);
+    assert_true(checked);
+}
+
 static void go_library_reads_the_seeds_as_libtrace(void **state)
 {
     (void)state;
@@ -146,43 +179,33 @@ static void go_library_reads_the_seeds_as_libtrace(void **state)
     assert_int_equal(godiff_go_library_open(GTR_TEST_GO_LIBRARY, &lib, &err), GTR_OK);
     assert_int_equal(godiff_go_library_minor(lib), GODIFF_GO_MINOR);
 
-    const char *dir = GTR_SOURCE_DIR "/corpus/fuzz/reader";
-    DIR *d = opendir(dir);
-    assert_non_null(d);
+    seed_walk w;
     size_t judged = 0, same = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL && judged < 200) {
-        if (e->d_name[0] == '.')
+    seeds_open(&w);
+    while (judged < 200 && seeds_next(&w)) {
+        if (w.size > 65536)
             continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        size_t size = 0;
-        uint8_t *data = read_file(path, &size);
-        if (data == NULL || size > 65536) {
-            free(data);
-            continue;
-        }
         gtr_buf dump = {0};
         gtr_err oerr = GTR_ERR_INIT;
-        godiff_end end = godiff_read_ours(data, size, godiff_go_library_minor(lib), &dump, &oerr);
+        godiff_end end = godiff_read_ours(w.data, w.size, godiff_go_library_minor(lib), &dump,
+                                          &oerr);
         size_t mlen = 0;
         const char *msg = end == GODIFF_END_EOF ? "" : gtr_err_text(&oerr, &mlen);
         godiff_reading ours = {end, dump.data != NULL ? dump.data : "", dump.len, msg, mlen};
         godiff_owned go = {0};
-        assert_true(godiff_go_library_read(lib, data, size, &go));
+        assert_true(godiff_go_library_read(lib, w.data, w.size, &go));
         godiff_verdict v = godiff_compare(&ours, &go.r);
         if (v == GODIFF_SAME)
             same++;
-        else if (v != GODIFF_GO_PANIC &&
-                 !godiff_go_explains(godiff_go_library_read, lib, data, size, &ours, &go.r, 4096))
-            fail_msg("%s: libtrace and the Go library disagree", path);
+        else if (v != GODIFF_GO_PANIC && !godiff_go_explains(godiff_go_library_read, lib, w.data,
+                                                             w.size, &ours, &go.r, 4096))
+            fail_msg("%s: libtrace and the Go library disagree", w.path);
         judged++;
         godiff_owned_free(&go);
         gtr_buf_free(&dump);
         gtr_err_clear(&oerr);
-        free(data);
     }
-    closedir(d);
+    seeds_close(&w);
     assert_true(judged >= 50);
     assert_true(same >= judged / 2);   /* most seeds read alike at the first run */
     godiff_go_library_free(lib);

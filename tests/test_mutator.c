@@ -15,6 +15,7 @@
 #include "tgen/judge.h"
 #include "tracedit.h"
 #include "fs/mutate.h"
+#include "sha256.h"
 
 #define UPSTREAM GTR_SOURCE_DIR "/corpus/upstream/"
 #define REAL GTR_SOURCE_DIR "/corpus/real/"
@@ -97,6 +98,31 @@ static void test_mutator_same_seed_same_output(void **state)
     assert_true(differ > 270);   /* mutants differ from their seed */
     gtr_fs_mutator_free(m1);
     gtr_fs_mutator_free(m2);
+}
+
+/* 1,000 mutants of the seeds, with dictionary values, pinned by their SHA-256: a mutant depends
+ * on its seed alone, never on the compiler (no two draws of the generator in one expression
+ * whose order of evaluation is unspecified: a call's arguments, the two sides of `=`, `+` or
+ * `>>`). A deliberate change to what an operator draws changes the hash: then pin the new one,
+ * as every mutant a seed gives changes with it. */
+#define PINNED_MUTANTS "3f1f22b9d72fd8d8c226873d4991c6e0cb6d3c84097a0b40553b4ac770b9c823"
+static void test_mutator_output_is_the_same_whatever_the_compiler(void **state)
+{
+    static const uint64_t values[] = {0, 1, 2, 7, 64, 1000, 65535, 1u << 20};
+    gtr_fs_options opt = {.values = values, .nvalues = sizeof values / sizeof values[0]};
+    gtr_fs_mutator *m = gtr_fs_mutator_new(&opt);
+    static uint8_t o[1 << 16];
+    sha256_ctx c;
+    char sum[65];
+    (void)state;
+    sha256_init(&c);
+    for (uint64_t s = 0; s < 1000; s++) {
+        size_t n = gtr_fs_mutate(m, sd(s), sz(s), sizeof o, s, o);
+        sha256_update_sized(&c, o, n);
+    }
+    sha256_final_hex(&c, sum);
+    assert_string_equal(sum, PINNED_MUTANTS);
+    gtr_fs_mutator_free(m);
 }
 
 static void test_mutator_output_fits_max_size(void **state)
@@ -288,6 +314,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mutator_seeds_validate),
         cmocka_unit_test(test_mutator_same_seed_same_output),
+        cmocka_unit_test(test_mutator_output_is_the_same_whatever_the_compiler),
         cmocka_unit_test(test_mutator_output_fits_max_size),
         cmocka_unit_test(test_mutator_garbage_and_empty_inputs_survive),
         cmocka_unit_test(test_mutator_valid_rate_at_least_40_percent),

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -14,6 +16,8 @@
 #include <cmocka.h>
 #include <dirent.h>
 
+#include "engine.h"
+#include "fdio.h"
 #include "gtr/raw.h"
 #include "reduce.h"
 #include "tgen/fixture.h"
@@ -789,9 +793,169 @@ static void test_reduce_cut_restates_the_state(void **state)
     gtr_buf_free(&cut);
 }
 
+/* last_progress keeps the last progress report in ctx (a reduce_progress). */
+static void last_progress(void *ctx, const reduce_progress *p)
+{
+    *(reduce_progress *)ctx = *p;
+}
+
+/* A job's reductions (reduce__job_reduce, what reduce_trace and reduce_diff_trace run): each
+ * result becomes the job's trace, the stats and the progress add up over the job, and a
+ * budget already spent keeps the trace reduced from. */
+static void test_reduce_job_reductions_add_up_under_one_budget(void **state)
+{
+    gtr_buf wire = {0}, full = {0};
+    reduce_progress last = {0};
+    reduce__job job = {.progress = last_progress, .progress_ctx = &last,
+                       .started = reduce__now()};
+    reduce_result r;
+    reduce_stats once;
+    (void)state;
+    memset(&r, 0, sizeof r);
+    needle_trace(&wire);
+    assert_int_equal(reduce_ddmin((const uint8_t *)wire.data, wire.len, has_needle, NULL, &full,
+                                  &once, NULL),
+                     GTR_OK);
+
+    assert_int_equal(reduce__job_reduce(&job, (const uint8_t *)wire.data, wire.len, has_needle,
+                                        NULL, false, &r, NULL),
+                     GTR_OK);
+    assert_int_equal(r.wire.len, full.len);
+    assert_memory_equal(r.wire.data, full.data, full.len);
+    assert_int_equal(r.stats.tests, once.tests);
+    assert_int_equal(r.stats.rounds, once.rounds);
+    assert_int_equal(last.tests, once.tests);
+
+    /* From the job's own trace (r.wire's bytes): the candidates of both count. */
+    assert_int_equal(reduce__job_reduce(&job, (const uint8_t *)r.wire.data, r.wire.len,
+                                        has_needle, NULL, false, &r, NULL),
+                     GTR_OK);
+    assert_int_equal(r.wire.len, full.len);
+    assert_memory_equal(r.wire.data, full.data, full.len);
+    assert_true(r.stats.tests > once.tests);
+    assert_true(r.stats.rounds > once.rounds);
+    assert_int_equal(last.tests, r.stats.tests);
+    assert_false(r.stats.budget_hit);
+
+    /* The budget spent: no candidate, and the trace reduced from is the result. */
+    size_t tests = r.stats.tests;
+    job.deadline = reduce__now() - 1;
+    assert_int_equal(reduce__job_reduce(&job, (const uint8_t *)r.wire.data, r.wire.len,
+                                        has_needle, NULL, false, &r, NULL),
+                     GTR_OK);
+    assert_true(r.stats.budget_hit);
+    assert_memory_equal(r.wire.data, full.data, full.len);
+    assert_int_equal(reduce__job_reduce(&job, (const uint8_t *)wire.data, wire.len, has_needle,
+                                        NULL, false, &r, NULL),
+                     GTR_OK);
+    assert_int_equal(r.wire.len, wire.len);
+    assert_memory_equal(r.wire.data, wire.data, wire.len);
+    assert_int_equal(r.stats.tests, tests);
+    reduce_result_free(&r);
+    gtr_buf_free(&wire);
+    gtr_buf_free(&full);
+}
+
+/* The end of a job's result (reduce__job_finish): Go's golden runner, here a stand-in oracle
+ * that fails every fixture, judges a fixture only when there is one and an oracle is given;
+ * a result with neither a fixture nor its reason says it ran out of memory. */
+static void test_reduce_job_finish_asks_go_only_of_a_fixture(void **state)
+{
+    char dir[] = "/tmp/test_reduce_XXXXXX", oracle[600];
+    reduce_result r;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(oracle, sizeof oracle, "%s/oracle", dir);
+    const char *script = "#!/bin/sh\necho \"FAIL $2: want this\"\nexit 1\n";
+    write_file(oracle, script, strlen(script));
+    assert_int_equal(chmod(oracle, 0755), 0);
+
+    memset(&r, 0, sizeof r);
+    gtr_buf_puts(&r.fixture, "-- expect --\nSUCCESS\n");
+    assert_int_equal(reduce__job_finish(&r, NULL, 10, NULL), GTR_OK);
+    assert_false(r.go_rejects);
+    assert_int_equal(r.go_check.len, 0);
+    assert_int_equal(reduce__job_finish(&r, oracle, 10, NULL), GTR_OK);
+    assert_true(r.go_rejects);
+    assert_string_equal(r.go_check.data, "want this");
+    assert_int_equal(r.why_wire.len, 0);
+    reduce_result_free(&r);
+
+    memset(&r, 0, sizeof r);
+    gtr_buf_puts(&r.why_wire, "the failure is the validator's");
+    assert_int_equal(reduce__job_finish(&r, oracle, 10, NULL), GTR_OK);
+    assert_false(r.go_rejects);
+    assert_int_equal(r.go_check.len, 0);
+    assert_string_equal(r.why_wire.data, "the failure is the validator's");
+    reduce_result_free(&r);
+
+    memset(&r, 0, sizeof r);
+    assert_int_equal(reduce__job_finish(&r, oracle, 10, NULL), GTR_OK);
+    assert_string_equal(r.why_wire.data, "out of memory");
+    reduce_result_free(&r);
+    unlink(oracle);
+    rmdir(dir);
+}
+
+/* A pipe's writer that sends "abc", waits until the reader has taken it (the pipe is empty
+ * again, so the reader's first read returned those 3 bytes only: a short read) and then
+ * sends "defg". */
+static void test_fdio_read_exact_goes_on_after_a_short_read(void **state)
+{
+    int fds[2];
+    char got[8] = {0};
+    (void)state;
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        if (!reduce_write_all(fds[1], "abc", 3))
+            _exit(1);
+        int queued = 3;
+        for (int waited = 0; queued > 0 && waited < 10000; waited++) {
+            if (ioctl(fds[1], FIONREAD, &queued) < 0)
+                _exit(2);
+            if (queued > 0)
+                nanosleep(&(struct timespec){0, 1000000}, NULL);
+        }
+        _exit(queued == 0 && reduce_write_all(fds[1], "defg", 4) ? 0 : 3);
+    }
+    close(fds[1]);
+    assert_true(reduce_read_exact(fds[0], got, 7));
+    assert_memory_equal(got, "abcdefg", 7);
+    int ws = 0;
+    assert_int_equal(waitpid(pid, &ws, 0), pid);
+    assert_true(WIFEXITED(ws));
+    assert_int_equal(WEXITSTATUS(ws), 0);   /* the reader did see the short read */
+    close(fds[0]);
+}
+
+static void test_fdio_read_exact_fails_at_the_end_of_the_file_before_n_bytes(void **state)
+{
+    int fds[2];
+    char got[8] = {0};
+    (void)state;
+    assert_int_equal(pipe(fds), 0);
+    assert_true(reduce_write_all(fds[1], "hello", 5));
+    close(fds[1]);
+    assert_true(reduce_read_exact(fds[0], got, 2));
+    assert_memory_equal(got, "he", 2);
+    assert_true(reduce_read_exact(fds[0], got, 0));
+    assert_false(reduce_read_exact(fds[0], got, 4));   /* "llo", then the end */
+    assert_memory_equal(got, "llo", 3);
+    assert_false(reduce_read_exact(fds[0], got, 1));
+    close(fds[0]);
+    assert_false(reduce_read_exact(fds[0], got, 1));   /* a closed descriptor: an error */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reduce_job_reductions_add_up_under_one_budget),
+        cmocka_unit_test(test_reduce_job_finish_asks_go_only_of_a_fixture),
+        cmocka_unit_test(test_fdio_read_exact_goes_on_after_a_short_read),
+        cmocka_unit_test(test_fdio_read_exact_fails_at_the_end_of_the_file_before_n_bytes),
         cmocka_unit_test(test_reduce_message_regexp_escapes_and_frees_numbers),
         cmocka_unit_test(test_reduce_probe_reports_outcomes),
         cmocka_unit_test(test_reduce_api_keeps_only_what_the_predicate_needs),

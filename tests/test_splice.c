@@ -18,6 +18,7 @@
 #include "tgen/judge.h"
 #include "tracedit.h"
 #include "fs/mutate.h"
+#include "sha256.h"
 
 #define UPSTREAM GTR_SOURCE_DIR "/corpus/upstream/"
 #define REAL GTR_SOURCE_DIR "/corpus/real/"
@@ -135,6 +136,30 @@ static void test_splice_same_seed_same_output(void **state)
     assert_true(differ > NSEEDS * 10);   /* and other seeds give other traces */
     gtr_fs_mutator_free(a);
     gtr_fs_mutator_free(b);
+}
+
+/* The splices of the seeds, 20 seeds each, pinned by their SHA-256: the output depends on the
+ * seed alone, never on the compiler (each draw of the splice's generator is its own statement:
+ * the order in which a function's arguments are evaluated is the compiler's choice, and
+ * gcc's and clang's differ). A deliberate change to what splice.c draws changes the hash:
+ * then pin the new one, as every mutant a seed gives changes with it. */
+#define PINNED_SPLICES "7d8e44a7b3454c0e4018db47f547e3a7a563ffdc044d5081205f8715df6285ff"
+static void test_splice_output_is_the_same_whatever_the_compiler(void **state)
+{
+    (void)state;
+    gtr_fs_mutator *m = gtr_fs_mutator_new(NULL);
+    sha256_ctx c;
+    char sum[65];
+    sha256_init(&c);
+    for (size_t i = 0; i < NSEEDS; i++) {
+        for (uint64_t seed = 1; seed <= 20; seed++) {
+            size_t n = gtr_fs_splice(m, sd(i), seeds[i].len, MAX_OUT, seed, out);
+            sha256_update_sized(&c, out, n);
+        }
+    }
+    sha256_final_hex(&c, sum);
+    assert_string_equal(sum, PINNED_SPLICES);
+    gtr_fs_mutator_free(m);
 }
 
 /* Every splice decodes whole and holds what it spliced: one more generation for a
@@ -317,6 +342,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_splice_same_seed_same_output),
+        cmocka_unit_test(test_splice_output_is_the_same_whatever_the_compiler),
         cmocka_unit_test(test_splice_output_decodes_and_holds_the_splice),
         cmocka_unit_test(test_splice_consistent_splices_validate),
         cmocka_unit_test(test_splice_output_fits_max_size),

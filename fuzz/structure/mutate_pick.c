@@ -143,8 +143,10 @@ uint64_t gtr__fs_boundary(gtr_fs_mutator *m, uint64_t v)
         return (uint64_t)GTR_MAX_BATCH_SIZE + below(m, 3) - 1;
     case 10:
         return v + below(m, 16);
-    default:
-        return rnd(m) >> below(m, 64);
+    default: {
+        uint64_t bits = rnd(m);
+        return bits >> below(m, 64);
+    }
     }
 }
 

@@ -194,12 +194,16 @@ bool gtr__fs_op_string_data(gtr_fs_mutator *m)
         n = n ? below(m, n) : 0;
         break;
     case 2: /* change a character */
-        if (n)
-            buf[below(m, n)] = (uint8_t)(' ' + below(m, 95));
+        if (n) {
+            uint8_t c = (uint8_t)(' ' + below(m, 95));
+            buf[below(m, n)] = c;
+        }
         break;
     default: /* arbitrary byte */
-        if (n)
-            buf[below(m, n)] = (uint8_t)rnd(m);
+        if (n) {
+            uint8_t c = (uint8_t)rnd(m);
+            buf[below(m, n)] = c;
+        }
         break;
     }
     size_t off;
@@ -360,7 +364,8 @@ bool gtr__fs_op_ref_edge(gtr_fs_mutator *m)
             return false;
         uint32_t f = (uint32_t)below(m, (e->nargs - 2) / 4);
         uint64_t *fr = t->vals + e->args + 2 + f * 4;
-        fr[1 + below(m, 2)] = max_id + below(m, 2);
+        uint64_t to = max_id + below(m, 2);
+        fr[1 + below(m, 2)] = to;
         return true;
     }
     bool stack = below(m, 2);

@@ -102,7 +102,8 @@ bool gtr__fs_op_arg_dict(gtr_fs_mutator *m)
     uint64_t *a = m->opt.nvalues > 0 ? pick_any_arg(m) : NULL;
     if (a == NULL)
         return false;
-    *a = m->values[below(m, m->opt.nvalues)] + below(m, 3) - 1;
+    uint64_t v = m->values[below(m, m->opt.nvalues)];
+    *a = v + below(m, 3) - 1;
     return true;
 }
 

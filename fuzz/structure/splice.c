@@ -843,7 +843,10 @@ static bool model_trace(splicer *s, gtr_go_version v, size_t max_size, gtr_buf *
 {
 #ifdef GTR_FS_HAVE_SIM
     size_t cap = max_size < SPLICE_MAX_OUT ? max_size : SPLICE_MAX_OUT;
-    if (run_model(s, v, 1 + below(s, SPLICE_MAX_EVENTS), 1 + below(s, 2), cap, out))
+    /* One draw a statement: the order of a call's arguments is the compiler's. */
+    uint64_t events = 1 + below(s, SPLICE_MAX_EVENTS);
+    uint64_t gens = 1 + below(s, 2);
+    if (run_model(s, v, events, gens, cap, out))
         return true;
     return run_model(s, v, 1 + below(s, 8), 1, cap, out);   /* smaller, once */
 #else
