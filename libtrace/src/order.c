@@ -1868,6 +1868,8 @@ void gtr__ordering_begin_generation(gtr__ordering *o, gtr__ev_table *evt, uint64
 {
     o->idx = evt != NULL ? gtr__evt_id_index_of(evt)
                          : (gtr__evt_id_index){NULL, NULL, 0, 0, NULL, 0};
+    if (o->initial_gen == 0)
+        o->initial_gen = gen; /* Set the initial gen if necessary. */
     if (o->epoch != 0 && evt == o->evt && gen == o->gen)
         return;   /* the same generation again: the same strings */
     o->epoch++;
@@ -1881,8 +1883,6 @@ GTR__LTO_INLINE gtr_status gtr__ordering_advance(gtr__ordering *o, gtr__base_eve
                                                  gtr__advanced *res, gtr_err *err)
 {
     res->ok = res->check_ids = false;
-    if (o->initial_gen == 0)
-        o->initial_gen = o->gen; /* Set the initial gen if necessary. */
     /* Make room for everything one advance can queue, so queueing cannot fail halfway. */
     if (!queue_reserve(o, MAX_QUEUED_PER_ADVANCE))
         return nomem(err);

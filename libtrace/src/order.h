@@ -30,7 +30,9 @@ typedef struct gtr__advanced {
 /* gtr__ordering_begin_generation makes evt, the table of generation gen, the one the next
  * advances read: Go passes both to every Advance; here they are given once, as they do not
  * change while a generation is ordered (but for the extra strings the ordering adds). Begun
- * again, the same generation is ordered on. */
+ * again, the same generation is ordered on. The first generation begun is Go's initialGen,
+ * which its first Advance sets: begin a generation only when an event of it is about to be
+ * advanced. */
 void gtr__ordering_begin_generation(gtr__ordering *o, gtr__ev_table *evt, uint64_t gen);
 
 /* gtr__ordering_advance is Go's (*ordering).Advance: it tries to advance the state machine

@@ -357,7 +357,6 @@ static gtr_status install_gen(gtr_reader *r, bool have, gtr_event *ev, gtr_err *
     r->cpu_next = 0;
     r->cctx.batches = g->batches;
     gtr__cursor_ctx_set_freq(&r->cctx, gtr__evt_sync(g->evt)->freq);
-    gtr__ordering_begin_generation(r->order, g->evt, g->gen);
 
     /* Reset the frontier: one cursor per M, in order of first appearance. */
     r->nfrontier = 0;
@@ -376,6 +375,9 @@ static gtr_status install_gen(gtr_reader *r, bool have, gtr_event *ev, gtr_err *
             continue;   /* there aren't actually any events in these batches */
         gtr__heap_insert(r->frontier, &r->nfrontier, bc);
     }
+    /* With a frontier, ReadEvent advances an event of this generation next. */
+    if (r->nfrontier > 0)
+        gtr__ordering_begin_generation(r->order, g->evt, g->gen);
     r->syncs++;
 
     /* Always emit a sync event at the beginning of the generation. */
@@ -448,17 +450,15 @@ static gtr_status broken_trace(const gtr_reader *r, const char *what, gtr_err *e
 }
 
 /* step is Go's tryAdvance up to its heap update, which is the caller's: the ordering advances
- * by bc's event and, when it did (*ok), bc reads its next event (*more: it had one). An error
+ * by bc's event and, when it did (a->ok), bc reads its next event (*more: it had one). An error
  * leaves the queue as it was before the step, or cut before the first event naming an ID not
  * in the table. */
 static GTR__ALWAYS_INLINE gtr_status step(gtr__ordering *o, gtr__cursor_ctx *cctx,
-                                          gtr__batch_cursor *bc, bool *ok, bool *more,
+                                          gtr__batch_cursor *bc, gtr__advanced *a, bool *more,
                                           gtr_err *err)
 {
-    gtr__advanced a;
-    gtr_status st = gtr__ordering_advance(o, &bc->ev, bc->m, &bc->mstate, &a, err);
-    *ok = a.ok;
-    if (st != GTR_OK || !a.ok)
+    gtr_status st = gtr__ordering_advance(o, &bc->ev, bc->m, &bc->mstate, a, err);
+    if (st != GTR_OK || !a->ok)
         return st;
     /* Refresh the cursor's event. */
     st = gtr__batch_cursor_next(bc, cctx, more, err);
@@ -468,15 +468,17 @@ static GTR__ALWAYS_INLINE gtr_status step(gtr__ordering *o, gtr__cursor_ctx *cct
     }
     /* ReadEvent's validateTableIDs of each event it returns, after the cursor's error, which
      * it returns first. */
-    return a.check_ids ? gtr__ordering_check_ids(o, err) : GTR_OK;
+    return a->check_ids ? gtr__ordering_check_ids(o, err) : GTR_OK;
 }
 
 /* try_advance is ReadEvent's tryAdvance(i) for i > 0 (advance_rest's). */
 static gtr_status try_advance(gtr_reader *r, size_t i, bool *ok, gtr_err *err)
 {
     bool more;
-    gtr_status st = step(r->order, &r->cctx, r->frontier[i].bc, ok, &more, err);
-    if (st != GTR_OK || !*ok)
+    gtr__advanced a;
+    gtr_status st = step(r->order, &r->cctx, r->frontier[i].bc, &a, &more, err);
+    *ok = a.ok;
+    if (st != GTR_OK || !a.ok)
         return st;
     r->frontier_memo.ok = false;
     if (more)
@@ -605,14 +607,16 @@ static gtr_status hold_error(gtr_reader *r, gtr_status st, gtr_err *err)
 }
 
 /* advance_heads is ReadEvent's tryAdvance(0), done again as long as it advances, no CPU sample
- * is due before the head and fewer than r->ahead events are queued. While the head stays the
- * head (its time not after its children's), the heap is left as it is but for the head's
- * time; once it moves past them the heap is updated (Go's heapUpdate(0)), or the head removed
- * when it runs out (heapRemove(0)), which ends the run. *ok false: the head cannot advance. */
+ * is due before the head and fewer steps were taken than r->ahead events lacked in the queue
+ * (a step queues at least one). While the head stays the head (its time not after its
+ * children's), the heap is left as it is but for the head's time; once it moves past them
+ * the heap is updated (Go's heapUpdate(0)), or the head removed when it runs out
+ * (heapRemove(0)), which ends the run. *ok false: the head cannot advance. */
 static gtr_status advance_heads(gtr_reader *r, bool *ok, gtr_err *err)
 {
     gtr__ordering *const o = r->order;
-    const size_t ahead = r->ahead;
+    size_t queued = gtr__ordering_queued(o);
+    size_t steps = queued < r->ahead ? r->ahead - queued : 1;
     for (;;) {
         gtr__heap_entry *head = &r->frontier[0];
         gtr__batch_cursor *bc = head->bc;
@@ -622,8 +626,10 @@ static gtr_status advance_heads(gtr_reader *r, bool *ok, gtr_err *err)
             limit = sample;
         for (;;) {
             bool more;
-            gtr_status st = step(o, &r->cctx, bc, ok, &more, err);
-            if (st != GTR_OK || !*ok) {
+            gtr__advanced a;
+            gtr_status st = step(o, &r->cctx, bc, &a, &more, err);
+            *ok = a.ok;
+            if (st != GTR_OK || !a.ok) {
                 head->time = bc->ev.time;
                 return st;
             }
@@ -632,7 +638,7 @@ static gtr_status advance_heads(gtr_reader *r, bool *ok, gtr_err *err)
                 gtr__heap_remove(r->frontier, &r->nfrontier, 0);   /* nothing else to read */
                 return GTR_OK;
             }
-            bool full = gtr__ordering_queued(o) >= ahead;
+            bool full = --steps == 0;
             if (bc->ev.time > limit) {
                 gtr__heap_update_root(r->frontier, r->nfrontier, &r->frontier_memo);
                 if (full || sample < r->frontier[0].time)
