@@ -489,132 +489,93 @@ static gtr_status check_label(gtr_validator *v, const gtr_event *ev, gtr_err *er
     return GTR_OK;
 }
 
-/* check_goroutine checks a goroutine's transition tr, of ev, whose type is `type` (ev->type_;
- * a constant in the per-type copies). */
-static GTR__ALWAYS_INLINE gtr_status check_goroutine(gtr_validator *v, const gtr_event *ev,
-                                                     uint8_t type,
-                                                     const gtr_state_transition *tr,
-                                                     gtr_err *err)
+/* state_string and executing are GoState's and ProcState's String and Executing (go: a
+ * goroutine's state, else a proc's). */
+static const char *state_string(bool go, uint8_t s)
 {
-    gtr_goid id = tr->resource.id;
-    gtr_go_state old = (gtr_go_state)tr->old_state_, new_ = (gtr_go_state)tr->new_state_;
+    return go ? gtr_go_state_string((gtr_go_state)s) : gtr_proc_state_string((gtr_proc_state)s);
+}
+
+static bool executing(bool go, uint8_t s)
+{
+    return go ? gtr_go_state_executing((gtr_go_state)s)
+              : gtr_proc_state_executing((gtr_proc_state)s);
+}
+
+_Static_assert((int)GTR_GO_UNDETERMINED == (int)GTR_PROC_UNDETERMINED &&
+                   (int)GTR_GO_NOT_EXIST == (int)GTR_PROC_NOT_EXIST,
+               "check_resource tests a goroutine's and a proc's states alike");
+
+/* check_resource is Event's StateTransition case for a goroutine's or a proc's transition tr,
+ * of ev, whose type is `type` (ev->type_; a constant in the per-type copies). Go writes the
+ * two cases out, "intentionally handled identically"; here they are one, with what differs
+ * chosen by go, and the messages name the resource. */
+static GTR__ALWAYS_INLINE gtr_status check_resource(gtr_validator *v, const gtr_event *ev,
+                                                    uint8_t type,
+                                                    const gtr_state_transition *tr,
+                                                    gtr_err *err)
+{
+    const bool go = tr->resource.kind == GTR_RESOURCE_GOROUTINE;
+    const char *what = go ? "goroutine" : "proc";
+    const int64_t id = tr->resource.id, none = go ? GTR_NO_GOROUTINE : GTR_NO_PROC;
+    const uint8_t old = tr->old_state_, new_ = tr->new_state_;
     gtr_threadid thread = ev->m_;   /* gtr_event_thread(ev); ev is not NULL */
     res_state *state;
     bool created;
     gtr_status st;
 
     if (new_ == GTR_GO_UNDETERMINED)
-        acc_errorf(v, "transition to undetermined state for goroutine %" PRId64, id);
+        acc_errorf(v, "transition to undetermined state for %s %" PRId64, what, id);
     if (v->last.n > 1 && old == GTR_GO_UNDETERMINED)
-        acc_errorf(v, "undetermined goroutine %" PRId64 " after first global sync", id);
-    if (new_ == GTR_GO_NOT_EXIST && has_any_range(v, gtr_make_resource_goroutine(id)))
-        acc_errorf(v, "goroutine %" PRId64 " died with active ranges", id);
-    state = state_put(&v->gs, id, &created);
+        acc_errorf(v, "undetermined %s %" PRId64 " after first global sync", what, id);
+    if (new_ == GTR_GO_NOT_EXIST && has_any_range(v, tr->resource))
+        acc_errorf(v, "%s %" PRId64 " died with active ranges", what, id);
+    state = state_put(go ? &v->gs : &v->ps, id, &created);
     if (state == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
-    if (!created) {
-        if (old != (gtr_go_state)state->state) {
-            acc_errorf(v, "bad old state for goroutine %" PRId64 ": got %s, want %s", id,
-                       gtr_go_state_string(old), gtr_go_state_string((gtr_go_state)state->state));
-        }
-    } else if (old != GTR_GO_UNDETERMINED && old != GTR_GO_NOT_EXIST) {
-        acc_errorf(v, "bad old state for unregistered goroutine %" PRId64 ": %s", id,
-                   gtr_go_state_string(old));
+    if (!created && old != state->state) {
+        acc_errorf(v, "bad old state for %s %" PRId64 ": got %s, want %s", what, id,
+                   state_string(go, old), state_string(go, state->state));
+    } else if (created && old != GTR_GO_UNDETERMINED && old != GTR_GO_NOT_EXIST) {
+        acc_errorf(v, "bad old state for unregistered %s %" PRId64 ": %s", what, id,
+                   state_string(go, old));
     }
-    state->state = (uint8_t)new_;
+    state->state = new_;
 
     /* Validate the sched context. */
-    if (gtr_go_state_executing(new_)) {
+    if (executing(go, new_)) {
         sched_ctx *ctx;
         if ((st = get_or_create_thread(v, ev, thread, tr, &ctx, err)) < 0)
             return st;
         if (ctx != NULL) {
-            if (ctx->g != GTR_NO_GOROUTINE && ctx->g != id) {
-                acc_errorf(v, "tried to run goroutine %" PRId64 " when one was already executing (%"
-                              PRId64 ") on thread %" PRId64, id, ctx->g, thread);
+            int64_t *runs = go ? &ctx->g : &ctx->p;
+            if (*runs != none && *runs != id) {
+                acc_errorf(v, "tried to run %s %" PRId64 " when one was already executing (%"
+                              PRId64 ") on thread %" PRId64, what, id, *runs, thread);
             }
-            ctx->g = id;
-            /* get_or_create_thread only touches ms: state (in gs) is still valid. */
+            *runs = id;
+            /* get_or_create_thread only touches ms: state (in gs or ps) is still valid. */
             state->bound = true;
             state->binding = ctx->m;
         }
-    } else if (gtr_go_state_executing(old) && !gtr_go_state_executing(new_)) {
-        if (!gtr_stack_equal(tr->stack, gtr__event_stack_of(ev, type))) {
+    } else if (executing(go, old) && !executing(go, new_)) {
+        if (go && !gtr_stack_equal(tr->stack, gtr__event_stack_of(ev, type))) {
             /* The transitioning goroutine is the executing one: the stacks must match. */
             acc_errorf(v, "StateTransition.Stack doesn't match Event.Stack");
         }
         if (state->bound) {
             sched_ctx *ctx = gtr__idstore_get(&v->ms, (uint64_t)state->binding);
-            if (ctx->g != id) {
-                acc_errorf(v, "tried to stop goroutine %" PRId64 " when it wasn't currently "
-                              "executing (currently executing %" PRId64 ") on thread %" PRId64,
-                           id, ctx->g, thread);
-            }
-            ctx->g = GTR_NO_GOROUTINE;
-            state->bound = false;
-        } else {
-            acc_errorf(v, "stopping goroutine %" PRId64 " not bound to any active context", id);
-        }
-    }
-    return GTR_OK;
-}
-
-static GTR__ALWAYS_INLINE gtr_status check_proc(gtr_validator *v, const gtr_event *ev,
-                                                const gtr_state_transition *tr, gtr_err *err)
-{
-    gtr_procid id = tr->resource.id;
-    gtr_proc_state old = (gtr_proc_state)tr->old_state_, new_ = (gtr_proc_state)tr->new_state_;
-    gtr_threadid thread = ev->m_;   /* gtr_event_thread(ev); ev is not NULL */
-    res_state *state;
-    bool created;
-    gtr_status st;
-
-    if (new_ == GTR_PROC_UNDETERMINED)
-        acc_errorf(v, "transition to undetermined state for proc %" PRId64, id);
-    if (v->last.n > 1 && old == GTR_PROC_UNDETERMINED)
-        acc_errorf(v, "undetermined proc %" PRId64 " after first global sync", id);
-    if (new_ == GTR_PROC_NOT_EXIST && has_any_range(v, gtr_make_resource_proc(id)))
-        acc_errorf(v, "proc %" PRId64 " died with active ranges", id);
-    state = state_put(&v->ps, id, &created);
-    if (state == NULL)
-        return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
-    if (!created) {
-        if (old != (gtr_proc_state)state->state) {
-            acc_errorf(v, "bad old state for proc %" PRId64 ": got %s, want %s", id,
-                       gtr_proc_state_string(old),
-                       gtr_proc_state_string((gtr_proc_state)state->state));
-        }
-    } else if (old != GTR_PROC_UNDETERMINED && old != GTR_PROC_NOT_EXIST) {
-        acc_errorf(v, "bad old state for unregistered proc %" PRId64 ": %s", id,
-                   gtr_proc_state_string(old));
-    }
-    state->state = (uint8_t)new_;
-
-    if (gtr_proc_state_executing(new_)) {
-        sched_ctx *ctx;
-        if ((st = get_or_create_thread(v, ev, thread, tr, &ctx, err)) < 0)
-            return st;
-        if (ctx != NULL) {
-            if (ctx->p != GTR_NO_PROC && ctx->p != id) {
-                acc_errorf(v, "tried to run proc %" PRId64 " when one was already executing (%"
-                              PRId64 ") on thread %" PRId64, id, ctx->p, thread);
-            }
-            ctx->p = id;
-            state->bound = true;
-            state->binding = ctx->m;
-        }
-    } else if (gtr_proc_state_executing(old) && !gtr_proc_state_executing(new_)) {
-        if (state->bound) {
-            sched_ctx *ctx = gtr__idstore_get(&v->ms, (uint64_t)state->binding);
-            if (ctx->p != id) {
-                acc_errorf(v, "tried to stop proc %" PRId64 " when it wasn't currently executing "
+            int64_t *runs = go ? &ctx->g : &ctx->p;
+            /* Go names the event's thread for a goroutine, the context's for a proc. */
+            if (*runs != id) {
+                acc_errorf(v, "tried to stop %s %" PRId64 " when it wasn't currently executing "
                               "(currently executing %" PRId64 ") on thread %" PRId64,
-                           id, ctx->p, ctx->m);
+                           what, id, *runs, go ? thread : ctx->m);
             }
-            ctx->p = GTR_NO_PROC;
+            *runs = none;
             state->bound = false;
         } else {
-            acc_errorf(v, "stopping proc %" PRId64 " not bound to any active context", id);
+            acc_errorf(v, "stopping %s %" PRId64 " not bound to any active context", what, id);
         }
     }
     return GTR_OK;
@@ -750,9 +711,9 @@ static GTR__ALWAYS_INLINE gtr_status check_time(gtr_validator *v, const gtr_even
 
 /* check_transition is Event's StateTransition case for an event of type `type`, known at
  * compile time where the caller passes a constant: the transition's resource, states and stack
- * then fold to constants and loads, and check_goroutine's and check_proc's branches on the
- * type are decided here (ProcStart and ProcStop, GoStart and GoStop take turns in a trace,
- * which no branch predictor guesses). The event's own stack was checked. */
+ * then fold to constants and loads, and check_resource's branches on the type are decided
+ * here (ProcStart and ProcStop, GoStart and GoStop take turns in a trace, which no branch
+ * predictor guesses). The event's own stack was checked. */
 static GTR__ALWAYS_INLINE gtr_status check_transition(gtr_validator *v, const gtr_event *ev,
                                                       uint8_t type, size_t nerrs, gtr_err *err)
 {
@@ -769,10 +730,8 @@ static GTR__ALWAYS_INLINE gtr_status check_transition(gtr_validator *v, const gt
                       type == GTR_EV_GO_SYSCALL_BEGIN;
     if ((!same_stack || v->nerrs != nerrs) && (st = check_stack(v, tr.stack, err)) < 0)
         return st;
-    if (tr.resource.kind == GTR_RESOURCE_GOROUTINE)
-        return check_goroutine(v, ev, type, &tr, err);
-    if (tr.resource.kind == GTR_RESOURCE_PROC)
-        return check_proc(v, ev, &tr, err);
+    if (tr.resource.kind == GTR_RESOURCE_GOROUTINE || tr.resource.kind == GTR_RESOURCE_PROC)
+        return check_resource(v, ev, type, &tr, err);
     return GTR_OK;
 }
 
@@ -824,10 +783,8 @@ static GTR__NOINLINE gtr_status check_state_transition(gtr_validator *v, const g
             return st;
         if ((st = check_stack(v, tr.stack, err)) < 0)
             return st;
-        if (tr.resource.kind == GTR_RESOURCE_GOROUTINE)
-            return check_goroutine(v, ev, ev->type_, &tr, err);
-        if (tr.resource.kind == GTR_RESOURCE_PROC)
-            return check_proc(v, ev, &tr, err);
+        if (tr.resource.kind == GTR_RESOURCE_GOROUTINE || tr.resource.kind == GTR_RESOURCE_PROC)
+            return check_resource(v, ev, ev->type_, &tr, err);
         return GTR_OK;
     }
     }
