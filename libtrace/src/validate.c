@@ -26,7 +26,9 @@
 
 /* ---- state maps ------------------------------------------------------------------- */
 
-/* state_add is state_put for an absent id. */
+/* state_put is Go's lookup that adds a zero value when absent: id's record, zeroed when
+ * *created. NULL when out of memory. (Only task records are ever deleted, and they own no
+ * buffers, so zeroing a recycled record loses nothing.) The insertion, rare, is out of line. */
 static GTR__NOINLINE void *state_add(gtr__idstore *s, int64_t id)
 {
     void *r = gtr__idstore_insert(s, (uint64_t)id);
@@ -35,9 +37,6 @@ static GTR__NOINLINE void *state_add(gtr__idstore *s, int64_t id)
     return r;
 }
 
-/* state_put is Go's lookup that adds a zero value when absent: id's record, zeroed when
- * *created. NULL when out of memory. (Only task records are ever deleted, and they own no
- * buffers, so zeroing a recycled record loses nothing.) */
 static GTR__ALWAYS_INLINE void *state_put(gtr__idstore *s, int64_t id, bool *created)
 {
     void *r = gtr__idstore_get(s, (uint64_t)id);
@@ -346,59 +345,33 @@ static void delete_range(gtr_validator *v, gtr_resource_id r, const char *name)
     }
 }
 
-/* get_or_create_thread_slow is get_or_create_thread for a thread not seen yet, or none. */
-static GTR__NOINLINE gtr_status get_or_create_thread_slow(gtr_validator *v, const gtr_event *ev,
-                                                          gtr_threadid m,
-                                                          bool undetermined_to_syscall,
-                                                          sched_ctx **ctx, gtr_err *err)
-{
-    bool created;
-    sched_ctx *s;
-
-    *ctx = NULL;
-    if (m == GTR_NO_THREAD) {
-        /* Be lenient about GoUndetermined -> GoSyscall transitions from traces older than
-         * Go 1.22, which lack thread information for them. */
-        bool lenient = v->go_version < GTR_GO122 &&
-                       gtr_event_get_kind(ev) == GTR_EVENT_STATE_TRANSITION &&
-                       undetermined_to_syscall;
-        if (!lenient) {
-            acc_errorf(v, "must have thread, but thread ID is none");
-            return GTR_OK;
-        }
-    }
-    s = state_put(&v->ms, m, &created);
-    if (s == NULL)
-        return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
-    if (created) {
-        s->m = m;
-        s->p = GTR_NO_PROC;
-        s->g = GTR_NO_GOROUTINE;
-    }
-    *ctx = s;
-    return GTR_OK;
-}
-
-/* get_or_create_thread is Go's getOrCreateThread; *ctx is NULL when the event has no
- * thread (an error is recorded). A known thread is found inline. */
+/* get_or_create_thread is Go's getOrCreateThread for ev, whose transition is tr: *ctx is
+ * NULL when the event has no thread (an error is recorded). */
 static GTR__ALWAYS_INLINE gtr_status get_or_create_thread(gtr_validator *v, const gtr_event *ev,
-                                                          gtr_threadid m,
                                                           const gtr_state_transition *tr,
                                                           sched_ctx **ctx, gtr_err *err)
 {
-    if (m != GTR_NO_THREAD) {
-        sched_ctx *s = gtr__idstore_get(&v->ms, (uint64_t)m);
-        if (s != NULL) {
-            *ctx = s;
-            return GTR_OK;
-        }
+    gtr_threadid m = ev->m_;   /* gtr_event_thread(ev); ev is not NULL */
+    bool created;
+
+    *ctx = NULL;
+    /* Be lenient about GoUndetermined -> GoSyscall transitions from traces older than Go 1.22,
+     * which lack thread information for them. */
+    if (m == GTR_NO_THREAD &&
+        !(v->go_version < GTR_GO122 && gtr_event_get_kind(ev) == GTR_EVENT_STATE_TRANSITION &&
+          tr->resource.kind == GTR_RESOURCE_GOROUTINE &&
+          tr->old_state_ == GTR_GO_UNDETERMINED && tr->new_state_ == GTR_GO_SYSCALL)) {
+        acc_errorf(v, "must have thread, but thread ID is none");
+        return GTR_OK;
     }
-    /* The slow path is given what it reads of tr, not tr: the transition's address does not
-     * escape the per-type copies, so it lives in registers and constants. */
-    bool undetermined_to_syscall = tr->resource.kind == GTR_RESOURCE_GOROUTINE &&
-                                   tr->old_state_ == GTR_GO_UNDETERMINED &&
-                                   tr->new_state_ == GTR_GO_SYSCALL;
-    return get_or_create_thread_slow(v, ev, m, undetermined_to_syscall, ctx, err);
+    if ((*ctx = state_put(&v->ms, m, &created)) == NULL)
+        return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
+    if (created) {
+        (*ctx)->m = m;
+        (*ctx)->p = GTR_NO_PROC;
+        (*ctx)->g = GTR_NO_GOROUTINE;
+    }
+    return GTR_OK;
 }
 
 static gtr_status check_sync(gtr_validator *v, const gtr_event *ev, gtr_err *err)
@@ -545,7 +518,7 @@ static GTR__ALWAYS_INLINE gtr_status check_resource(gtr_validator *v, const gtr_
     /* Validate the sched context. */
     if (executing(go, new_)) {
         sched_ctx *ctx;
-        if ((st = get_or_create_thread(v, ev, thread, tr, &ctx, err)) < 0)
+        if ((st = get_or_create_thread(v, ev, tr, &ctx, err)) < 0)
             return st;
         if (ctx != NULL) {
             int64_t *runs = go ? &ctx->g : &ctx->p;
