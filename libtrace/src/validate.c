@@ -692,7 +692,8 @@ static GTR__ALWAYS_INLINE gtr_status check_transition(gtr_validator *v, const gt
 {
     gtr_state_transition tr;
     gtr_status st;
-    /* The reason is not read here, and the reader has checked its string ID. */
+    /* The reason is not read here, and the reader has checked its string ID (a GoStop's or
+     * GoBlock's, the only types that have one). */
     if ((st = gtr__state_transition_of(ev, type, false, &tr, err)) < 0)
         return st;
     /* The transition's stack is the event's own for these types (gtr__state_transition_of):
@@ -728,12 +729,11 @@ static gtr_status check_metric(gtr_validator *v, const gtr_event *ev, gtr_err *e
 
 /* check_state_transition is Event's StateTransition case. The common transitions each get
  * their own copy of check_transition, their type a constant (the case labels); the others
- * share Go's code, the type read at run time. Out of line: Event's other cases, inline in the
+ * share one, the type read at run time. Out of line: Event's other cases, inline in the
  * caller's loop, stay small. */
 static GTR__NOINLINE gtr_status check_state_transition(gtr_validator *v, const gtr_event *ev,
                                                        size_t nerrs, gtr_err *err)
 {
-    gtr_status st;
     switch (ev->type_) {
     case GTR_EV_PROC_START: return check_transition(v, ev, GTR_EV_PROC_START, nerrs, err);
     case GTR_EV_PROC_STOP: return check_transition(v, ev, GTR_EV_PROC_STOP, nerrs, err);
@@ -749,17 +749,8 @@ static GTR__NOINLINE gtr_status check_state_transition(gtr_validator *v, const g
         return check_transition(v, ev, GTR_EV_GO_SYSCALL_END, nerrs, err);
     case GTR_EV_GO_SYSCALL_END_BLOCKED:
         return check_transition(v, ev, GTR_EV_GO_SYSCALL_END_BLOCKED, nerrs, err);
-    default: {
-        /* Statuses, steals, the rarer transitions: Go's code as it is. */
-        gtr_state_transition tr;
-        if ((st = gtr__event_state_transition(ev, &tr, err)) < 0)
-            return st;
-        if ((st = check_stack(v, tr.stack, err)) < 0)
-            return st;
-        if (tr.resource.kind == GTR_RESOURCE_GOROUTINE || tr.resource.kind == GTR_RESOURCE_PROC)
-            return check_resource(v, ev, ev->type_, &tr, err);
-        return GTR_OK;
-    }
+    default: /* statuses, steals, the rarer transitions: the type read at run time */
+        return check_transition(v, ev, ev->type_, nerrs, err);
     }
 }
 
