@@ -94,16 +94,13 @@ struct gtr_validator {
     bool fast_paths_off;   /* gtr__validator_set_fast_paths(v, false) */
     gtr_buf errs;        /* the accumulator: messages joined with "\n" */
     size_t nerrs;
-    /* Stacks check_stack found complete in the current generation: a stack's frames are
-     * immutable within a generation, so each is walked once per generation. Bit i of
-     * clean[] is stack ID i of table clean_table, the table of the last Sync (a
-     * generation's first event). Only stacks of that table are remembered: events made
-     * one by one (gtr_make_event) may come with tables freed and reallocated at the same
-     * address, so a table pointer alone does not name a generation. */
+    /* The IDs of the stacks check_stack found complete in the current generation (a stack's
+     * frames do not change within one, so each is walked once), in table clean_table, the
+     * last Sync's (a generation's first event). Only stacks of that table are remembered:
+     * events made one by one (gtr_make_event) may come with tables freed and reallocated at
+     * the same address, so a table pointer alone does not name a generation. */
     const void *clean_table;
-    uint64_t *clean;
-    size_t clean_cap;    /* words allocated */
-    size_t clean_hi;     /* words possibly non-zero */
+    gtr__idmap clean;      /* stack ID -> index 0 (a set) */
     /* range_names[t]: the pool's copy of the name of the ranges of event type t, once met,
      * for the types whose range name is a static string (all but stop-the-world's). */
     const char *range_names[256];
@@ -113,9 +110,6 @@ void gtr__validator_set_fast_paths(gtr_validator *v, bool on)
 {
     v->fast_paths_off = !on;
 }
-
-/* Stack IDs at or above this are checked every time (Go's IDs are small counters). */
-#define CLEAN_MAX_ID ((uint64_t)1 << 22)
 
 gtr_status gtr_validator_new(const gtr_alloc *alc, gtr_validator **out, gtr_err *err)
 {
@@ -177,7 +171,7 @@ void gtr_validator_free(gtr_validator *v)
     gtr__idstore_destroy(&v->tasks, NULL);
     gtr__strpool_free(&v->pool, a);
     gtr_buf_free(&v->errs);
-    gtr__free(a, v->clean);
+    gtr__idmap_free(&v->clean, a);
     gtr__free(a, v);
 }
 
@@ -201,63 +195,24 @@ static void acc_errorf(gtr_validator *v, const char *fmt, ...)
     va_end(ap);
 }
 
-static void put_q(gtr_buf *b, const char *s, size_t n)
-{
-    gtr_go_quote(b, s, n);
-}
-
 /* ---- checks --------------------------------------------------------------------------- */
 
-/* clean_reset forgets every stack check_stack found complete (a new generation). */
-static void clean_reset(gtr_validator *v, const void *table)
+/* walk_stack is Go's checkStack: every frame but the first must be complete. A stack found
+ * complete is remembered for its generation; one with an incomplete frame is walked, and
+ * reported, at every use, as in Go. */
+static GTR__NOINLINE gtr_status walk_stack(gtr_validator *v, gtr_stack stk, gtr_err *err)
 {
-    if (v->clean_hi > 0)
-        memset(v->clean, 0, v->clean_hi * sizeof *v->clean);
-    v->clean_hi = 0;
-    v->clean_table = table;
-}
-
-/* clean_mark records stack id as complete; when memory is short it is simply not recorded. */
-static void clean_mark(gtr_validator *v, uint64_t id)
-{
-    size_t w = (size_t)(id >> 6);
-    if (id >= CLEAN_MAX_ID)
-        return;
-    if (w >= v->clean_cap) {
-        size_t old = v->clean_cap;
-        if (!GTR__GROW(&v->alc, v->clean, v->clean_cap, w + 1))
-            return;
-        memset(v->clean + old, 0, (v->clean_cap - old) * sizeof *v->clean);
-    }
-    v->clean[w] |= (uint64_t)1 << (id & 63);
-    if (w >= v->clean_hi)
-        v->clean_hi = w + 1;
-}
-
-/* check_stack is Go's checkStack: every frame but the first must be complete. A stack found
- * complete is not walked again in its generation; one with an incomplete frame is walked
- * (and reported) every time, as in Go. */
-/* check_stack_frames is check_stack for a stack not known to be clean: it walks the frames. */
-static gtr_status check_stack_frames(gtr_validator *v, gtr_stack stk, gtr_err *err)
-{
-    size_t n;
-    size_t nerrs = v->nerrs;
+    const uint64_t *pcs;
+    size_t npcs, nerrs = v->nerrs, i;
+    bool found;
     gtr_status st;
 
-    bool memo = stk.table_ != NULL && stk.table_ == v->clean_table;
-
-    n = gtr_stack_len(stk);
-
-    if (stk.id_ != 0) {
-        const uint64_t *pcs;
-        size_t npcs;
-        if (stk.table_ == NULL || !gtr__evt_stack(stk.table_, stk.id_, &pcs, &npcs)) {
-            /* Go: panic(fmt.Sprintf("expected id %d in %T table", id, data)) (Frames) */
-            return gtr_err_setf(err, GTR_E_USAGE, "expected id %" PRIu64 " in trace.stack table",
-                                stk.id_);
-        }
+    if (stk.table_ == NULL || !gtr__evt_stack(stk.table_, stk.id_, &pcs, &npcs)) {
+        /* Go: panic(fmt.Sprintf("expected id %d in %T table", id, data)) (Frames) */
+        return gtr_err_setf(err, GTR_E_USAGE, "expected id %" PRIu64 " in trace.stack table",
+                            stk.id_);
     }
-    for (size_t i = 0; i < n; i++) {
+    for (i = 0; i < gtr_stack_len(stk); i++) {
         gtr_frame f;
         if ((st = gtr_stack_frame(stk, i, &f, err)) < 0)
             return st;
@@ -268,14 +223,15 @@ static gtr_status check_stack_frames(gtr_validator *v, gtr_stack stk, gtr_err *e
             gtr_buf *b = acc_begin(v);
             gtr_buf_printf(b, "invalid stack frame trace.StackFrame{PC:0x%" PRIx64 ", Func:",
                            f.pc);
-            put_q(b, f.func.data, f.func.len);
+            gtr_go_quote(b, f.func.data, f.func.len);
             gtr_buf_puts(b, ", File:");
-            put_q(b, f.file.data, f.file.len);
+            gtr_go_quote(b, f.file.data, f.file.len);
             gtr_buf_printf(b, ", Line:0x%" PRIx64 "}: missing information", f.line);
         }
     }
-    if (memo && v->nerrs == nerrs)
-        clean_mark(v, stk.id_);
+    /* Out of memory, the stack is not remembered: only walked again. */
+    if (stk.table_ == v->clean_table && v->nerrs == nerrs)
+        (void)gtr__idmap_put_index(&v->clean, &v->alc, stk.id_, 0, &i, &found);
     return GTR_OK;
 }
 
@@ -283,20 +239,15 @@ static gtr_status check_stack_frames(gtr_validator *v, gtr_stack stk, gtr_err *e
  * its frames: the empty stack, or one found complete in this generation. */
 static GTR__ALWAYS_INLINE bool stack_known_clean(const gtr_validator *v, gtr_stack stk)
 {
-    if (stk.id_ == 0)
-        return true;   /* the empty stack: no frames */
-    return stk.table_ != NULL && stk.table_ == v->clean_table &&
-           stk.id_ < (uint64_t)v->clean_hi * 64 &&
-           (v->clean[stk.id_ >> 6] >> (stk.id_ & 63) & 1) != 0;
+    size_t i;
+    return stk.id_ == 0 ||
+           (stk.table_ == v->clean_table && gtr__idmap_peek_index(&v->clean, stk.id_, &i));
 }
 
-/* check_stack: the empty stack and the stacks already found clean in this generation return
- * at once (inlined, twice per event); the others are walked. */
+/* check_stack is checkStack: inline for a stack known clean, twice per event. */
 static inline gtr_status check_stack(gtr_validator *v, gtr_stack stk, gtr_err *err)
 {
-    if (stack_known_clean(v, stk))
-        return GTR_OK;
-    return check_stack_frames(v, stk, err);
+    return stack_known_clean(v, stk) ? GTR_OK : walk_stack(v, stk, err);
 }
 
 static range_list *ranges_of(gtr_validator *v, gtr_resource_id r)
@@ -439,7 +390,7 @@ static gtr_status check_label(gtr_validator *v, const gtr_event *ev, gtr_err *er
     if (l.label.len == 0) {
         gtr_buf *b = acc_begin(v);
         gtr_buf_puts(b, "invalid label ");
-        put_q(b, l.label.data, l.label.len);
+        gtr_go_quote(b, l.label.data, l.label.len);
     }
     if (l.resource.kind == GTR_RESOURCE_NONE)
         acc_errorf(v, "label resource none");
@@ -575,7 +526,7 @@ static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_eve
         if (name != NULL && has_range(v, r.scope, name)) {
             gtr_buf *b = acc_begin(v);
             gtr_buf_puts(b, "already active range ");
-            put_q(b, rname.data, rname.len);
+            gtr_go_quote(b, rname.data, rname.len);
             gtr_buf_puts(b, " on ");
             gtr_resource_id_string(r.scope, b);
             gtr_buf_puts(b, " begun again");
@@ -589,7 +540,7 @@ static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_eve
         if (name == NULL || !has_range(v, r.scope, name)) {
             gtr_buf *b = acc_begin(v);
             gtr_buf_puts(b, "inactive range ");
-            put_q(b, rname.data, rname.len);
+            gtr_go_quote(b, rname.data, rname.len);
             gtr_buf_puts(b, " on ");
             gtr_resource_id_string(r.scope, b);
             gtr_buf_puts(b, " ended");
@@ -649,9 +600,9 @@ static gtr_status check_task(gtr_validator *v, const gtr_event *ev, gtr_event_ki
         if (t.type.len != tt->len || memcmp(t.type.data, tt->type, tt->len) != 0) {
             gtr_buf *b = acc_begin(v);
             gtr_buf_puts(b, "task end type ");
-            put_q(b, t.type.data, t.type.len);
+            gtr_go_quote(b, t.type.data, t.type.len);
             gtr_buf_puts(b, " doesn't match task start type ");
-            put_q(b, tt->type, tt->len);
+            gtr_go_quote(b, tt->type, tt->len);
             gtr_buf_printf(b, " for task %" PRIu64, t.id);
         }
         gtr__idstore_delete(&v->tasks, t.id);
@@ -720,7 +671,7 @@ static gtr_status check_metric(gtr_validator *v, const gtr_event *ev, gtr_err *e
         /* Metric names have a ":" per the runtime/metrics convention. */
         gtr_buf *b = acc_begin(v);
         gtr_buf_puts(b, "invalid metric name ");
-        put_q(b, m.name.data, m.name.len);
+        gtr_go_quote(b, m.name.data, m.name.len);
     }
     if (m.value.kind == GTR_VALUE_BAD)
         acc_errorf(v, "invalid value");
@@ -768,7 +719,8 @@ static GTR__ALWAYS_INLINE gtr_status validate_event(gtr_validator *v, const gtr_
 
     switch (gtr_event_get_kind(ev)) {
     case GTR_EVENT_SYNC:
-        clean_reset(v, ev->table_);
+        gtr__idmap_clear(&v->clean);   /* a new generation */
+        v->clean_table = ev->table_;
         return check_sync(v, ev, err);
     case GTR_EVENT_METRIC:
         return check_metric(v, ev, err);
