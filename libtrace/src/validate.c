@@ -66,18 +66,6 @@ typedef struct range_list {
     size_t n, cap;
 } range_list;
 
-typedef struct task_type {
-    const char *type;   /* interned */
-    size_t len;
-} task_type;
-
-/* Go's lastSync (trace.Sync), only what the checks read. */
-typedef struct last_sync {
-    int64_t n;
-    bool has_clock;
-    gtr_clock_snapshot clock;
-} last_sync;
-
 struct gtr_validator {
     gtr_alloc alc;
     gtr_time last_ts;
@@ -85,9 +73,9 @@ struct gtr_validator {
     gtr__idstore ps;        /* procid -> res_state */
     gtr__idstore ms;        /* threadid -> sched_ctx */
     gtr__idstore ranges[4]; /* per gtr_resource_kind: id -> range_list */
-    gtr__idstore tasks;     /* taskid -> task_type */
+    gtr__idstore tasks;     /* taskid -> gtr_str, the type (interned) */
     gtr__strpool pool;
-    last_sync last;
+    gtr_sync last;          /* Go's lastSync (its table is not read) */
     gtr_go_version go_version;
     bool go_version_set;   /* by the caller (gtr_validator_set_go_version) */
     bool skip_clock_snapshot_checks;
@@ -128,7 +116,7 @@ gtr_status gtr_validator_new(const gtr_alloc *alc, gtr_validator **out, gtr_err 
     gtr__idstore_init(&v->ms, &v->alc, sizeof(sched_ctx));
     for (int i = 0; i < 4; i++)
         gtr__idstore_init(&v->ranges[i], &v->alc, sizeof(range_list));
-    gtr__idstore_init(&v->tasks, &v->alc, sizeof(task_type));
+    gtr__idstore_init(&v->tasks, &v->alc, sizeof(gtr_str));
     v->tasks.map.slides = true;   /* task IDs only grow, the ended ones deleted */
     v->go_version = GTR_GO_CURRENT;
     gtr_buf_init(&v->errs, &v->alc);
@@ -339,46 +327,47 @@ static gtr_status check_sync(gtr_validator *v, const gtr_event *ev, gtr_err *err
     /* The reader emits a synthetic Sync at the end of a trace without clock snapshot data;
      * those are not checked. */
     if (v->go_version >= GTR_GO125 && !(s.n > 1 && !s.has_clock_snapshot)) {
+        const gtr_clock_snapshot *c = &s.clock, *l = &v->last.clock;
+        /* From the second Sync on, Go compares with lastSync's snapshot (and panics on a nil
+         * one: the nil pointer's message stands for the panic). */
+        bool compare = !v->skip_clock_snapshot_checks && s.n >= 2;
         if (!s.has_clock_snapshot) {
             acc_errorf(v, "sync %" PRId64 " has no clock snapshot", s.n);
+            compare = false;
         } else {
-            const gtr_clock_snapshot *c = &s.clock, *l = &v->last.clock;
             if (gtr__wall_is_zero(c->wall_sec, c->wall_nsec))
                 acc_errorf(v, "sync %" PRId64 " has zero wall time", s.n);
             if (c->mono == 0)
                 acc_errorf(v, "sync %" PRId64 " has zero mono time", s.n);
             if (c->trace == 0)
                 acc_errorf(v, "sync %" PRId64 " has zero trace time", s.n);
-            if (!v->skip_clock_snapshot_checks && s.n >= 2) {
-                if (!v->last.has_clock) {
-                    /* Go dereferences a nil lastSync.ClockSnapshot here and panics. */
-                    acc_errorf(v, "runtime error: invalid memory address or nil pointer "
-                                  "dereference");
-                } else {
-                    if (!gtr__wall_after(c->wall_sec, c->wall_nsec, l->wall_sec, l->wall_nsec)) {
-                        gtr_buf *b = acc_begin(v);
-                        gtr_buf_printf(b, "sync %" PRId64 " has non-increasing wall time: ", s.n);
-                        gtr__wall_string(c->wall_sec, c->wall_nsec, b);
-                        gtr_buf_puts(b, " vs ");
-                        gtr__wall_string(l->wall_sec, l->wall_nsec, b);
-                    }
-                    if (!(c->mono > l->mono)) {
-                        acc_errorf(v, "sync %" PRId64 " has non-increasing mono time: %" PRIu64
-                                      " vs %" PRIu64, s.n, c->mono, l->mono);
-                    }
-                    if (!(c->trace > l->trace)) {
-                        acc_errorf(v, "sync %" PRId64 " has non-increasing trace time: %" PRId64
-                                      " vs %" PRId64, s.n, c->trace, l->trace);
-                    }
-                }
-            }
+        }
+        if (compare && !v->last.has_clock_snapshot) {
+            acc_errorf(v, "runtime error: invalid memory address or nil pointer dereference");
+            compare = false;
+        }
+        if (compare && !gtr__wall_after(c->wall_sec, c->wall_nsec, l->wall_sec, l->wall_nsec)) {
+            gtr_buf *b = acc_begin(v);
+            gtr_buf_printf(b, "sync %" PRId64 " has non-increasing wall time: ", s.n);
+            gtr__wall_string(c->wall_sec, c->wall_nsec, b);
+            gtr_buf_puts(b, " vs ");
+            gtr__wall_string(l->wall_sec, l->wall_nsec, b);
+        }
+        if (compare && !(c->mono > l->mono)) {
+            acc_errorf(v, "sync %" PRId64 " has non-increasing mono time: %" PRIu64 " vs %" PRIu64,
+                       s.n, c->mono, l->mono);
+        }
+        if (compare && !(c->trace > l->trace)) {
+            acc_errorf(v, "sync %" PRId64 " has non-increasing trace time: %" PRId64
+                          " vs %" PRId64, s.n, c->trace, l->trace);
         }
     }
-    v->last.n = s.n;
-    v->last.has_clock = s.has_clock_snapshot;
-    v->last.clock = s.clock;
+    v->last = s;
     return GTR_OK;
 }
+
+/* The resources' names in the messages (GTR_RESOURCE_...). */
+static const char *const resource_names[4] = {"none", "goroutine", "proc", "thread"};
 
 static gtr_status check_label(gtr_validator *v, const gtr_event *ev, gtr_err *err)
 {
@@ -394,21 +383,13 @@ static gtr_status check_label(gtr_validator *v, const gtr_event *ev, gtr_err *er
     }
     if (l.resource.kind == GTR_RESOURCE_NONE)
         acc_errorf(v, "label resource none");
-    switch (l.resource.kind) {
-    case GTR_RESOURCE_GOROUTINE:
-        if (gtr__idstore_get(&v->gs, (uint64_t)l.resource.id) == NULL)
-            acc_errorf(v, "label for invalid goroutine %" PRId64, l.resource.id);
-        break;
-    case GTR_RESOURCE_PROC:
-        if (gtr__idstore_get(&v->ps, (uint64_t)l.resource.id) == NULL)
-            acc_errorf(v, "label for invalid proc %" PRId64, l.resource.id);
-        break;
-    case GTR_RESOURCE_THREAD:
-        if (gtr__idstore_get(&v->ms, (uint64_t)l.resource.id) == NULL)
-            acc_errorf(v, "label for invalid thread %" PRId64, l.resource.id);
-        break;
-    default:
-        break;
+    gtr__idstore *known = l.resource.kind == GTR_RESOURCE_GOROUTINE ? &v->gs
+                          : l.resource.kind == GTR_RESOURCE_PROC    ? &v->ps
+                          : l.resource.kind == GTR_RESOURCE_THREAD  ? &v->ms
+                                                                    : NULL;
+    if (known != NULL && gtr__idstore_get(known, (uint64_t)l.resource.id) == NULL) {
+        acc_errorf(v, "label for invalid %s %" PRId64, resource_names[l.resource.kind],
+                   l.resource.id);
     }
     return GTR_OK;
 }
@@ -440,7 +421,7 @@ static GTR__ALWAYS_INLINE gtr_status check_resource(gtr_validator *v, const gtr_
                                                     gtr_err *err)
 {
     const bool go = tr->resource.kind == GTR_RESOURCE_GOROUTINE;
-    const char *what = go ? "goroutine" : "proc";
+    const char *what = resource_names[tr->resource.kind];
     const int64_t id = tr->resource.id, none = go ? GTR_NO_GOROUTINE : GTR_NO_PROC;
     const uint8_t old = tr->old_state_, new_ = tr->new_state_;
     gtr_threadid thread = ev->m_;   /* gtr_event_thread(ev); ev is not NULL */
@@ -505,6 +486,18 @@ static GTR__ALWAYS_INLINE gtr_status check_resource(gtr_validator *v, const gtr_
     return GTR_OK;
 }
 
+/* range_error records Go's "<what>%q on %v<how>" of a range named name on scope. */
+static void range_error(gtr_validator *v, const char *what, gtr_str name, gtr_resource_id scope,
+                        const char *how)
+{
+    gtr_buf *b = acc_begin(v);
+    gtr_buf_puts(b, what);
+    gtr_go_quote(b, name.data, name.len);
+    gtr_buf_puts(b, " on ");
+    gtr_resource_id_string(scope, b);
+    gtr_buf_puts(b, how);
+}
+
 static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_event *ev,
                                                  gtr_event_kind kind, gtr_err *err)
 {
@@ -519,39 +512,22 @@ static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_eve
      * holds its reason, in r's own buffer: no name_ext_). */
     bool fixed = r.name_ext_ != NULL;
     const char *name = fixed ? v->range_names[ev->type_] : NULL;
-    if (name == NULL)
+    if (name == NULL) {
         name = gtr__strpool_find(&v->pool, rname.data, rname.len);
-    switch (kind) {
-    case GTR_EVENT_RANGE_BEGIN:
-        if (name != NULL && has_range(v, r.scope, name)) {
-            gtr_buf *b = acc_begin(v);
-            gtr_buf_puts(b, "already active range ");
-            gtr_go_quote(b, rname.data, rname.len);
-            gtr_buf_puts(b, " on ");
-            gtr_resource_id_string(r.scope, b);
-            gtr_buf_puts(b, " begun again");
-        }
-        break;
-    case GTR_EVENT_RANGE_ACTIVE:
-        if (name != NULL && has_range(v, r.scope, name))
-            return GTR_OK;
-        break;
-    default: /* GTR_EVENT_RANGE_END */
-        if (name == NULL || !has_range(v, r.scope, name)) {
-            gtr_buf *b = acc_begin(v);
-            gtr_buf_puts(b, "inactive range ");
-            gtr_go_quote(b, rname.data, rname.len);
-            gtr_buf_puts(b, " on ");
-            gtr_resource_id_string(r.scope, b);
-            gtr_buf_puts(b, " ended");
-        }
-        if (name != NULL) {
-            if (fixed)
-                v->range_names[ev->type_] = name;
-            delete_range(v, r.scope, name);
-        }
+        if (fixed)
+            v->range_names[ev->type_] = name;   /* NULL until it is interned */
+    }
+    bool active = has_range(v, r.scope, name);
+    if (kind == GTR_EVENT_RANGE_END) {
+        if (!active)
+            range_error(v, "inactive range ", rname, r.scope, " ended");
+        delete_range(v, r.scope, name);
         return GTR_OK;
     }
+    if (kind == GTR_EVENT_RANGE_BEGIN && active)
+        range_error(v, "already active range ", rname, r.scope, " begun again");
+    else if (active)   /* RangeActive */
+        return GTR_OK;
     /* Begin and Active add the range. */
     if (name == NULL &&
         (name = gtr__strpool_intern(&v->pool, &v->alc, rname.data, rname.len)) == NULL)
@@ -561,48 +537,47 @@ static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_eve
     return add_range(v, r.scope, name, err);
 }
 
+/* task_error records Go's "<what>%s" of a task's type. */
+static void task_error(gtr_validator *v, const char *what, gtr_str type)
+{
+    gtr_buf *b = acc_begin(v);
+    gtr_buf_puts(b, what);
+    gtr_buf_append(b, type.data, type.len);
+}
+
 static gtr_status check_task(gtr_validator *v, const gtr_event *ev, gtr_event_kind kind,
                              gtr_err *err)
 {
     gtr_task t;
-    gtr_status st;
-    task_type *tt;
+    gtr_str *typ;
     bool created;
+    gtr_status st;
 
     if ((st = gtr_event_task(ev, &t, err)) < 0)
         return st;
     if (kind == GTR_EVENT_TASK_BEGIN) {
-        const char *type;
-        if (t.id == GTR_NO_TASK || t.id == GTR_BACKGROUND_TASK) {
-            /* The background task should never have an event emitted for it. */
-            gtr_buf *b = acc_begin(v);
-            gtr_buf_puts(b, "found invalid task ID for task of type ");
-            gtr_buf_append(b, t.type.data, t.type.len);
-        }
-        if (t.parent == GTR_BACKGROUND_TASK) {
-            /* A task cannot be a subtask of the background task. */
-            gtr_buf *b = acc_begin(v);
-            gtr_buf_puts(b, "found background task as the parent for task of type ");
-            gtr_buf_append(b, t.type.data, t.type.len);
-        }
+        /* The background task should never have an event emitted for it. */
+        if (t.id == GTR_NO_TASK || t.id == GTR_BACKGROUND_TASK)
+            task_error(v, "found invalid task ID for task of type ", t.type);
+        /* A task cannot be a subtask of the background task. */
+        if (t.parent == GTR_BACKGROUND_TASK)
+            task_error(v, "found background task as the parent for task of type ", t.type);
         /* N.B. the task type is not checked: "" is a valid type. */
-        type = gtr__strpool_intern(&v->pool, &v->alc, t.type.data, t.type.len);
-        tt = type != NULL ? state_put(&v->tasks, (int64_t)t.id, &created) : NULL;
-        if (tt == NULL)
+        const char *type = gtr__strpool_intern(&v->pool, &v->alc, t.type.data, t.type.len);
+        if (type == NULL || (typ = state_put(&v->tasks, (int64_t)t.id, &created)) == NULL)
             return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
-        tt->type = type;
-        tt->len = t.type.len;
+        typ->data = type;
+        typ->len = t.type.len;
         return GTR_OK;
     }
     /* A task end may come without a begin: only check ends whose begin was seen. */
-    tt = gtr__idstore_get(&v->tasks, (uint64_t)t.id);
-    if (tt != NULL) {
-        if (t.type.len != tt->len || memcmp(t.type.data, tt->type, tt->len) != 0) {
+    if ((typ = gtr__idstore_get(&v->tasks, t.id)) != NULL) {
+        if (t.type.len != typ->len || memcmp(t.type.data, typ->data, typ->len) != 0) {
             gtr_buf *b = acc_begin(v);
             gtr_buf_puts(b, "task end type ");
             gtr_go_quote(b, t.type.data, t.type.len);
             gtr_buf_puts(b, " doesn't match task start type ");
-            gtr_go_quote(b, tt->type, tt->len);
+            gtr_go_quote(b, typ->data, typ->len);
             gtr_buf_printf(b, " for task %" PRIu64, t.id);
         }
         gtr__idstore_delete(&v->tasks, t.id);
