@@ -2,12 +2,11 @@
 /* Port of src/internal/trace/testtrace/validation.go at go1.27.3: the Validator.
  *
  * Go keeps its state in maps (gs, ps, ms, ranges, tasks) of pointers. Here each map is an
- * ID store (idmap.h): a dense window for IDs close together (goroutine, proc and thread IDs)
- * in front of a hash table, so any int64 ID works. A binding (Go's *schedContext) is stored
- * as the thread ID, since threads are never removed from ms. Range names and task types are interned in a string
- * pool, so the steady state allocates nothing and equal names compare by pointer. Every
- * failed check is appended to an accumulator and the messages are joined with "\n", as
- * errors.Join does. */
+ * ID store (idmap.h), so any int64 ID works. A binding (Go's *schedContext) is stored as the
+ * thread ID, since threads are never removed from ms. Range names and task types are
+ * interned in a string pool, so the steady state allocates nothing and equal names compare
+ * by pointer. Every failed check is appended to an accumulator and the messages are joined
+ * with "\n", as errors.Join does. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -722,42 +721,34 @@ static GTR__ALWAYS_INLINE gtr_status validate_event(gtr_validator *v, const gtr_
 }
 
 /* transition_fast is Event for a ProcStart, ProcStop, GoStart, GoStop or GoBlock (type, a
- * constant) in the common case, where every check passes: the time is later than the
- * last; a GoStop's or GoBlock's stack is known clean (its transition's stack is the same, so
- * Go's check that they match passes); the P or goroutine is known in the state the transition
- * leaves; and a start's thread is known and runs no other P (goroutine), or a stop's P
- * (goroutine) is bound to a thread that runs it. It then makes the same changes as the full
- * checks would and returns true; otherwise it changes nothing and returns false, for the full
- * checks to run. Its lookups are the ID maps' dense windows only, with no call: a
- * function with a call on its common path saves six registers at every entry. These five
- * types are nearly all of a real trace's events. */
+ * constant) when every check passes: a later time; the transition's stack known clean (it is
+ * the event's own for GoStop and GoBlock, so Go's check that they match passes, and the other
+ * three have none: test_validate holds the spec to it); the P or goroutine known in the state
+ * the transition leaves; a start's thread known and running no other, or a stop's P or
+ * goroutine bound to a thread that runs it. It then makes the full checks' changes and
+ * returns true; otherwise it changes nothing and returns false, for the full checks to run.
+ * Its lookups are the ID maps' dense windows only: a call on its path would make every entry
+ * save registers. */
 static GTR__ALWAYS_INLINE bool transition_fast(gtr_validator *v, const gtr_event *ev,
                                                uint8_t type)
 {
+    gtr_state_transition tr;
     gtr_time ts = ev->time_;
     if (v->fast_paths_off || (v->last_ts != 0 && ts <= v->last_ts))   /* check_time's */
         return false;
-    /* The transition as the full checks make it (its resource, states and stack fold to
-     * constants and loads for a constant type; none of the five can fail). */
-    gtr_state_transition tr;
-    if (gtr__state_transition_of(ev, type, false, &tr, NULL) != GTR_OK)
-        return false;
-    /* The event's own stack is the transition's (GoStop, GoBlock) or none (the other three:
-     * test_validate holds the spec to it), so one check stands for the full checks' two. */
-    if (!stack_known_clean(v, tr.stack))
+    /* The full checks' transition: none of the five types can fail. */
+    if (gtr__state_transition_of(ev, type, false, &tr, NULL) != GTR_OK ||
+        !stack_known_clean(v, tr.stack))
         return false;
     const bool proc = tr.resource.kind == GTR_RESOURCE_PROC;
     const bool start = tr.new_state_ == (proc ? GTR_PROC_RUNNING : GTR_GO_RUNNING);
-    const int64_t none = proc ? GTR_NO_PROC : GTR_NO_GOROUTINE;
-    int64_t id = tr.resource.id;
+    const int64_t id = tr.resource.id, none = proc ? GTR_NO_PROC : GTR_NO_GOROUTINE;
     res_state *state = gtr__idstore_peek(proc ? &v->ps : &v->gs, (uint64_t)id);
     if (state == NULL || state->state != tr.old_state_)
         return false;
     sched_ctx *ctx;
     if (start) {
-        if (ev->m_ == GTR_NO_THREAD)
-            return false;
-        if ((ctx = gtr__idstore_peek(&v->ms, (uint64_t)ev->m_)) == NULL)
+        if (ev->m_ == GTR_NO_THREAD || (ctx = gtr__idstore_peek(&v->ms, (uint64_t)ev->m_)) == NULL)
             return false;
         int64_t *runs = proc ? &ctx->p : &ctx->g;
         if (*runs != none && *runs != id)
@@ -766,11 +757,7 @@ static GTR__ALWAYS_INLINE bool transition_fast(gtr_validator *v, const gtr_event
         state->bound = true;
         state->binding = ctx->m;
     } else {
-        /* (The full checks never leave a P or goroutine unbound while its binding thread runs
-         * it, so the test of bound is for the reader's sake as much as the path's.) */
-        if (!state->bound)
-            return false;
-        if ((ctx = gtr__idstore_peek(&v->ms, (uint64_t)state->binding)) == NULL)
+        if (!state->bound || (ctx = gtr__idstore_peek(&v->ms, (uint64_t)state->binding)) == NULL)
             return false;
         int64_t *runs = proc ? &ctx->p : &ctx->g;
         if (*runs != id)
@@ -817,40 +804,30 @@ static GTR__ALWAYS_INLINE void reset_accumulator(gtr_validator *v)
     }
 }
 
-/* validator_event is gtr_validator_event's work, inlined there with validate and the checks
- * shared by the other types: a caller of the library (the CLI, a program linked to the shared
- * library) makes one call per event, as a caller inlining it all under LTO does none. */
-static GTR__ALWAYS_INLINE gtr_status validator_event(gtr_validator *v, const gtr_event *ev,
-                                                     gtr_err *err)
+/* gtr_validator_event inlines validate and the checks shared by the other types: a caller of
+ * the library (the CLI, a program linked to the shared library) makes one call per event. */
+gtr_status gtr_validator_event(gtr_validator *v, const gtr_event *ev, gtr_err *err)
 {
+    gtr_err local;
     gtr_status st;
 
     if (v == NULL || ev == NULL)
         return gtr_err_setf(err, GTR_E_USAGE, "gtr_validator_event: NULL argument");
-    reset_accumulator(v);
-    if ((st = validate(v, ev, err)) < 0)
-        return st;
-    if (v->nerrs == 0)
-        return GTR_OK;
-    return accumulated_error(v, err);
-}
-
-gtr_status gtr_validator_event(gtr_validator *v, const gtr_event *ev, gtr_err *err)
-{
-    gtr_err local;
     if (err == NULL) {
         gtr_err_init(&local);   /* per event: the message buffer need not be zeroed */
         err = &local;
     }
-    gtr_status st = validator_event(v, ev, err);
+    reset_accumulator(v);
+    if ((st = validate(v, ev, err)) == GTR_OK && v->nerrs != 0)
+        st = accumulated_error(v, err);
     if (err == &local)
         gtr_err_clear(&local);
     return st;
 }
 
-/* gtr_validator_run: validator_event's work is inlined here, and gtr_reader_next's common case
- * is small enough for link-time optimisation to inline it too (reader.c). The accumulator is
- * reset once: the loop ends at the first event that leaves a message. */
+/* gtr_validator_run inlines validate too, and gtr_reader_next's common case is small enough
+ * for link-time optimisation to inline it (reader.c). The accumulator is reset once: the
+ * loop ends at the first event that leaves a message. */
 gtr_status gtr_validator_run(gtr_validator *v, gtr_reader *r, uint64_t max, uint64_t *n,
                              gtr_err *err)
 {
