@@ -23,8 +23,6 @@
 #include "strpool.h"
 #include "validate_priv.h"
 
-/* ---- state maps ------------------------------------------------------------------- */
-
 /* state_put is Go's lookup that adds a zero value when absent: id's record, zeroed when
  * *created. NULL when out of memory. (Only task records are ever deleted, and they own no
  * buffers, so zeroing a recycled record loses nothing.) The insertion, rare, is out of line. */
@@ -42,8 +40,6 @@ static GTR__ALWAYS_INLINE void *state_put(gtr__idstore *s, int64_t id, bool *cre
     *created = r == NULL;
     return r != NULL ? r : state_add(s, id);
 }
-
-/* ---- validator state ------------------------------------------------------------------ */
 
 /* Go's schedContext. */
 typedef struct sched_ctx {
@@ -81,11 +77,10 @@ struct gtr_validator {
     bool fast_paths_off;   /* gtr__validator_set_fast_paths(v, false) */
     gtr_buf errs;        /* the accumulator: messages joined with "\n" */
     size_t nerrs;
-    /* The IDs of the stacks check_stack found complete in the current generation (a stack's
-     * frames do not change within one, so each is walked once), in table clean_table, the
-     * last Sync's (a generation's first event). Only stacks of that table are remembered:
-     * events made one by one (gtr_make_event) may come with tables freed and reallocated at
-     * the same address, so a table pointer alone does not name a generation. */
+    /* The stacks found complete in this generation (their frames do not change within one),
+     * of clean_table, the last Sync's, only: events made one by one (gtr_make_event) may come
+     * with tables freed and reallocated at one address, so a table does not name a
+     * generation. */
     const void *clean_table;
     gtr__idmap clean;      /* stack ID -> index 0 (a set) */
     /* range_names[t]: the pool's copy of the name of the ranges of event type t, once met,
@@ -584,7 +579,7 @@ static gtr_status check_task(gtr_validator *v, const gtr_event *ev, gtr_event_ki
     return GTR_OK;
 }
 
-/* time_out_of_order records the error of an event not later than the last. */
+/* time_out_of_order records the error of an event not later than the last (out of line). */
 static GTR__NOINLINE gtr_status time_out_of_order(gtr_validator *v, const gtr_event *ev,
                                                   gtr_err *err)
 {
@@ -596,22 +591,10 @@ static GTR__NOINLINE gtr_status time_out_of_order(gtr_validator *v, const gtr_ev
     return GTR_OK;
 }
 
-/* check_time is the timestamp order check. */
-static GTR__ALWAYS_INLINE gtr_status check_time(gtr_validator *v, const gtr_event *ev,
-                                                gtr_err *err)
-{
-    gtr_time ts = ev->time_;   /* gtr_event_time(ev); ev is not NULL */
-    if (v->last_ts != 0 && ts <= v->last_ts)
-        return time_out_of_order(v, ev, err);
-    v->last_ts = ts;
-    return GTR_OK;
-}
-
-/* check_transition is Event's StateTransition case for an event of type `type`, known at
- * compile time where the caller passes a constant: the transition's resource, states and stack
- * then fold to constants and loads, and check_resource's branches on the type are decided
- * here (ProcStart and ProcStop, GoStart and GoStop take turns in a trace, which no branch
- * predictor guesses). The event's own stack was checked. */
+/* check_transition is Event's StateTransition case for an event of type `type`, a constant
+ * where the caller passes one: the transition then folds to constants and loads, and
+ * check_resource's branches on it are decided here, not by a branch predictor. The event's
+ * own stack was checked, leaving nerrs messages. */
 static GTR__ALWAYS_INLINE gtr_status check_transition(gtr_validator *v, const gtr_event *ev,
                                                       uint8_t type, size_t nerrs, gtr_err *err)
 {
@@ -621,10 +604,9 @@ static GTR__ALWAYS_INLINE gtr_status check_transition(gtr_validator *v, const gt
      * GoBlock's, the only types that have one). */
     if ((st = gtr__state_transition_of(ev, type, false, &tr, err)) < 0)
         return st;
-    /* The transition's stack is the event's own for these types (gtr__state_transition_of):
-     * when the event's check found nothing, a second one would find nothing either (a
-     * stack's frames do not change). One that found an incomplete frame is checked again, as
-     * Go does, and reports it again. */
+    /* The transition's stack is the event's own for these types: a second check of a clean
+     * one would find nothing. One with an incomplete frame is checked, and reported, again,
+     * as in Go. */
     bool same_stack = type == GTR_EV_GO_STOP || type == GTR_EV_GO_BLOCK ||
                       type == GTR_EV_GO_SYSCALL_BEGIN;
     if ((!same_stack || v->nerrs != nerrs) && (st = check_stack(v, tr.stack, err)) < 0)
@@ -685,8 +667,13 @@ static GTR__ALWAYS_INLINE gtr_status validate_event(gtr_validator *v, const gtr_
                                                gtr_err *err)
 {
     gtr_status st;
-    if ((st = check_time(v, ev, err)) < 0)
-        return st;
+    /* Validate timestamp order (ev->time_ is gtr_event_time(ev)). */
+    if (v->last_ts != 0 && ev->time_ <= v->last_ts) {
+        if ((st = time_out_of_order(v, ev, err)) < 0)
+            return st;
+    } else {
+        v->last_ts = ev->time_;
+    }
     size_t nerrs = v->nerrs;
     if ((st = check_stack(v, gtr_event_stack(ev), err)) < 0)
         return st;
