@@ -773,22 +773,18 @@ static GTR__ALWAYS_INLINE gtr_status validate(gtr_validator *v, const gtr_event 
     return done ? GTR_OK : validate_event(v, ev, err);
 }
 
-/* accumulated_error returns the messages the event just validated left (v->nerrs != 0). */
-static GTR__NOINLINE gtr_status accumulated_error(gtr_validator *v, gtr_err *err)
+/* take_errors is errAccumulator.Errors for an event that left messages (v->nerrs != 0): they
+ * become err, unless the event failed otherwise (st < 0), and the accumulator is emptied, so
+ * that every event starts with it empty. */
+static GTR__NOINLINE gtr_status take_errors(gtr_validator *v, gtr_status st, gtr_err *err)
 {
-    if (gtr_buf_status(&v->errs) < 0)
-        return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
-    return gtr_err_setn(err, GTR_E_INVALID, v->errs.data, v->errs.len);
-}
-
-/* reset_accumulator empties the messages of the event before (acc_begin counts each, so an
- * event that added none left the accumulator as its reset left it). */
-static GTR__ALWAYS_INLINE void reset_accumulator(gtr_validator *v)
-{
-    if (v->nerrs != 0) {
-        gtr_buf_reset(&v->errs);
-        v->nerrs = 0;
-    }
+    if (st >= 0 && gtr_buf_status(&v->errs) < 0)
+        st = gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
+    else if (st >= 0)
+        st = gtr_err_setn(err, GTR_E_INVALID, v->errs.data, v->errs.len);
+    gtr_buf_reset(&v->errs);
+    v->nerrs = 0;
+    return st;
 }
 
 /* gtr_validator_event inlines validate and the checks shared by the other types: a caller of
@@ -804,17 +800,15 @@ gtr_status gtr_validator_event(gtr_validator *v, const gtr_event *ev, gtr_err *e
         gtr_err_init(&local);   /* per event: the message buffer need not be zeroed */
         err = &local;
     }
-    reset_accumulator(v);
-    if ((st = validate(v, ev, err)) == GTR_OK && v->nerrs != 0)
-        st = accumulated_error(v, err);
+    if ((st = validate(v, ev, err)) != GTR_OK || v->nerrs != 0)
+        st = take_errors(v, st, err);
     if (err == &local)
         gtr_err_clear(&local);
     return st;
 }
 
 /* gtr_validator_run inlines validate too, and gtr_reader_next's common case is small enough
- * for link-time optimisation to inline it (reader.c). The accumulator is reset once: the
- * loop ends at the first event that leaves a message. */
+ * for link-time optimisation to inline it (reader.c). */
 gtr_status gtr_validator_run(gtr_validator *v, gtr_reader *r, uint64_t max, uint64_t *n,
                              gtr_err *err)
 {
@@ -835,15 +829,12 @@ gtr_status gtr_validator_run(gtr_validator *v, gtr_reader *r, uint64_t max, uint
     gtr_err_clear(err);
     if (!v->go_version_set)
         v->go_version = gtr_reader_go_version(r);
-    reset_accumulator(v);
     while (max == 0 || k < max) {
         if ((st = gtr__reader_next_ref(r, &buf, &ev, err)) != GTR_OK)
             break;
         k++;
-        if ((st = validate(v, ev, err)) < 0)
-            break;
-        if (v->nerrs != 0) {
-            st = accumulated_error(v, err);
+        if ((st = validate(v, ev, err)) != GTR_OK || v->nerrs != 0) {
+            st = take_errors(v, st, err);
             break;
         }
     }
