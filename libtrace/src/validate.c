@@ -96,12 +96,11 @@ void gtr__validator_set_fast_paths(gtr_validator *v, bool on)
 gtr_status gtr_validator_new(const gtr_alloc *alc, gtr_validator **out, gtr_err *err)
 {
     const gtr_alloc *a = gtr__alloc_or_libc(alc);
-    gtr_validator *v;
 
     if (out == NULL)
         return gtr_err_setf(err, GTR_E_USAGE, "gtr_validator_new: NULL out");
     *out = NULL;
-    v = gtr__calloc(a, 1, sizeof *v);
+    gtr_validator *v = gtr__calloc(a, 1, sizeof *v);
     if (v == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "allocating validator");
     v->alc = *a;
@@ -140,11 +139,9 @@ static void free_range_list(const gtr_alloc *a, void *p)
 
 void gtr_validator_free(gtr_validator *v)
 {
-    const gtr_alloc *a;
-
     if (v == NULL)
         return;
-    a = &v->alc;
+    const gtr_alloc *a = &v->alc;
     gtr__idstore_destroy(&v->gs, NULL);
     gtr__idstore_destroy(&v->ps, NULL);
     gtr__idstore_destroy(&v->ms, NULL);
@@ -156,8 +153,6 @@ void gtr_validator_free(gtr_validator *v)
     gtr__idmap_free(&v->clean, a);
     gtr__free(a, v);
 }
-
-/* ---- the accumulator ------------------------------------------------------------------ */
 
 /* acc_begin starts a new message (errors.Join separates them with "\n"). */
 static gtr_buf *acc_begin(gtr_validator *v)
@@ -176,8 +171,6 @@ static void acc_errorf(gtr_validator *v, const char *fmt, ...)
     gtr_buf_vprintf(b, fmt, ap);
     va_end(ap);
 }
-
-/* ---- checks --------------------------------------------------------------------------- */
 
 /* walk_stack is Go's checkStack: every frame but the first must be complete. A stack found
  * complete is remembered for its generation; one with an incomplete frame is walked, and
@@ -237,12 +230,11 @@ static range_list *ranges_of(gtr_validator *v, gtr_resource_id r)
     return gtr__idstore_get(&v->ranges[r.kind & 3], (uint64_t)r.id);
 }
 
+/* has_range: a name never interned (NULL) is in no list. */
 static bool has_range(gtr_validator *v, gtr_resource_id r, const char *name)
 {
     range_list *l = ranges_of(v, r);
-    if (l == NULL || name == NULL)
-        return false;
-    for (size_t i = 0; i < l->n; i++)
+    for (size_t i = 0; l != NULL && i < l->n; i++)
         if (l->items[i] == name)
             return true;
     return false;
@@ -267,9 +259,7 @@ static gtr_status add_range(gtr_validator *v, gtr_resource_id r, const char *nam
 static void delete_range(gtr_validator *v, gtr_resource_id r, const char *name)
 {
     range_list *l = ranges_of(v, r);
-    if (l == NULL)
-        return;
-    for (size_t i = 0; i < l->n; i++) {
+    for (size_t i = 0; l != NULL && i < l->n; i++) {
         if (l->items[i] == name) {
             memmove(&l->items[i], &l->items[i + 1], (l->n - i - 1) * sizeof l->items[0]);
             l->n--;
