@@ -624,19 +624,14 @@ static gtr_status check_metric(gtr_validator *v, const gtr_event *ev, gtr_err *e
     return GTR_OK;
 }
 
-/* check_state_transition is Event's StateTransition case. The common transitions each get
- * their own copy of check_transition, their type a constant (the case labels); the others
- * share one, the type read at run time. Out of line: Event's other cases, inline in the
- * caller's loop, stay small. */
+/* check_state_transition is Event's StateTransition case. The common transitions that the
+ * fast path does not take each get their own copy of check_transition, their type a constant
+ * (the case labels); the others share one, the type read at run time. Out of line: Event's
+ * other cases, inline in the caller's loop, stay small. */
 static GTR__NOINLINE gtr_status check_state_transition(gtr_validator *v, const gtr_event *ev,
                                                        size_t nerrs, gtr_err *err)
 {
     switch (ev->type_) {
-    case GTR_EV_PROC_START: return check_transition(v, ev, GTR_EV_PROC_START, nerrs, err);
-    case GTR_EV_PROC_STOP: return check_transition(v, ev, GTR_EV_PROC_STOP, nerrs, err);
-    case GTR_EV_GO_START: return check_transition(v, ev, GTR_EV_GO_START, nerrs, err);
-    case GTR_EV_GO_STOP: return check_transition(v, ev, GTR_EV_GO_STOP, nerrs, err);
-    case GTR_EV_GO_BLOCK: return check_transition(v, ev, GTR_EV_GO_BLOCK, nerrs, err);
     case GTR_EV_GO_CREATE: return check_transition(v, ev, GTR_EV_GO_CREATE, nerrs, err);
     case GTR_EV_GO_DESTROY: return check_transition(v, ev, GTR_EV_GO_DESTROY, nerrs, err);
     case GTR_EV_GO_UNBLOCK: return check_transition(v, ev, GTR_EV_GO_UNBLOCK, nerrs, err);
