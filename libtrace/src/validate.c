@@ -649,7 +649,7 @@ static GTR__NOINLINE gtr_status check_state_transition(gtr_validator *v, const g
 /* validate_event is validation.go's Event: the time and the stack of every event, then the
  * checks of its kind. */
 static GTR__ALWAYS_INLINE gtr_status validate_event(gtr_validator *v, const gtr_event *ev,
-                                               gtr_err *err)
+                                                    gtr_err *err)
 {
     gtr_status st;
     /* Validate timestamp order (ev->time_ is gtr_event_time(ev)). */
@@ -706,7 +706,7 @@ static GTR__ALWAYS_INLINE bool transition_fast(gtr_validator *v, const gtr_event
 {
     gtr_state_transition tr;
     gtr_time ts = ev->time_;
-    if (v->fast_paths_off || (v->last_ts != 0 && ts <= v->last_ts))   /* check_time's */
+    if (v->fast_paths_off || (v->last_ts != 0 && ts <= v->last_ts))   /* Event's time check */
         return false;
     /* The full checks' transition: none of the five types can fail. */
     if (gtr__state_transition_of(ev, type, false, &tr, NULL) != GTR_OK ||
