@@ -178,7 +178,7 @@ static void acc_errorf(gtr_validator *v, const char *fmt, ...)
 static GTR__NOINLINE gtr_status walk_stack(gtr_validator *v, gtr_stack stk, gtr_err *err)
 {
     const uint64_t *pcs;
-    size_t npcs, nerrs = v->nerrs, i;
+    size_t npcs, nerrs = v->nerrs, n = gtr_stack_len(stk), i;
     bool found;
     gtr_status st;
 
@@ -187,7 +187,7 @@ static GTR__NOINLINE gtr_status walk_stack(gtr_validator *v, gtr_stack stk, gtr_
         return gtr_err_setf(err, GTR_E_USAGE, "expected id %" PRIu64 " in trace.stack table",
                             stk.id_);
     }
-    for (i = 0; i < gtr_stack_len(stk); i++) {
+    for (i = 0; i < n; i++) {
         gtr_frame f;
         if ((st = gtr_stack_frame(stk, i, &f, err)) < 0)
             return st;
