@@ -745,6 +745,21 @@ static const vec_event scen_proc_states[] = {
     {1, 13, 9, -1, -1, 8, {9u, 1u, 2u, 0u}, 0u, 0u, 0u, 0u, 0,
      "bad old state for unregistered proc 9: Running"},
 };
+static const vec_event scen_stop_on_another_thread[] = {
+    {1, 13, 1, -1, -1, 3, {4u, 1u, 0u, 0u}, 0u, 0u, 0u, 0u, 0,
+     ""},
+    {1, 10, 2, -1, 4, 3, {5u, 1u, 0u, 0u}, 0u, 0u, 0u, 0u, 0,
+     "bad old state for unregistered proc 5: Idle\n"
+    "tried to run proc 5 when one was already executing (4) on thread 3"},
+    {1, 11, 3, -1, 4, 8, {0u, 0u, 0u, 0u}, 0u, 0u, 0u, 0u, 0,
+     "tried to stop proc 4 when it wasn't currently executing (currently executing 5) on thread 3"},
+    {1, 25, 4, -1, -1, 3, {13u, 3u, 2u, 0u}, 0u, 0u, 0u, 0u, 0,
+     ""},
+    {1, 25, 5, -1, -1, 3, {14u, 3u, 2u, 0u}, 0u, 0u, 0u, 0u, 0,
+     "tried to run goroutine 14 when one was already executing (13) on thread 3"},
+    {1, 19, 6, 13, -1, 8, {6u, 1u, 0u, 0u}, 0u, 0u, 0u, 0u, 0,
+     "tried to stop goroutine 13 when it wasn't currently executing (currently executing 14) on thread 8"},
+};
 static const vec_event scen_proc_undetermined_after_sync[] = {
     {1, 255, 1, -1, -1, -1, {1u, 0u, 0u, 0u}, 0u, 0u, 0u, 0u, 0,
      ""},
@@ -800,6 +815,7 @@ static const vec_scenario vec_scenarios[] = {
     {"ranges", 26, false, scen_ranges, sizeof scen_ranges / sizeof scen_ranges[0]},
     {"tasks", 26, false, scen_tasks, sizeof scen_tasks / sizeof scen_tasks[0]},
     {"proc_states", 26, false, scen_proc_states, sizeof scen_proc_states / sizeof scen_proc_states[0]},
+    {"stop_on_another_thread", 26, false, scen_stop_on_another_thread, sizeof scen_stop_on_another_thread / sizeof scen_stop_on_another_thread[0]},
     {"proc_undetermined_after_sync", 23, false, scen_proc_undetermined_after_sync, sizeof scen_proc_undetermined_after_sync / sizeof scen_proc_undetermined_after_sync[0]},
     {"stack_frames", 26, false, scen_stack_frames, sizeof scen_stack_frames / sizeof scen_stack_frames[0]},
     {"lenient_old_version", 21, false, scen_lenient_old_version, sizeof scen_lenient_old_version / sizeof scen_lenient_old_version[0]},

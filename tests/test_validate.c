@@ -81,6 +81,7 @@ SCENARIO(test_validate_ranges_inconsistent_fail, "ranges")
 SCENARIO(test_validate_tasks_inconsistent_fail, "tasks")
 SCENARIO(test_validate_proc_states_fail, "proc_states")
 SCENARIO(test_validate_proc_undetermined_after_sync_fails, "proc_undetermined_after_sync")
+SCENARIO(test_validate_stop_on_another_thread_names_go_s_thread, "stop_on_another_thread")
 SCENARIO(test_validate_stack_frames_missing_information_fail, "stack_frames")
 SCENARIO(test_validate_thread_none_before_go122_passes, "lenient_old_version")
 SCENARIO(test_validate_thread_none_from_go122_fails, "lenient_not_for_go122")
@@ -90,7 +91,7 @@ SCENARIO(test_validate_several_failures_joined, "many_errors")
 static void test_validate_every_scenario_has_a_test(void **state)
 {
     (void)state;
-    assert_int_equal(NELEM(vec_scenarios), 19);
+    assert_int_equal(NELEM(vec_scenarios), 20);
 }
 
 /* ---- ID maps ---- */
@@ -656,6 +657,7 @@ int main(void)
         cmocka_unit_test(test_validate_tasks_inconsistent_fail),
         cmocka_unit_test(test_validate_proc_states_fail),
         cmocka_unit_test(test_validate_proc_undetermined_after_sync_fails),
+        cmocka_unit_test(test_validate_stop_on_another_thread_names_go_s_thread),
         cmocka_unit_test(test_validate_stack_frames_missing_information_fail),
         cmocka_unit_test(test_validate_thread_none_before_go122_passes),
         cmocka_unit_test(test_validate_thread_none_from_go122_fails),

@@ -2,12 +2,11 @@
 /* Port of src/internal/trace/testtrace/validation.go at go1.27.3: the Validator.
  *
  * Go keeps its state in maps (gs, ps, ms, ranges, tasks) of pointers. Here each map is an
- * ID store (idmap.h): a dense window for IDs close together (goroutine, proc and thread IDs)
- * in front of a hash table, so any int64 ID works. A binding (Go's *schedContext) is stored
- * as the thread ID, since threads are never removed from ms. Range names and task types are interned in a string
- * pool, so the steady state allocates nothing and equal names compare by pointer. Every
- * failed check is appended to an accumulator and the messages are joined with "\n", as
- * errors.Join does. */
+ * ID store (idmap.h), so any int64 ID works. A binding (Go's *schedContext) is stored as the
+ * thread ID, since threads are never removed from ms. Range names and task types are
+ * interned in a string pool, so the steady state allocates nothing and equal names compare
+ * by pointer. Every failed check is appended to an accumulator and the messages are joined
+ * with "\n", as errors.Join does. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -24,9 +23,9 @@
 #include "strpool.h"
 #include "validate_priv.h"
 
-/* ---- state maps ------------------------------------------------------------------- */
-
-/* state_add is state_put for an absent id. */
+/* state_put is Go's lookup that adds a zero value when absent: id's record, zeroed when
+ * *created. NULL when out of memory. (Only task records are ever deleted, and they own no
+ * buffers, so zeroing a recycled record loses nothing.) The insertion, rare, is out of line. */
 static GTR__NOINLINE void *state_add(gtr__idstore *s, int64_t id)
 {
     void *r = gtr__idstore_insert(s, (uint64_t)id);
@@ -35,17 +34,12 @@ static GTR__NOINLINE void *state_add(gtr__idstore *s, int64_t id)
     return r;
 }
 
-/* state_put is Go's lookup that adds a zero value when absent: id's record, zeroed when
- * *created. NULL when out of memory. (Only task records are ever deleted, and they own no
- * buffers, so zeroing a recycled record loses nothing.) */
 static GTR__ALWAYS_INLINE void *state_put(gtr__idstore *s, int64_t id, bool *created)
 {
     void *r = gtr__idstore_get(s, (uint64_t)id);
     *created = r == NULL;
     return r != NULL ? r : state_add(s, id);
 }
-
-/* ---- validator state ------------------------------------------------------------------ */
 
 /* Go's schedContext. */
 typedef struct sched_ctx {
@@ -67,18 +61,6 @@ typedef struct range_list {
     size_t n, cap;
 } range_list;
 
-typedef struct task_type {
-    const char *type;   /* interned */
-    size_t len;
-} task_type;
-
-/* Go's lastSync (trace.Sync), only what the checks read. */
-typedef struct last_sync {
-    int64_t n;
-    bool has_clock;
-    gtr_clock_snapshot clock;
-} last_sync;
-
 struct gtr_validator {
     gtr_alloc alc;
     gtr_time last_ts;
@@ -86,25 +68,21 @@ struct gtr_validator {
     gtr__idstore ps;        /* procid -> res_state */
     gtr__idstore ms;        /* threadid -> sched_ctx */
     gtr__idstore ranges[4]; /* per gtr_resource_kind: id -> range_list */
-    gtr__idstore tasks;     /* taskid -> task_type */
+    gtr__idstore tasks;     /* taskid -> gtr_str, the type (interned) */
     gtr__strpool pool;
-    last_sync last;
+    gtr_sync last;          /* Go's lastSync (its table is not read) */
     gtr_go_version go_version;
     bool go_version_set;   /* by the caller (gtr_validator_set_go_version) */
     bool skip_clock_snapshot_checks;
     bool fast_paths_off;   /* gtr__validator_set_fast_paths(v, false) */
     gtr_buf errs;        /* the accumulator: messages joined with "\n" */
     size_t nerrs;
-    /* Stacks check_stack found complete in the current generation: a stack's frames are
-     * immutable within a generation, so each is walked once per generation. Bit i of
-     * clean[] is stack ID i of table clean_table, the table of the last Sync (a
-     * generation's first event). Only stacks of that table are remembered: events made
-     * one by one (gtr_make_event) may come with tables freed and reallocated at the same
-     * address, so a table pointer alone does not name a generation. */
+    /* The stacks found complete in this generation (their frames do not change within one),
+     * of clean_table, the last Sync's, only: events made one by one (gtr_make_event) may come
+     * with tables freed and reallocated at one address, so a table does not name a
+     * generation. */
     const void *clean_table;
-    uint64_t *clean;
-    size_t clean_cap;    /* words allocated */
-    size_t clean_hi;     /* words possibly non-zero */
+    gtr__idmap clean;      /* stack ID -> index 0 (a set) */
     /* range_names[t]: the pool's copy of the name of the ranges of event type t, once met,
      * for the types whose range name is a static string (all but stop-the-world's). */
     const char *range_names[256];
@@ -115,18 +93,14 @@ void gtr__validator_set_fast_paths(gtr_validator *v, bool on)
     v->fast_paths_off = !on;
 }
 
-/* Stack IDs at or above this are checked every time (Go's IDs are small counters). */
-#define CLEAN_MAX_ID ((uint64_t)1 << 22)
-
 gtr_status gtr_validator_new(const gtr_alloc *alc, gtr_validator **out, gtr_err *err)
 {
     const gtr_alloc *a = gtr__alloc_or_libc(alc);
-    gtr_validator *v;
 
     if (out == NULL)
         return gtr_err_setf(err, GTR_E_USAGE, "gtr_validator_new: NULL out");
     *out = NULL;
-    v = gtr__calloc(a, 1, sizeof *v);
+    gtr_validator *v = gtr__calloc(a, 1, sizeof *v);
     if (v == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "allocating validator");
     v->alc = *a;
@@ -135,7 +109,7 @@ gtr_status gtr_validator_new(const gtr_alloc *alc, gtr_validator **out, gtr_err 
     gtr__idstore_init(&v->ms, &v->alc, sizeof(sched_ctx));
     for (int i = 0; i < 4; i++)
         gtr__idstore_init(&v->ranges[i], &v->alc, sizeof(range_list));
-    gtr__idstore_init(&v->tasks, &v->alc, sizeof(task_type));
+    gtr__idstore_init(&v->tasks, &v->alc, sizeof(gtr_str));
     v->tasks.map.slides = true;   /* task IDs only grow, the ended ones deleted */
     v->go_version = GTR_GO_CURRENT;
     gtr_buf_init(&v->errs, &v->alc);
@@ -165,11 +139,9 @@ static void free_range_list(const gtr_alloc *a, void *p)
 
 void gtr_validator_free(gtr_validator *v)
 {
-    const gtr_alloc *a;
-
     if (v == NULL)
         return;
-    a = &v->alc;
+    const gtr_alloc *a = &v->alc;
     gtr__idstore_destroy(&v->gs, NULL);
     gtr__idstore_destroy(&v->ps, NULL);
     gtr__idstore_destroy(&v->ms, NULL);
@@ -178,11 +150,9 @@ void gtr_validator_free(gtr_validator *v)
     gtr__idstore_destroy(&v->tasks, NULL);
     gtr__strpool_free(&v->pool, a);
     gtr_buf_free(&v->errs);
-    gtr__free(a, v->clean);
+    gtr__idmap_free(&v->clean, a);
     gtr__free(a, v);
 }
-
-/* ---- the accumulator ------------------------------------------------------------------ */
 
 /* acc_begin starts a new message (errors.Join separates them with "\n"). */
 static gtr_buf *acc_begin(gtr_validator *v)
@@ -202,63 +172,22 @@ static void acc_errorf(gtr_validator *v, const char *fmt, ...)
     va_end(ap);
 }
 
-static void put_q(gtr_buf *b, const char *s, size_t n)
+/* walk_stack is Go's checkStack: every frame but the first must be complete. A stack found
+ * complete is remembered for its generation; one with an incomplete frame is walked, and
+ * reported, at every use, as in Go. */
+static GTR__NOINLINE gtr_status walk_stack(gtr_validator *v, gtr_stack stk, gtr_err *err)
 {
-    gtr_go_quote(b, s, n);
-}
-
-/* ---- checks --------------------------------------------------------------------------- */
-
-/* clean_reset forgets every stack check_stack found complete (a new generation). */
-static void clean_reset(gtr_validator *v, const void *table)
-{
-    if (v->clean_hi > 0)
-        memset(v->clean, 0, v->clean_hi * sizeof *v->clean);
-    v->clean_hi = 0;
-    v->clean_table = table;
-}
-
-/* clean_mark records stack id as complete; when memory is short it is simply not recorded. */
-static void clean_mark(gtr_validator *v, uint64_t id)
-{
-    size_t w = (size_t)(id >> 6);
-    if (id >= CLEAN_MAX_ID)
-        return;
-    if (w >= v->clean_cap) {
-        size_t old = v->clean_cap;
-        if (!GTR__GROW(&v->alc, v->clean, v->clean_cap, w + 1))
-            return;
-        memset(v->clean + old, 0, (v->clean_cap - old) * sizeof *v->clean);
-    }
-    v->clean[w] |= (uint64_t)1 << (id & 63);
-    if (w >= v->clean_hi)
-        v->clean_hi = w + 1;
-}
-
-/* check_stack is Go's checkStack: every frame but the first must be complete. A stack found
- * complete is not walked again in its generation; one with an incomplete frame is walked
- * (and reported) every time, as in Go. */
-/* check_stack_frames is check_stack for a stack not known to be clean: it walks the frames. */
-static gtr_status check_stack_frames(gtr_validator *v, gtr_stack stk, gtr_err *err)
-{
-    size_t n;
-    size_t nerrs = v->nerrs;
+    const uint64_t *pcs;
+    size_t npcs, nerrs = v->nerrs, n = gtr_stack_len(stk), i;
+    bool found;
     gtr_status st;
 
-    bool memo = stk.table_ != NULL && stk.table_ == v->clean_table;
-
-    n = gtr_stack_len(stk);
-
-    if (stk.id_ != 0) {
-        const uint64_t *pcs;
-        size_t npcs;
-        if (stk.table_ == NULL || !gtr__evt_stack(stk.table_, stk.id_, &pcs, &npcs)) {
-            /* Go: panic(fmt.Sprintf("expected id %d in %T table", id, data)) (Frames) */
-            return gtr_err_setf(err, GTR_E_USAGE, "expected id %" PRIu64 " in trace.stack table",
-                                stk.id_);
-        }
+    if (stk.table_ == NULL || !gtr__evt_stack(stk.table_, stk.id_, &pcs, &npcs)) {
+        /* Go: panic(fmt.Sprintf("expected id %d in %T table", id, data)) (Frames) */
+        return gtr_err_setf(err, GTR_E_USAGE, "expected id %" PRIu64 " in trace.stack table",
+                            stk.id_);
     }
-    for (size_t i = 0; i < n; i++) {
+    for (i = 0; i < n; i++) {
         gtr_frame f;
         if ((st = gtr_stack_frame(stk, i, &f, err)) < 0)
             return st;
@@ -269,14 +198,15 @@ static gtr_status check_stack_frames(gtr_validator *v, gtr_stack stk, gtr_err *e
             gtr_buf *b = acc_begin(v);
             gtr_buf_printf(b, "invalid stack frame trace.StackFrame{PC:0x%" PRIx64 ", Func:",
                            f.pc);
-            put_q(b, f.func.data, f.func.len);
+            gtr_go_quote(b, f.func.data, f.func.len);
             gtr_buf_puts(b, ", File:");
-            put_q(b, f.file.data, f.file.len);
+            gtr_go_quote(b, f.file.data, f.file.len);
             gtr_buf_printf(b, ", Line:0x%" PRIx64 "}: missing information", f.line);
         }
     }
-    if (memo && v->nerrs == nerrs)
-        clean_mark(v, stk.id_);
+    /* Out of memory, the stack is not remembered: only walked again. */
+    if (stk.table_ == v->clean_table && v->nerrs == nerrs)
+        (void)gtr__idmap_put_index(&v->clean, &v->alc, stk.id_, 0, &i, &found);
     return GTR_OK;
 }
 
@@ -284,20 +214,15 @@ static gtr_status check_stack_frames(gtr_validator *v, gtr_stack stk, gtr_err *e
  * its frames: the empty stack, or one found complete in this generation. */
 static GTR__ALWAYS_INLINE bool stack_known_clean(const gtr_validator *v, gtr_stack stk)
 {
-    if (stk.id_ == 0)
-        return true;   /* the empty stack: no frames */
-    return stk.table_ != NULL && stk.table_ == v->clean_table &&
-           stk.id_ < (uint64_t)v->clean_hi * 64 &&
-           (v->clean[stk.id_ >> 6] >> (stk.id_ & 63) & 1) != 0;
+    size_t i;
+    return stk.id_ == 0 ||
+           (stk.table_ == v->clean_table && gtr__idmap_peek_index(&v->clean, stk.id_, &i));
 }
 
-/* check_stack: the empty stack and the stacks already found clean in this generation return
- * at once (inlined, twice per event); the others are walked. */
+/* check_stack is checkStack: inline for a stack known clean, twice per event. */
 static inline gtr_status check_stack(gtr_validator *v, gtr_stack stk, gtr_err *err)
 {
-    if (stack_known_clean(v, stk))
-        return GTR_OK;
-    return check_stack_frames(v, stk, err);
+    return stack_known_clean(v, stk) ? GTR_OK : walk_stack(v, stk, err);
 }
 
 static range_list *ranges_of(gtr_validator *v, gtr_resource_id r)
@@ -305,12 +230,11 @@ static range_list *ranges_of(gtr_validator *v, gtr_resource_id r)
     return gtr__idstore_get(&v->ranges[r.kind & 3], (uint64_t)r.id);
 }
 
+/* has_range: a name never interned (NULL) is in no list. */
 static bool has_range(gtr_validator *v, gtr_resource_id r, const char *name)
 {
     range_list *l = ranges_of(v, r);
-    if (l == NULL || name == NULL)
-        return false;
-    for (size_t i = 0; i < l->n; i++)
+    for (size_t i = 0; l != NULL && i < l->n; i++)
         if (l->items[i] == name)
             return true;
     return false;
@@ -335,9 +259,7 @@ static gtr_status add_range(gtr_validator *v, gtr_resource_id r, const char *nam
 static void delete_range(gtr_validator *v, gtr_resource_id r, const char *name)
 {
     range_list *l = ranges_of(v, r);
-    if (l == NULL)
-        return;
-    for (size_t i = 0; i < l->n; i++) {
+    for (size_t i = 0; l != NULL && i < l->n; i++) {
         if (l->items[i] == name) {
             memmove(&l->items[i], &l->items[i + 1], (l->n - i - 1) * sizeof l->items[0]);
             l->n--;
@@ -346,59 +268,33 @@ static void delete_range(gtr_validator *v, gtr_resource_id r, const char *name)
     }
 }
 
-/* get_or_create_thread_slow is get_or_create_thread for a thread not seen yet, or none. */
-static GTR__NOINLINE gtr_status get_or_create_thread_slow(gtr_validator *v, const gtr_event *ev,
-                                                          gtr_threadid m,
-                                                          bool undetermined_to_syscall,
-                                                          sched_ctx **ctx, gtr_err *err)
-{
-    bool created;
-    sched_ctx *s;
-
-    *ctx = NULL;
-    if (m == GTR_NO_THREAD) {
-        /* Be lenient about GoUndetermined -> GoSyscall transitions from traces older than
-         * Go 1.22, which lack thread information for them. */
-        bool lenient = v->go_version < GTR_GO122 &&
-                       gtr_event_get_kind(ev) == GTR_EVENT_STATE_TRANSITION &&
-                       undetermined_to_syscall;
-        if (!lenient) {
-            acc_errorf(v, "must have thread, but thread ID is none");
-            return GTR_OK;
-        }
-    }
-    s = state_put(&v->ms, m, &created);
-    if (s == NULL)
-        return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
-    if (created) {
-        s->m = m;
-        s->p = GTR_NO_PROC;
-        s->g = GTR_NO_GOROUTINE;
-    }
-    *ctx = s;
-    return GTR_OK;
-}
-
-/* get_or_create_thread is Go's getOrCreateThread; *ctx is NULL when the event has no
- * thread (an error is recorded). A known thread is found inline. */
+/* get_or_create_thread is Go's getOrCreateThread for ev, whose transition is tr: *ctx is
+ * NULL when the event has no thread (an error is recorded). */
 static GTR__ALWAYS_INLINE gtr_status get_or_create_thread(gtr_validator *v, const gtr_event *ev,
-                                                          gtr_threadid m,
                                                           const gtr_state_transition *tr,
                                                           sched_ctx **ctx, gtr_err *err)
 {
-    if (m != GTR_NO_THREAD) {
-        sched_ctx *s = gtr__idstore_get(&v->ms, (uint64_t)m);
-        if (s != NULL) {
-            *ctx = s;
-            return GTR_OK;
-        }
+    gtr_threadid m = ev->m_;   /* gtr_event_thread(ev); ev is not NULL */
+    bool created;
+
+    *ctx = NULL;
+    /* Be lenient about GoUndetermined -> GoSyscall transitions from traces older than Go 1.22,
+     * which lack thread information for them. */
+    if (m == GTR_NO_THREAD &&
+        !(v->go_version < GTR_GO122 && gtr_event_get_kind(ev) == GTR_EVENT_STATE_TRANSITION &&
+          tr->resource.kind == GTR_RESOURCE_GOROUTINE &&
+          tr->old_state_ == GTR_GO_UNDETERMINED && tr->new_state_ == GTR_GO_SYSCALL)) {
+        acc_errorf(v, "must have thread, but thread ID is none");
+        return GTR_OK;
     }
-    /* The slow path is given what it reads of tr, not tr: the transition's address does not
-     * escape the per-type copies, so it lives in registers and constants. */
-    bool undetermined_to_syscall = tr->resource.kind == GTR_RESOURCE_GOROUTINE &&
-                                   tr->old_state_ == GTR_GO_UNDETERMINED &&
-                                   tr->new_state_ == GTR_GO_SYSCALL;
-    return get_or_create_thread_slow(v, ev, m, undetermined_to_syscall, ctx, err);
+    if ((*ctx = state_put(&v->ms, m, &created)) == NULL)
+        return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
+    if (created) {
+        (*ctx)->m = m;
+        (*ctx)->p = GTR_NO_PROC;
+        (*ctx)->g = GTR_NO_GOROUTINE;
+    }
+    return GTR_OK;
 }
 
 static gtr_status check_sync(gtr_validator *v, const gtr_event *ev, gtr_err *err)
@@ -415,46 +311,47 @@ static gtr_status check_sync(gtr_validator *v, const gtr_event *ev, gtr_err *err
     /* The reader emits a synthetic Sync at the end of a trace without clock snapshot data;
      * those are not checked. */
     if (v->go_version >= GTR_GO125 && !(s.n > 1 && !s.has_clock_snapshot)) {
+        const gtr_clock_snapshot *c = &s.clock, *l = &v->last.clock;
+        /* From the second Sync on, Go compares with lastSync's snapshot (and panics on a nil
+         * one: the nil pointer's message stands for the panic). */
+        bool compare = !v->skip_clock_snapshot_checks && s.n >= 2;
         if (!s.has_clock_snapshot) {
             acc_errorf(v, "sync %" PRId64 " has no clock snapshot", s.n);
+            compare = false;
         } else {
-            const gtr_clock_snapshot *c = &s.clock, *l = &v->last.clock;
             if (gtr__wall_is_zero(c->wall_sec, c->wall_nsec))
                 acc_errorf(v, "sync %" PRId64 " has zero wall time", s.n);
             if (c->mono == 0)
                 acc_errorf(v, "sync %" PRId64 " has zero mono time", s.n);
             if (c->trace == 0)
                 acc_errorf(v, "sync %" PRId64 " has zero trace time", s.n);
-            if (!v->skip_clock_snapshot_checks && s.n >= 2) {
-                if (!v->last.has_clock) {
-                    /* Go dereferences a nil lastSync.ClockSnapshot here and panics. */
-                    acc_errorf(v, "runtime error: invalid memory address or nil pointer "
-                                  "dereference");
-                } else {
-                    if (!gtr__wall_after(c->wall_sec, c->wall_nsec, l->wall_sec, l->wall_nsec)) {
-                        gtr_buf *b = acc_begin(v);
-                        gtr_buf_printf(b, "sync %" PRId64 " has non-increasing wall time: ", s.n);
-                        gtr__wall_string(c->wall_sec, c->wall_nsec, b);
-                        gtr_buf_puts(b, " vs ");
-                        gtr__wall_string(l->wall_sec, l->wall_nsec, b);
-                    }
-                    if (!(c->mono > l->mono)) {
-                        acc_errorf(v, "sync %" PRId64 " has non-increasing mono time: %" PRIu64
-                                      " vs %" PRIu64, s.n, c->mono, l->mono);
-                    }
-                    if (!(c->trace > l->trace)) {
-                        acc_errorf(v, "sync %" PRId64 " has non-increasing trace time: %" PRId64
-                                      " vs %" PRId64, s.n, c->trace, l->trace);
-                    }
-                }
-            }
+        }
+        if (compare && !v->last.has_clock_snapshot) {
+            acc_errorf(v, "runtime error: invalid memory address or nil pointer dereference");
+            compare = false;
+        }
+        if (compare && !gtr__wall_after(c->wall_sec, c->wall_nsec, l->wall_sec, l->wall_nsec)) {
+            gtr_buf *b = acc_begin(v);
+            gtr_buf_printf(b, "sync %" PRId64 " has non-increasing wall time: ", s.n);
+            gtr__wall_string(c->wall_sec, c->wall_nsec, b);
+            gtr_buf_puts(b, " vs ");
+            gtr__wall_string(l->wall_sec, l->wall_nsec, b);
+        }
+        if (compare && !(c->mono > l->mono)) {
+            acc_errorf(v, "sync %" PRId64 " has non-increasing mono time: %" PRIu64 " vs %" PRIu64,
+                       s.n, c->mono, l->mono);
+        }
+        if (compare && !(c->trace > l->trace)) {
+            acc_errorf(v, "sync %" PRId64 " has non-increasing trace time: %" PRId64
+                          " vs %" PRId64, s.n, c->trace, l->trace);
         }
     }
-    v->last.n = s.n;
-    v->last.has_clock = s.has_clock_snapshot;
-    v->last.clock = s.clock;
+    v->last = s;
     return GTR_OK;
 }
+
+/* The resources' names in the messages (GTR_RESOURCE_...). */
+static const char *const resource_names[4] = {"none", "goroutine", "proc", "thread"};
 
 static gtr_status check_label(gtr_validator *v, const gtr_event *ev, gtr_err *err)
 {
@@ -466,158 +363,123 @@ static gtr_status check_label(gtr_validator *v, const gtr_event *ev, gtr_err *er
     if (l.label.len == 0) {
         gtr_buf *b = acc_begin(v);
         gtr_buf_puts(b, "invalid label ");
-        put_q(b, l.label.data, l.label.len);
+        gtr_go_quote(b, l.label.data, l.label.len);
     }
     if (l.resource.kind == GTR_RESOURCE_NONE)
         acc_errorf(v, "label resource none");
-    switch (l.resource.kind) {
-    case GTR_RESOURCE_GOROUTINE:
-        if (gtr__idstore_get(&v->gs, (uint64_t)l.resource.id) == NULL)
-            acc_errorf(v, "label for invalid goroutine %" PRId64, l.resource.id);
-        break;
-    case GTR_RESOURCE_PROC:
-        if (gtr__idstore_get(&v->ps, (uint64_t)l.resource.id) == NULL)
-            acc_errorf(v, "label for invalid proc %" PRId64, l.resource.id);
-        break;
-    case GTR_RESOURCE_THREAD:
-        if (gtr__idstore_get(&v->ms, (uint64_t)l.resource.id) == NULL)
-            acc_errorf(v, "label for invalid thread %" PRId64, l.resource.id);
-        break;
-    default:
-        break;
+    gtr__idstore *known = l.resource.kind == GTR_RESOURCE_GOROUTINE ? &v->gs
+                          : l.resource.kind == GTR_RESOURCE_PROC    ? &v->ps
+                          : l.resource.kind == GTR_RESOURCE_THREAD  ? &v->ms
+                                                                    : NULL;
+    if (known != NULL && gtr__idstore_get(known, (uint64_t)l.resource.id) == NULL) {
+        acc_errorf(v, "label for invalid %s %" PRId64, resource_names[l.resource.kind],
+                   l.resource.id);
     }
     return GTR_OK;
 }
 
-/* check_goroutine checks a goroutine's transition tr, of ev, whose type is `type` (ev->type_;
- * a constant in the per-type copies). */
-static GTR__ALWAYS_INLINE gtr_status check_goroutine(gtr_validator *v, const gtr_event *ev,
-                                                     uint8_t type,
-                                                     const gtr_state_transition *tr,
-                                                     gtr_err *err)
+/* state_string and executing are GoState's and ProcState's String and Executing (go: a
+ * goroutine's state, else a proc's). */
+static const char *state_string(bool go, uint8_t s)
 {
-    gtr_goid id = tr->resource.id;
-    gtr_go_state old = (gtr_go_state)tr->old_state_, new_ = (gtr_go_state)tr->new_state_;
+    return go ? gtr_go_state_string((gtr_go_state)s) : gtr_proc_state_string((gtr_proc_state)s);
+}
+
+static bool executing(bool go, uint8_t s)
+{
+    return go ? gtr_go_state_executing((gtr_go_state)s)
+              : gtr_proc_state_executing((gtr_proc_state)s);
+}
+
+_Static_assert((int)GTR_GO_UNDETERMINED == (int)GTR_PROC_UNDETERMINED &&
+                   (int)GTR_GO_NOT_EXIST == (int)GTR_PROC_NOT_EXIST,
+               "check_resource tests a goroutine's and a proc's states alike");
+
+/* check_resource is Event's StateTransition case for a goroutine's or a proc's transition tr,
+ * of ev, whose type is `type` (ev->type_; a constant in the per-type copies). Go writes the
+ * two cases out, "intentionally handled identically"; here they are one, with what differs
+ * chosen by go, and the messages name the resource. */
+static GTR__ALWAYS_INLINE gtr_status check_resource(gtr_validator *v, const gtr_event *ev,
+                                                    uint8_t type,
+                                                    const gtr_state_transition *tr,
+                                                    gtr_err *err)
+{
+    const bool go = tr->resource.kind == GTR_RESOURCE_GOROUTINE;
+    const char *what = resource_names[tr->resource.kind];
+    const int64_t id = tr->resource.id, none = go ? GTR_NO_GOROUTINE : GTR_NO_PROC;
+    const uint8_t old = tr->old_state_, new_ = tr->new_state_;
     gtr_threadid thread = ev->m_;   /* gtr_event_thread(ev); ev is not NULL */
     res_state *state;
     bool created;
     gtr_status st;
 
     if (new_ == GTR_GO_UNDETERMINED)
-        acc_errorf(v, "transition to undetermined state for goroutine %" PRId64, id);
+        acc_errorf(v, "transition to undetermined state for %s %" PRId64, what, id);
     if (v->last.n > 1 && old == GTR_GO_UNDETERMINED)
-        acc_errorf(v, "undetermined goroutine %" PRId64 " after first global sync", id);
-    if (new_ == GTR_GO_NOT_EXIST && has_any_range(v, gtr_make_resource_goroutine(id)))
-        acc_errorf(v, "goroutine %" PRId64 " died with active ranges", id);
-    state = state_put(&v->gs, id, &created);
+        acc_errorf(v, "undetermined %s %" PRId64 " after first global sync", what, id);
+    if (new_ == GTR_GO_NOT_EXIST && has_any_range(v, tr->resource))
+        acc_errorf(v, "%s %" PRId64 " died with active ranges", what, id);
+    state = state_put(go ? &v->gs : &v->ps, id, &created);
     if (state == NULL)
         return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
-    if (!created) {
-        if (old != (gtr_go_state)state->state) {
-            acc_errorf(v, "bad old state for goroutine %" PRId64 ": got %s, want %s", id,
-                       gtr_go_state_string(old), gtr_go_state_string((gtr_go_state)state->state));
-        }
-    } else if (old != GTR_GO_UNDETERMINED && old != GTR_GO_NOT_EXIST) {
-        acc_errorf(v, "bad old state for unregistered goroutine %" PRId64 ": %s", id,
-                   gtr_go_state_string(old));
+    if (!created && old != state->state) {
+        acc_errorf(v, "bad old state for %s %" PRId64 ": got %s, want %s", what, id,
+                   state_string(go, old), state_string(go, state->state));
+    } else if (created && old != GTR_GO_UNDETERMINED && old != GTR_GO_NOT_EXIST) {
+        acc_errorf(v, "bad old state for unregistered %s %" PRId64 ": %s", what, id,
+                   state_string(go, old));
     }
-    state->state = (uint8_t)new_;
+    state->state = new_;
 
     /* Validate the sched context. */
-    if (gtr_go_state_executing(new_)) {
+    if (executing(go, new_)) {
         sched_ctx *ctx;
-        if ((st = get_or_create_thread(v, ev, thread, tr, &ctx, err)) < 0)
+        if ((st = get_or_create_thread(v, ev, tr, &ctx, err)) < 0)
             return st;
         if (ctx != NULL) {
-            if (ctx->g != GTR_NO_GOROUTINE && ctx->g != id) {
-                acc_errorf(v, "tried to run goroutine %" PRId64 " when one was already executing (%"
-                              PRId64 ") on thread %" PRId64, id, ctx->g, thread);
+            int64_t *runs = go ? &ctx->g : &ctx->p;
+            if (*runs != none && *runs != id) {
+                acc_errorf(v, "tried to run %s %" PRId64 " when one was already executing (%"
+                              PRId64 ") on thread %" PRId64, what, id, *runs, thread);
             }
-            ctx->g = id;
-            /* get_or_create_thread only touches ms: state (in gs) is still valid. */
+            *runs = id;
+            /* get_or_create_thread only touches ms: state (in gs or ps) is still valid. */
             state->bound = true;
             state->binding = ctx->m;
         }
-    } else if (gtr_go_state_executing(old) && !gtr_go_state_executing(new_)) {
-        if (!gtr_stack_equal(tr->stack, gtr__event_stack_of(ev, type))) {
+    } else if (executing(go, old) && !executing(go, new_)) {
+        if (go && !gtr_stack_equal(tr->stack, gtr__event_stack_of(ev, type))) {
             /* The transitioning goroutine is the executing one: the stacks must match. */
             acc_errorf(v, "StateTransition.Stack doesn't match Event.Stack");
         }
         if (state->bound) {
             sched_ctx *ctx = gtr__idstore_get(&v->ms, (uint64_t)state->binding);
-            if (ctx->g != id) {
-                acc_errorf(v, "tried to stop goroutine %" PRId64 " when it wasn't currently "
-                              "executing (currently executing %" PRId64 ") on thread %" PRId64,
-                           id, ctx->g, thread);
+            int64_t *runs = go ? &ctx->g : &ctx->p;
+            /* Go names the event's thread for a goroutine, the context's for a proc. */
+            if (*runs != id) {
+                acc_errorf(v, "tried to stop %s %" PRId64 " when it wasn't currently executing "
+                              "(currently executing %" PRId64 ") on thread %" PRId64,
+                           what, id, *runs, go ? thread : ctx->m);
             }
-            ctx->g = GTR_NO_GOROUTINE;
+            *runs = none;
             state->bound = false;
         } else {
-            acc_errorf(v, "stopping goroutine %" PRId64 " not bound to any active context", id);
+            acc_errorf(v, "stopping %s %" PRId64 " not bound to any active context", what, id);
         }
     }
     return GTR_OK;
 }
 
-static GTR__ALWAYS_INLINE gtr_status check_proc(gtr_validator *v, const gtr_event *ev,
-                                                const gtr_state_transition *tr, gtr_err *err)
+/* range_error records Go's "<what>%q on %v<how>" of a range named name on scope. */
+static void range_error(gtr_validator *v, const char *what, gtr_str name, gtr_resource_id scope,
+                        const char *how)
 {
-    gtr_procid id = tr->resource.id;
-    gtr_proc_state old = (gtr_proc_state)tr->old_state_, new_ = (gtr_proc_state)tr->new_state_;
-    gtr_threadid thread = ev->m_;   /* gtr_event_thread(ev); ev is not NULL */
-    res_state *state;
-    bool created;
-    gtr_status st;
-
-    if (new_ == GTR_PROC_UNDETERMINED)
-        acc_errorf(v, "transition to undetermined state for proc %" PRId64, id);
-    if (v->last.n > 1 && old == GTR_PROC_UNDETERMINED)
-        acc_errorf(v, "undetermined proc %" PRId64 " after first global sync", id);
-    if (new_ == GTR_PROC_NOT_EXIST && has_any_range(v, gtr_make_resource_proc(id)))
-        acc_errorf(v, "proc %" PRId64 " died with active ranges", id);
-    state = state_put(&v->ps, id, &created);
-    if (state == NULL)
-        return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
-    if (!created) {
-        if (old != (gtr_proc_state)state->state) {
-            acc_errorf(v, "bad old state for proc %" PRId64 ": got %s, want %s", id,
-                       gtr_proc_state_string(old),
-                       gtr_proc_state_string((gtr_proc_state)state->state));
-        }
-    } else if (old != GTR_PROC_UNDETERMINED && old != GTR_PROC_NOT_EXIST) {
-        acc_errorf(v, "bad old state for unregistered proc %" PRId64 ": %s", id,
-                   gtr_proc_state_string(old));
-    }
-    state->state = (uint8_t)new_;
-
-    if (gtr_proc_state_executing(new_)) {
-        sched_ctx *ctx;
-        if ((st = get_or_create_thread(v, ev, thread, tr, &ctx, err)) < 0)
-            return st;
-        if (ctx != NULL) {
-            if (ctx->p != GTR_NO_PROC && ctx->p != id) {
-                acc_errorf(v, "tried to run proc %" PRId64 " when one was already executing (%"
-                              PRId64 ") on thread %" PRId64, id, ctx->p, thread);
-            }
-            ctx->p = id;
-            state->bound = true;
-            state->binding = ctx->m;
-        }
-    } else if (gtr_proc_state_executing(old) && !gtr_proc_state_executing(new_)) {
-        if (state->bound) {
-            sched_ctx *ctx = gtr__idstore_get(&v->ms, (uint64_t)state->binding);
-            if (ctx->p != id) {
-                acc_errorf(v, "tried to stop proc %" PRId64 " when it wasn't currently executing "
-                              "(currently executing %" PRId64 ") on thread %" PRId64,
-                           id, ctx->p, ctx->m);
-            }
-            ctx->p = GTR_NO_PROC;
-            state->bound = false;
-        } else {
-            acc_errorf(v, "stopping proc %" PRId64 " not bound to any active context", id);
-        }
-    }
-    return GTR_OK;
+    gtr_buf *b = acc_begin(v);
+    gtr_buf_puts(b, what);
+    gtr_go_quote(b, name.data, name.len);
+    gtr_buf_puts(b, " on ");
+    gtr_resource_id_string(scope, b);
+    gtr_buf_puts(b, how);
 }
 
 static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_event *ev,
@@ -634,39 +496,22 @@ static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_eve
      * holds its reason, in r's own buffer: no name_ext_). */
     bool fixed = r.name_ext_ != NULL;
     const char *name = fixed ? v->range_names[ev->type_] : NULL;
-    if (name == NULL)
+    if (name == NULL) {
         name = gtr__strpool_find(&v->pool, rname.data, rname.len);
-    switch (kind) {
-    case GTR_EVENT_RANGE_BEGIN:
-        if (name != NULL && has_range(v, r.scope, name)) {
-            gtr_buf *b = acc_begin(v);
-            gtr_buf_puts(b, "already active range ");
-            put_q(b, rname.data, rname.len);
-            gtr_buf_puts(b, " on ");
-            gtr_resource_id_string(r.scope, b);
-            gtr_buf_puts(b, " begun again");
-        }
-        break;
-    case GTR_EVENT_RANGE_ACTIVE:
-        if (name != NULL && has_range(v, r.scope, name))
-            return GTR_OK;
-        break;
-    default: /* GTR_EVENT_RANGE_END */
-        if (name == NULL || !has_range(v, r.scope, name)) {
-            gtr_buf *b = acc_begin(v);
-            gtr_buf_puts(b, "inactive range ");
-            put_q(b, rname.data, rname.len);
-            gtr_buf_puts(b, " on ");
-            gtr_resource_id_string(r.scope, b);
-            gtr_buf_puts(b, " ended");
-        }
-        if (name != NULL) {
-            if (fixed)
-                v->range_names[ev->type_] = name;
-            delete_range(v, r.scope, name);
-        }
+        if (fixed)
+            v->range_names[ev->type_] = name;   /* NULL until it is interned */
+    }
+    bool active = has_range(v, r.scope, name);
+    if (kind == GTR_EVENT_RANGE_END) {
+        if (!active)
+            range_error(v, "inactive range ", rname, r.scope, " ended");
+        delete_range(v, r.scope, name);
         return GTR_OK;
     }
+    if (kind == GTR_EVENT_RANGE_BEGIN && active)
+        range_error(v, "already active range ", rname, r.scope, " begun again");
+    else if (active)   /* RangeActive */
+        return GTR_OK;
     /* Begin and Active add the range. */
     if (name == NULL &&
         (name = gtr__strpool_intern(&v->pool, &v->alc, rname.data, rname.len)) == NULL)
@@ -676,48 +521,47 @@ static GTR__ALWAYS_INLINE gtr_status check_range(gtr_validator *v, const gtr_eve
     return add_range(v, r.scope, name, err);
 }
 
+/* task_error records Go's "<what>%s" of a task's type. */
+static void task_error(gtr_validator *v, const char *what, gtr_str type)
+{
+    gtr_buf *b = acc_begin(v);
+    gtr_buf_puts(b, what);
+    gtr_buf_append(b, type.data, type.len);
+}
+
 static gtr_status check_task(gtr_validator *v, const gtr_event *ev, gtr_event_kind kind,
                              gtr_err *err)
 {
     gtr_task t;
-    gtr_status st;
-    task_type *tt;
+    gtr_str *typ;
     bool created;
+    gtr_status st;
 
     if ((st = gtr_event_task(ev, &t, err)) < 0)
         return st;
     if (kind == GTR_EVENT_TASK_BEGIN) {
-        const char *type;
-        if (t.id == GTR_NO_TASK || t.id == GTR_BACKGROUND_TASK) {
-            /* The background task should never have an event emitted for it. */
-            gtr_buf *b = acc_begin(v);
-            gtr_buf_puts(b, "found invalid task ID for task of type ");
-            gtr_buf_append(b, t.type.data, t.type.len);
-        }
-        if (t.parent == GTR_BACKGROUND_TASK) {
-            /* A task cannot be a subtask of the background task. */
-            gtr_buf *b = acc_begin(v);
-            gtr_buf_puts(b, "found background task as the parent for task of type ");
-            gtr_buf_append(b, t.type.data, t.type.len);
-        }
+        /* The background task should never have an event emitted for it. */
+        if (t.id == GTR_NO_TASK || t.id == GTR_BACKGROUND_TASK)
+            task_error(v, "found invalid task ID for task of type ", t.type);
+        /* A task cannot be a subtask of the background task. */
+        if (t.parent == GTR_BACKGROUND_TASK)
+            task_error(v, "found background task as the parent for task of type ", t.type);
         /* N.B. the task type is not checked: "" is a valid type. */
-        type = gtr__strpool_intern(&v->pool, &v->alc, t.type.data, t.type.len);
-        tt = type != NULL ? state_put(&v->tasks, (int64_t)t.id, &created) : NULL;
-        if (tt == NULL)
+        const char *type = gtr__strpool_intern(&v->pool, &v->alc, t.type.data, t.type.len);
+        if (type == NULL || (typ = state_put(&v->tasks, (int64_t)t.id, &created)) == NULL)
             return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
-        tt->type = type;
-        tt->len = t.type.len;
+        typ->data = type;
+        typ->len = t.type.len;
         return GTR_OK;
     }
     /* A task end may come without a begin: only check ends whose begin was seen. */
-    tt = gtr__idstore_get(&v->tasks, (uint64_t)t.id);
-    if (tt != NULL) {
-        if (t.type.len != tt->len || memcmp(t.type.data, tt->type, tt->len) != 0) {
+    if ((typ = gtr__idstore_get(&v->tasks, t.id)) != NULL) {
+        if (t.type.len != typ->len || memcmp(t.type.data, typ->data, typ->len) != 0) {
             gtr_buf *b = acc_begin(v);
             gtr_buf_puts(b, "task end type ");
-            put_q(b, t.type.data, t.type.len);
+            gtr_go_quote(b, t.type.data, t.type.len);
             gtr_buf_puts(b, " doesn't match task start type ");
-            put_q(b, tt->type, tt->len);
+            gtr_go_quote(b, typ->data, typ->len);
             gtr_buf_printf(b, " for task %" PRIu64, t.id);
         }
         gtr__idstore_delete(&v->tasks, t.id);
@@ -725,7 +569,7 @@ static gtr_status check_task(gtr_validator *v, const gtr_event *ev, gtr_event_ki
     return GTR_OK;
 }
 
-/* time_out_of_order records the error of an event not later than the last. */
+/* time_out_of_order records the error of an event not later than the last (out of line). */
 static GTR__NOINLINE gtr_status time_out_of_order(gtr_validator *v, const gtr_event *ev,
                                                   gtr_err *err)
 {
@@ -737,42 +581,28 @@ static GTR__NOINLINE gtr_status time_out_of_order(gtr_validator *v, const gtr_ev
     return GTR_OK;
 }
 
-/* check_time is the timestamp order check. */
-static GTR__ALWAYS_INLINE gtr_status check_time(gtr_validator *v, const gtr_event *ev,
-                                                gtr_err *err)
-{
-    gtr_time ts = ev->time_;   /* gtr_event_time(ev); ev is not NULL */
-    if (v->last_ts != 0 && ts <= v->last_ts)
-        return time_out_of_order(v, ev, err);
-    v->last_ts = ts;
-    return GTR_OK;
-}
-
-/* check_transition is Event's StateTransition case for an event of type `type`, known at
- * compile time where the caller passes a constant: the transition's resource, states and stack
- * then fold to constants and loads, and check_goroutine's and check_proc's branches on the
- * type are decided here (ProcStart and ProcStop, GoStart and GoStop take turns in a trace,
- * which no branch predictor guesses). The event's own stack was checked. */
+/* check_transition is Event's StateTransition case for an event of type `type`, a constant
+ * where the caller passes one: the transition then folds to constants and loads, and
+ * check_resource's branches on it are decided here, not by a branch predictor. The event's
+ * own stack was checked, leaving nerrs messages. */
 static GTR__ALWAYS_INLINE gtr_status check_transition(gtr_validator *v, const gtr_event *ev,
                                                       uint8_t type, size_t nerrs, gtr_err *err)
 {
     gtr_state_transition tr;
     gtr_status st;
-    /* The reason is not read here, and the reader has checked its string ID. */
+    /* The reason is not read here, and the reader has checked its string ID (a GoStop's or
+     * GoBlock's, the only types that have one). */
     if ((st = gtr__state_transition_of(ev, type, false, &tr, err)) < 0)
         return st;
-    /* The transition's stack is the event's own for these types (gtr__state_transition_of):
-     * when the event's check found nothing, a second one would find nothing either (a
-     * stack's frames do not change). One that found an incomplete frame is checked again, as
-     * Go does, and reports it again. */
+    /* The transition's stack is the event's own for these types: a second check of a clean
+     * one would find nothing. One with an incomplete frame is checked, and reported, again,
+     * as in Go. */
     bool same_stack = type == GTR_EV_GO_STOP || type == GTR_EV_GO_BLOCK ||
                       type == GTR_EV_GO_SYSCALL_BEGIN;
     if ((!same_stack || v->nerrs != nerrs) && (st = check_stack(v, tr.stack, err)) < 0)
         return st;
-    if (tr.resource.kind == GTR_RESOURCE_GOROUTINE)
-        return check_goroutine(v, ev, type, &tr, err);
-    if (tr.resource.kind == GTR_RESOURCE_PROC)
-        return check_proc(v, ev, &tr, err);
+    if (tr.resource.kind == GTR_RESOURCE_GOROUTINE || tr.resource.kind == GTR_RESOURCE_PROC)
+        return check_resource(v, ev, type, &tr, err);
     return GTR_OK;
 }
 
@@ -787,27 +617,21 @@ static gtr_status check_metric(gtr_validator *v, const gtr_event *ev, gtr_err *e
         /* Metric names have a ":" per the runtime/metrics convention. */
         gtr_buf *b = acc_begin(v);
         gtr_buf_puts(b, "invalid metric name ");
-        put_q(b, m.name.data, m.name.len);
+        gtr_go_quote(b, m.name.data, m.name.len);
     }
     if (m.value.kind == GTR_VALUE_BAD)
         acc_errorf(v, "invalid value");
     return GTR_OK;
 }
 
-/* check_state_transition is Event's StateTransition case. The common transitions each get
- * their own copy of check_transition, their type a constant (the case labels); the others
- * share Go's code, the type read at run time. Out of line: Event's other cases, inline in the
- * caller's loop, stay small. */
+/* check_state_transition is Event's StateTransition case. The common transitions that the
+ * fast path does not take each get their own copy of check_transition, their type a constant
+ * (the case labels); the others share one, the type read at run time. Out of line: Event's
+ * other cases, inline in the caller's loop, stay small. */
 static GTR__NOINLINE gtr_status check_state_transition(gtr_validator *v, const gtr_event *ev,
                                                        size_t nerrs, gtr_err *err)
 {
-    gtr_status st;
     switch (ev->type_) {
-    case GTR_EV_PROC_START: return check_transition(v, ev, GTR_EV_PROC_START, nerrs, err);
-    case GTR_EV_PROC_STOP: return check_transition(v, ev, GTR_EV_PROC_STOP, nerrs, err);
-    case GTR_EV_GO_START: return check_transition(v, ev, GTR_EV_GO_START, nerrs, err);
-    case GTR_EV_GO_STOP: return check_transition(v, ev, GTR_EV_GO_STOP, nerrs, err);
-    case GTR_EV_GO_BLOCK: return check_transition(v, ev, GTR_EV_GO_BLOCK, nerrs, err);
     case GTR_EV_GO_CREATE: return check_transition(v, ev, GTR_EV_GO_CREATE, nerrs, err);
     case GTR_EV_GO_DESTROY: return check_transition(v, ev, GTR_EV_GO_DESTROY, nerrs, err);
     case GTR_EV_GO_UNBLOCK: return check_transition(v, ev, GTR_EV_GO_UNBLOCK, nerrs, err);
@@ -817,37 +641,32 @@ static GTR__NOINLINE gtr_status check_state_transition(gtr_validator *v, const g
         return check_transition(v, ev, GTR_EV_GO_SYSCALL_END, nerrs, err);
     case GTR_EV_GO_SYSCALL_END_BLOCKED:
         return check_transition(v, ev, GTR_EV_GO_SYSCALL_END_BLOCKED, nerrs, err);
-    default: {
-        /* Statuses, steals, the rarer transitions: Go's code as it is. */
-        gtr_state_transition tr;
-        if ((st = gtr__event_state_transition(ev, &tr, err)) < 0)
-            return st;
-        if ((st = check_stack(v, tr.stack, err)) < 0)
-            return st;
-        if (tr.resource.kind == GTR_RESOURCE_GOROUTINE)
-            return check_goroutine(v, ev, ev->type_, &tr, err);
-        if (tr.resource.kind == GTR_RESOURCE_PROC)
-            return check_proc(v, ev, &tr, err);
-        return GTR_OK;
-    }
+    default: /* statuses, steals, the rarer transitions: the type read at run time */
+        return check_transition(v, ev, ev->type_, nerrs, err);
     }
 }
 
 /* validate_event is validation.go's Event: the time and the stack of every event, then the
  * checks of its kind. */
 static GTR__ALWAYS_INLINE gtr_status validate_event(gtr_validator *v, const gtr_event *ev,
-                                               gtr_err *err)
+                                                    gtr_err *err)
 {
     gtr_status st;
-    if ((st = check_time(v, ev, err)) < 0)
-        return st;
+    /* Validate timestamp order (ev->time_ is gtr_event_time(ev)). */
+    if (v->last_ts != 0 && ev->time_ <= v->last_ts) {
+        if ((st = time_out_of_order(v, ev, err)) < 0)
+            return st;
+    } else {
+        v->last_ts = ev->time_;
+    }
     size_t nerrs = v->nerrs;
     if ((st = check_stack(v, gtr_event_stack(ev), err)) < 0)
         return st;
 
     switch (gtr_event_get_kind(ev)) {
     case GTR_EVENT_SYNC:
-        clean_reset(v, ev->table_);
+        gtr__idmap_clear(&v->clean);   /* a new generation */
+        v->clean_table = ev->table_;
         return check_sync(v, ev, err);
     case GTR_EVENT_METRIC:
         return check_metric(v, ev, err);
@@ -874,42 +693,34 @@ static GTR__ALWAYS_INLINE gtr_status validate_event(gtr_validator *v, const gtr_
 }
 
 /* transition_fast is Event for a ProcStart, ProcStop, GoStart, GoStop or GoBlock (type, a
- * constant) in the common case, where every check passes: the time is later than the
- * last; a GoStop's or GoBlock's stack is known clean (its transition's stack is the same, so
- * Go's check that they match passes); the P or goroutine is known in the state the transition
- * leaves; and a start's thread is known and runs no other P (goroutine), or a stop's P
- * (goroutine) is bound to a thread that runs it. It then makes the same changes as the full
- * checks would and returns true; otherwise it changes nothing and returns false, for the full
- * checks to run. Its lookups are the ID maps' dense windows only, with no call: a
- * function with a call on its common path saves six registers at every entry. These five
- * types are nearly all of a real trace's events. */
+ * constant) when every check passes: a later time; the transition's stack known clean (it is
+ * the event's own for GoStop and GoBlock, so Go's check that they match passes, and the other
+ * three have none: test_validate holds the spec to it); the P or goroutine known in the state
+ * the transition leaves; a start's thread known and running no other, or a stop's P or
+ * goroutine bound to a thread that runs it. It then makes the full checks' changes and
+ * returns true; otherwise it changes nothing and returns false, for the full checks to run.
+ * Its lookups are the ID maps' dense windows only: a call on its path would make every entry
+ * save registers. */
 static GTR__ALWAYS_INLINE bool transition_fast(gtr_validator *v, const gtr_event *ev,
                                                uint8_t type)
 {
-    gtr_time ts = ev->time_;
-    if (v->fast_paths_off || (v->last_ts != 0 && ts <= v->last_ts))   /* check_time's */
-        return false;
-    /* The transition as the full checks make it (its resource, states and stack fold to
-     * constants and loads for a constant type; none of the five can fail). */
     gtr_state_transition tr;
-    if (gtr__state_transition_of(ev, type, false, &tr, NULL) != GTR_OK)
+    gtr_time ts = ev->time_;
+    if (v->fast_paths_off || (v->last_ts != 0 && ts <= v->last_ts))   /* Event's time check */
         return false;
-    /* The event's own stack is the transition's (GoStop, GoBlock) or none (the other three:
-     * test_validate holds the spec to it), so one check stands for the full checks' two. */
-    if (!stack_known_clean(v, tr.stack))
+    /* The full checks' transition: none of the five types can fail. */
+    if (gtr__state_transition_of(ev, type, false, &tr, NULL) != GTR_OK ||
+        !stack_known_clean(v, tr.stack))
         return false;
     const bool proc = tr.resource.kind == GTR_RESOURCE_PROC;
     const bool start = tr.new_state_ == (proc ? GTR_PROC_RUNNING : GTR_GO_RUNNING);
-    const int64_t none = proc ? GTR_NO_PROC : GTR_NO_GOROUTINE;
-    int64_t id = tr.resource.id;
+    const int64_t id = tr.resource.id, none = proc ? GTR_NO_PROC : GTR_NO_GOROUTINE;
     res_state *state = gtr__idstore_peek(proc ? &v->ps : &v->gs, (uint64_t)id);
     if (state == NULL || state->state != tr.old_state_)
         return false;
     sched_ctx *ctx;
     if (start) {
-        if (ev->m_ == GTR_NO_THREAD)
-            return false;
-        if ((ctx = gtr__idstore_peek(&v->ms, (uint64_t)ev->m_)) == NULL)
+        if (ev->m_ == GTR_NO_THREAD || (ctx = gtr__idstore_peek(&v->ms, (uint64_t)ev->m_)) == NULL)
             return false;
         int64_t *runs = proc ? &ctx->p : &ctx->g;
         if (*runs != none && *runs != id)
@@ -918,11 +729,7 @@ static GTR__ALWAYS_INLINE bool transition_fast(gtr_validator *v, const gtr_event
         state->bound = true;
         state->binding = ctx->m;
     } else {
-        /* (The full checks never leave a P or goroutine unbound while its binding thread runs
-         * it, so the test of bound is for the reader's sake as much as the path's.) */
-        if (!state->bound)
-            return false;
-        if ((ctx = gtr__idstore_peek(&v->ms, (uint64_t)state->binding)) == NULL)
+        if (!state->bound || (ctx = gtr__idstore_peek(&v->ms, (uint64_t)state->binding)) == NULL)
             return false;
         int64_t *runs = proc ? &ctx->p : &ctx->g;
         if (*runs != id)
@@ -951,58 +758,42 @@ static GTR__ALWAYS_INLINE gtr_status validate(gtr_validator *v, const gtr_event 
     return done ? GTR_OK : validate_event(v, ev, err);
 }
 
-/* accumulated_error returns the messages the event just validated left (v->nerrs != 0). */
-static GTR__NOINLINE gtr_status accumulated_error(gtr_validator *v, gtr_err *err)
+/* take_errors is errAccumulator.Errors for an event that left messages (v->nerrs != 0): they
+ * become err, unless the event failed otherwise (st < 0), and the accumulator is emptied, so
+ * that every event starts with it empty. */
+static GTR__NOINLINE gtr_status take_errors(gtr_validator *v, gtr_status st, gtr_err *err)
 {
-    if (gtr_buf_status(&v->errs) < 0)
-        return gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
-    return gtr_err_setn(err, GTR_E_INVALID, v->errs.data, v->errs.len);
+    if (st >= 0 && gtr_buf_status(&v->errs) < 0)
+        st = gtr_err_setf(err, GTR_E_NOMEM, "validator: out of memory");
+    else if (st >= 0)
+        st = gtr_err_setn(err, GTR_E_INVALID, v->errs.data, v->errs.len);
+    gtr_buf_reset(&v->errs);
+    v->nerrs = 0;
+    return st;
 }
 
-/* reset_accumulator empties the messages of the event before (acc_begin counts each, so an
- * event that added none left the accumulator as its reset left it). */
-static GTR__ALWAYS_INLINE void reset_accumulator(gtr_validator *v)
+/* gtr_validator_event inlines validate and the checks shared by the other types: a caller of
+ * the library (the CLI, a program linked to the shared library) makes one call per event. */
+gtr_status gtr_validator_event(gtr_validator *v, const gtr_event *ev, gtr_err *err)
 {
-    if (v->nerrs != 0) {
-        gtr_buf_reset(&v->errs);
-        v->nerrs = 0;
-    }
-}
-
-/* validator_event is gtr_validator_event's work, inlined there with validate and the checks
- * shared by the other types: a caller of the library (the CLI, a program linked to the shared
- * library) makes one call per event, as a caller inlining it all under LTO does none. */
-static GTR__ALWAYS_INLINE gtr_status validator_event(gtr_validator *v, const gtr_event *ev,
-                                                     gtr_err *err)
-{
+    gtr_err local;
     gtr_status st;
 
     if (v == NULL || ev == NULL)
         return gtr_err_setf(err, GTR_E_USAGE, "gtr_validator_event: NULL argument");
-    reset_accumulator(v);
-    if ((st = validate(v, ev, err)) < 0)
-        return st;
-    if (v->nerrs == 0)
-        return GTR_OK;
-    return accumulated_error(v, err);
-}
-
-gtr_status gtr_validator_event(gtr_validator *v, const gtr_event *ev, gtr_err *err)
-{
-    gtr_err local;
     if (err == NULL) {
         gtr_err_init(&local);   /* per event: the message buffer need not be zeroed */
         err = &local;
     }
-    gtr_status st = validator_event(v, ev, err);
+    if ((st = validate(v, ev, err)) != GTR_OK || v->nerrs != 0)
+        st = take_errors(v, st, err);
     if (err == &local)
         gtr_err_clear(&local);
     return st;
 }
 
-/* gtr_validator_run: validator_event's work is inlined here, and gtr_reader_next's common case
- * is small enough for link-time optimisation to inline it too (reader.c). The accumulator is
- * reset once: the loop ends at the first event that leaves a message. */
+/* gtr_validator_run inlines validate too, and gtr_reader_next's common case is small enough
+ * for link-time optimisation to inline it (reader.c). */
 gtr_status gtr_validator_run(gtr_validator *v, gtr_reader *r, uint64_t max, uint64_t *n,
                              gtr_err *err)
 {
@@ -1023,15 +814,12 @@ gtr_status gtr_validator_run(gtr_validator *v, gtr_reader *r, uint64_t max, uint
     gtr_err_clear(err);
     if (!v->go_version_set)
         v->go_version = gtr_reader_go_version(r);
-    reset_accumulator(v);
     while (max == 0 || k < max) {
         if ((st = gtr__reader_next_ref(r, &buf, &ev, err)) != GTR_OK)
             break;
         k++;
-        if ((st = validate(v, ev, err)) < 0)
-            break;
-        if (v->nerrs != 0) {
-            st = accumulated_error(v, err);
+        if ((st = validate(v, ev, err)) != GTR_OK || v->nerrs != 0) {
+            st = take_errors(v, st, err);
             break;
         }
     }

@@ -7,10 +7,8 @@
 
 #include "gtr/validate.h"
 
-/* gtr__validator_set_fast_paths turns v's fast paths (validate.c's transition_fast: the
- * common case of a ProcStart, ProcStop, GoStart, GoStop or GoBlock, checked and applied
- * without the full checks) on (the default) or off, so that a test can hold the fast paths to
- * the full checks event by event. */
+/* gtr__validator_set_fast_paths turns v's fast path (validate.c's transition_fast) on (the
+ * default) or off, so that a test can hold it to the full checks event by event. */
 void gtr__validator_set_fast_paths(gtr_validator *v, bool on);
 
 #endif /* GTR_SRC_VALIDATE_PRIV_H */

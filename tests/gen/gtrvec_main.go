@@ -349,6 +349,15 @@ func main() {
 			ev(tracev2.EvProcStop, 7, -1, 6, 3),
 			ev(tracev2.EvProcSteal, 8, -1, -1, 3, 5, 1, 7, 4),
 			P(9, 8, 2, 1, 9)}},
+		// A stop from another thread than the one running the P or goroutine: Go names the
+		// context's thread for a proc, the event's for a goroutine.
+		{"stop_on_another_thread", version.Go126, false, []VE{
+			P(4, 3, 0, 1, 1),
+			ev(tracev2.EvProcStart, 2, -1, 4, 3, 5, 1),
+			ev(tracev2.EvProcStop, 3, -1, 4, 8),
+			G(13, 3, 0, 2, 4),
+			G(14, 3, 0, 2, 5),
+			ev(tracev2.EvGoStop, 6, 13, -1, 8, 6, 1)}},
 		{"proc_undetermined_after_sync", version.Go123, false, []VE{
 			sync(1, 1), sync(2, 2), P(8, 1, 0, 2, 3)}},
 		{"stack_frames", version.Go126, false, []VE{
