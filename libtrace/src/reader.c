@@ -608,7 +608,7 @@ static gtr_status hold_error(gtr_reader *r, gtr_status st, gtr_err *err)
 
 /* advance_heads is ReadEvent's tryAdvance(0), done again as long as it advances, no CPU sample
  * is due before the head and fewer steps were taken than r->ahead events lacked in the queue
- * (a step queues at least one). While the head stays the head (its time not after its
+ * (a step queues one to three, so the queue stays bounded). While the head stays the head (its time not after its
  * children's), the heap is left as it is but for the head's time; once it moves past them
  * the heap is updated (Go's heapUpdate(0)), or the head removed when it runs out
  * (heapRemove(0)), which ends the run. *ok false: the head cannot advance. */
@@ -692,8 +692,8 @@ static GTR__ALWAYS_INLINE gtr_status event_out(gtr_reader *r, gtr_event *ev)
     return GTR_OK;
 }
 
-/* reader_next is gtr_reader_next's whole work. gtr_reader_next takes the common case itself
- * (the same steps, in the same order) and calls this for the rest. */
+/* reader_next is gtr_reader_next's whole work. gtr__reader_next_ref takes the common case
+ * itself (the same steps, in the same order) and calls this for the rest. */
 static GTR__NOINLINE gtr_status reader_next(gtr_reader *r, gtr_event *ev, gtr_err *err)
 {
     if (r == NULL || ev == NULL)
