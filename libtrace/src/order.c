@@ -606,6 +606,16 @@ static GTR__ALWAYS_INLINE gtr_status advanced(advance_out *out, sched_ctx next)
     return GTR_OK;
 }
 
+/* push_advanced queues the event in the thread's current context and ends the advance
+ * function as advanced: Go's "o.queue.push(Event{table: evt, ctx: curCtx, base: *ev});
+ * return newCtx, true, nil". */
+static GTR__ALWAYS_INLINE gtr_status push_advanced(gtr__ordering *o, const advance_in *in,
+                                                   advance_out *out, sched_ctx next)
+{
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, next);
+}
+
 static gtr_status advance_proc_status(gtr__ordering *o, const advance_in *in,
                                       advance_out *out, gtr_err *err)
 {
@@ -701,8 +711,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_proc_start(gtr__ordering *o, const 
     state->seq = seq;
     sched_ctx nc = in->cur;
     nc.p = pid;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, nc);
+    return push_advanced(o, in, out, nc);
 }
 
 static GTR__ALWAYS_INLINE gtr_status advance_proc_stop(gtr__ordering *o, const advance_in *in,
@@ -725,8 +734,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_proc_stop(gtr__ordering *o, const a
     state->status = GTR_PSTATUS_IDLE;
     sched_ctx nc = in->cur;
     nc.p = GTR_NO_PROC;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, nc);
+    return push_advanced(o, in, out, nc);
 }
 
 static gtr_status advance_proc_steal(gtr__ordering *o, const advance_in *in,
@@ -751,8 +759,7 @@ static gtr_status advance_proc_steal(gtr__ordering *o, const advance_in *in,
 
     /* If we've lost information, don't try to do anything with the M: it may have moved on. */
     if (old_status == GTR_PSTATUS_SYSCALL_ABANDONED) {
-        push_event(o, in->evt, in->cur, in->ev);
-        return advanced(out, in->cur);
+        return push_advanced(o, in, out, in->cur);
     }
 
     gtr_threadid mid = (gtr_threadid)in->ev->args[2]; /* The M we're stealing from. */
@@ -766,8 +773,7 @@ static gtr_status advance_proc_steal(gtr__ordering *o, const advance_in *in,
                                 "), but got proc %" PRId64 " instead",
                                 pid, mid, in->cur.p);
         nc.p = GTR_NO_PROC;
-        push_event(o, in->evt, in->cur, in->ev);
-        return advanced(out, nc);
+        return push_advanced(o, in, out, nc);
     }
 
     mstate *ms = gtr__idstore_get(&o->m_states, (uint64_t)mid);
@@ -784,8 +790,7 @@ static gtr_status advance_proc_steal(gtr__ordering *o, const advance_in *in,
     /* Tell the M it has no P so it can proceed: the P was in a syscall and the other M must be
      * trying to get out of it; GoSyscallEndBlocked cannot advance until that M loses its P. */
     ms->p = GTR_NO_PROC;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, nc);
+    return push_advanced(o, in, out, nc);
 }
 
 static gtr_status advance_go_status(gtr__ordering *o, const advance_in *in,
@@ -903,8 +908,7 @@ static gtr_status advance_go_create(gtr__ordering *o, const advance_in *in,
                                                           : GTR_GSTATUS_RUNNABLE;
     if ((st = new_gstate(o, newgid, status, make_seq(in->gen, 0), err)) != GTR_OK)
         return st;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 /* current_goroutine is the shared precondition of goroutine events on the running
@@ -967,8 +971,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_go_stop_exec(gtr__ordering *o, cons
     default:
         break;
     }
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, nc);
+    return push_advanced(o, in, out, nc);
 }
 
 static GTR__ALWAYS_INLINE gtr_status advance_go_start(gtr__ordering *o, const advance_in *in,
@@ -986,8 +989,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_go_start(gtr__ordering *o, const ad
     state->seq = seq;
     sched_ctx nc = in->cur;
     nc.g = gid;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, nc);
+    return push_advanced(o, in, out, nc);
 }
 
 static GTR__ALWAYS_INLINE gtr_status advance_go_unblock(gtr__ordering *o, const advance_in *in,
@@ -1002,8 +1004,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_go_unblock(gtr__ordering *o, const 
     state->status = GTR_GSTATUS_RUNNABLE;
     state->seq = seq;
     /* N.B. No context to validate: anything can unblock a goroutine (e.g. sysmon). */
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_go_switch(gtr__ordering *o, const advance_in *in,
@@ -1083,8 +1084,7 @@ static gtr_status advance_go_syscall_begin(gtr__ordering *o, const advance_in *i
                             ev_name(o, in->ev->type, &nb), seq_string(ps->seq, &sb1),
                             seq_string(pseq, &sb2));
     ps->seq = pseq;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_go_syscall_end(gtr__ordering *o, const advance_in *in,
@@ -1113,8 +1113,7 @@ static gtr_status advance_go_syscall_end(gtr__ordering *o, const advance_in *in,
                             proc_status_string(GTR_PSTATUS_SYSCALL),
                             proc_status_string(ps->status));
     ps->status = GTR_PSTATUS_RUNNING;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_go_syscall_end_blocked(gtr__ordering *o, const advance_in *in,
@@ -1142,8 +1141,7 @@ static gtr_status advance_go_syscall_end_blocked(gtr__ordering *o, const advance
     sched_ctx nc = in->cur;
     nc.g = GTR_NO_GOROUTINE;
     state->status = GTR_GSTATUS_RUNNABLE;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, nc);
+    return push_advanced(o, in, out, nc);
 }
 
 static gtr_status advance_go_create_syscall(gtr__ordering *o, const advance_in *in,
@@ -1164,8 +1162,7 @@ static gtr_status advance_go_create_syscall(gtr__ordering *o, const advance_in *
     /* Executing: bind it to the context. */
     sched_ctx nc = in->cur;
     nc.g = newgid;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, nc);
+    return push_advanced(o, in, out, nc);
 }
 
 static gtr_status advance_go_destroy_syscall(gtr__ordering *o, const advance_in *in,
@@ -1218,8 +1215,7 @@ static gtr_status advance_go_destroy_syscall(gtr__ordering *o, const advance_in 
         extra.args_[gtr_spec(GTR_EV_PROC_STEAL)->nargs - 1] = GTR_PSTATUS_SYSCALL;
         queue_push(o, extra);
     }
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, nc);
+    return push_advanced(o, in, out, nc);
 }
 
 
@@ -1279,8 +1275,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_begin(gtr__ordering *o, c
     ts->name_epoch = o->epoch;
     ts->name_id = name_id;
     VALIDATE(in->cur, user_go_reqs);
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static GTR__ALWAYS_INLINE gtr_status advance_user_task_end(gtr__ordering *o, const advance_in *in,
@@ -1319,8 +1314,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_end(gtr__ordering *o, con
         extra[1] = sid;
     }
     VALIDATE(in->cur, user_go_reqs);
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 /* region_event_state is the common start of the region handlers: the region's name (arg 1)
@@ -1365,8 +1359,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_region_begin(gtr__ordering *o,
         return nomem(err);
     user_region r = {tid, text, name.len, o->epoch, in->ev->args[1]};
     gs->regions[gs->nregions++] = r;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static GTR__ALWAYS_INLINE gtr_status advance_user_region_end(gtr__ordering *o, const advance_in *in,
@@ -1404,8 +1397,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_region_end(gtr__ordering *o, c
         }
         gs->nregions--;
     }
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 /* The GC mark phase has sequence numbers at both ends, since begin and end may be on
@@ -1422,8 +1414,7 @@ static gtr_status advance_gc_active(gtr__ordering *o, const advance_in *in,
                                 "GCActive in the first generation isn't first GC event");
         o->gc_seq = seq;
         o->gc_state = GC_RUNNING;
-        push_event(o, in->evt, in->cur, in->ev);
-        return advanced(out, in->cur);
+        return push_advanced(o, in, out, in->cur);
     }
     if (seq != o->gc_seq + 1)
         return GTR_OK; /* Not the right GC cycle. */
@@ -1432,8 +1423,7 @@ static gtr_status advance_gc_active(gtr__ordering *o, const advance_in *in,
         return gtr_err_setf(err, GTR_E_ORDER, "encountered GCActive while GC was not in progress");
     o->gc_seq = seq;
     VALIDATE(in->cur, user_go_reqs);
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_gc_begin(gtr__ordering *o, const advance_in *in,
@@ -1443,8 +1433,7 @@ static gtr_status advance_gc_begin(gtr__ordering *o, const advance_in *in,
     if (o->gc_state == GC_UNDETERMINED) {
         o->gc_seq = seq;
         o->gc_state = GC_RUNNING;
-        push_event(o, in->evt, in->cur, in->ev);
-        return advanced(out, in->cur);
+        return push_advanced(o, in, out, in->cur);
     }
     if (seq != o->gc_seq + 1)
         return GTR_OK; /* Not the right GC cycle. */
@@ -1455,8 +1444,7 @@ static gtr_status advance_gc_begin(gtr__ordering *o, const advance_in *in,
     o->gc_seq = seq;
     o->gc_state = GC_RUNNING;
     VALIDATE(in->cur, user_go_reqs);
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_gc_end(gtr__ordering *o, const advance_in *in,
@@ -1475,8 +1463,7 @@ static gtr_status advance_gc_end(gtr__ordering *o, const advance_in *in,
     o->gc_seq = seq;
     o->gc_state = GC_NOT_RUNNING;
     VALIDATE(in->cur, user_go_reqs);
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_annotation(gtr__ordering *o, const advance_in *in,
@@ -1484,8 +1471,7 @@ static gtr_status advance_annotation(gtr__ordering *o, const advance_in *in,
 {
     /* Simple instantaneous events that require a G. */
     VALIDATE(in->cur, user_go_reqs);
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static GTR__ALWAYS_INLINE gtr_status advance_heap_metric(gtr__ordering *o, const advance_in *in,
@@ -1493,8 +1479,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_heap_metric(gtr__ordering *o, const
 {
     /* Allocation metrics, which don't require a G. */
     VALIDATE(in->cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 /* cur_pstate: the pstate of the context's P (validated present). Every P a thread can hold
@@ -1519,8 +1504,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_gc_sweep_begin(gtr__ordering *o, co
         return st;
     if ((st = begin_range(o->alc, &ps->ranges, make_range_type(in->ev->type, 0), err)) != GTR_OK)
         return st;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_gc_sweep_active(gtr__ordering *o, const advance_in *in,
@@ -1538,8 +1522,7 @@ static gtr_status advance_gc_sweep_active(gtr__ordering *o, const advance_in *in
     if ((st = active_range(o->alc, &ps->ranges, make_range_type(in->ev->type, 0),
                            in->gen == o->initial_gen, err)) != GTR_OK)
         return st;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static GTR__ALWAYS_INLINE gtr_status advance_gc_sweep_end(gtr__ordering *o, const advance_in *in,
@@ -1553,8 +1536,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_gc_sweep_end(gtr__ordering *o, cons
     uint64_t desc = 0;
     if ((st = end_range(&ps->ranges, in->ev->type, &desc, err)) != GTR_OK)
         return st;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_go_range_begin(gtr__ordering *o, const advance_in *in,
@@ -1575,8 +1557,7 @@ static gtr_status advance_go_range_begin(gtr__ordering *o, const advance_in *in,
                             (unsigned)in->ev->type, in->cur.g);
     if ((st = begin_range(o->alc, &gs->ranges, make_range_type(in->ev->type, desc), err)) != GTR_OK)
         return st;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_go_range_active(gtr__ordering *o, const advance_in *in,
@@ -1595,8 +1576,7 @@ static gtr_status advance_go_range_active(gtr__ordering *o, const advance_in *in
     if ((st = active_range(o->alc, &gs->ranges, make_range_type(in->ev->type, 0),
                            in->gen == o->initial_gen, err)) != GTR_OK)
         return st;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_go_range_end(gtr__ordering *o, const advance_in *in,
@@ -1618,8 +1598,7 @@ static gtr_status advance_go_range_end(gtr__ordering *o, const advance_in *in,
         /* Smuggle the kind into the event (in args[0], symmetric with STWBegin). */
         in->ev->args[0] = desc;
     }
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_alloc_free(gtr__ordering *o, const advance_in *in,
@@ -1627,8 +1606,7 @@ static gtr_status advance_alloc_free(gtr__ordering *o, const advance_in *in,
 {
     /* Simple instantaneous events that may or may not have a P. */
     VALIDATE(in->cur, reqs(MUST_HAVE, MAY_HAVE, MAY_HAVE));
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 /* orderingDispatch: one row per event type; NULL means the type cannot be ordered. */
