@@ -165,7 +165,7 @@ struct gtr__ordering {
     uint8_t gc_state;
     uint64_t initial_gen;
     uint8_t failed_type;  /* the wire type of the event an advance failed on with an error
-                           * (gtr__ordering_failed_type); 0: none */
+                           * (gtr__ordering_summary_of); 0: none */
     event_queue queue;
     gtr_event *last_from; /* the first event the last advance queued (the queue's end if none) */
 };
@@ -230,7 +230,7 @@ static void queue_push(gtr__ordering *o, gtr_event e)
 /* Names and formatting of Go values. */
 
 /* tracev2.GoStatus.String */
-static const char *go_status_string(uint8_t s)
+const char *gtr__go_status_string(uint8_t s)
 {
     switch (s) {
     case GTR_GSTATUS_RUNNABLE: return "Runnable";
@@ -242,7 +242,7 @@ static const char *go_status_string(uint8_t s)
 }
 
 /* tracev2.ProcStatus.String */
-static const char *proc_status_string(uint8_t s)
+const char *gtr__proc_status_string(uint8_t s)
 {
     switch (s) {
     case GTR_PSTATUS_RUNNING: return "Running";
@@ -644,7 +644,8 @@ static gtr_status advance_proc_status(gtr__ordering *o, const advance_in *in,
             /* "inconsistent status for proc %d: old %v vs. new %v" */
             return gtr_err_setf(err, GTR_E_ORDER,
                                 "inconsistent status for proc %" PRId64 ": old %s vs. new %s",
-                                pid, proc_status_string(s->status), proc_status_string(status));
+                                pid, gtr__proc_status_string(s->status),
+                                gtr__proc_status_string(status));
         }
         s->seq = make_seq(in->gen, 0); /* Reset seq. */
     } else {
@@ -728,8 +729,9 @@ static GTR__ALWAYS_INLINE gtr_status advance_proc_stop(gtr__ordering *o, const a
     if (state->status != GTR_PSTATUS_RUNNING && state->status != GTR_PSTATUS_SYSCALL)
         /* "%s event for proc that's not %s or %s" */
         return gtr_err_setf(err, GTR_E_ORDER, "%s event for proc that's not %s or %s",
-                            ev_name(o, in->ev->type, &nb), proc_status_string(GTR_PSTATUS_RUNNING),
-                            proc_status_string(GTR_PSTATUS_SYSCALL));
+                            ev_name(o, in->ev->type, &nb),
+                            gtr__proc_status_string(GTR_PSTATUS_RUNNING),
+                            gtr__proc_status_string(GTR_PSTATUS_SYSCALL));
     VALIDATE(in->cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
     state->status = GTR_PSTATUS_IDLE;
     sched_ctx nc = in->cur;
@@ -815,7 +817,8 @@ static gtr_status advance_go_status(gtr__ordering *o, const advance_in *in,
             return gtr_err_setf(err, GTR_E_ORDER,
                                 "inconsistent status for goroutine %" PRId64
                                 ": old %s vs. new %s",
-                                gid, go_status_string(s->status), go_status_string(status));
+                                gid, gtr__go_status_string(s->status),
+                                gtr__go_status_string(status));
         s->seq = make_seq(in->gen, 0); /* Reset seq. */
     } else if (in->gen == o->initial_gen) {
         if ((st = new_gstate(o, gid, status, make_seq(in->gen, 0), err)) != GTR_OK)
@@ -827,7 +830,7 @@ static gtr_status advance_go_status(gtr__ordering *o, const advance_in *in,
         return gtr_err_setf(err, GTR_E_ORDER,
                             "found goroutine status for new goroutine after the first "
                             "generation: id=%" PRId64 " status=%s",
-                            gid, go_status_string(status));
+                            gid, gtr__go_status_string(status));
     }
     /* Smuggle in the old state for StateTransition. */
     in->ev->args[2] = (uint64_t)old_state << 32 | (uint64_t)status;
@@ -1110,8 +1113,8 @@ static gtr_status advance_go_syscall_end(gtr__ordering *o, const advance_in *in,
         /* "expected proc %d in state %v, but got %v instead" */
         return gtr_err_setf(err, GTR_E_ORDER,
                             "expected proc %" PRId64 " in state %s, but got %s instead", in->cur.p,
-                            proc_status_string(GTR_PSTATUS_SYSCALL),
-                            proc_status_string(ps->status));
+                            gtr__proc_status_string(GTR_PSTATUS_SYSCALL),
+                            gtr__proc_status_string(ps->status));
     ps->status = GTR_PSTATUS_RUNNING;
     return push_advanced(o, in, out, in->cur);
 }
@@ -1201,7 +1204,7 @@ static gtr_status advance_go_destroy_syscall(gtr__ordering *o, const advance_in 
             /* "proc %d in unexpected state %s during %s" */
             return gtr_err_setf(err, GTR_E_ORDER,
                                 "proc %" PRId64 " in unexpected state %s during %s", in->cur.p,
-                                proc_status_string(ps->status),
+                                gtr__proc_status_string(ps->status),
                                 ev_name(o, in->ev->type, &nb));
         /* See the go122-create-syscall-reuse-thread-id test. */
         ps->status = GTR_PSTATUS_SYSCALL_ABANDONED;
@@ -1959,7 +1962,7 @@ static void dump_g(gtr_buf *out, uint64_t id, const void *v)
     const gstate *s = v;
     seq_buf sb;
     gtr_buf_printf(out, "G %" PRId64 " [status=%s seq=%s]\n", (int64_t)id,
-                   go_status_string(s->status), seq_string(s->seq, &sb));
+                   gtr__go_status_string(s->status), seq_string(s->seq, &sb));
 }
 
 static void dump_p(gtr_buf *out, uint64_t id, const void *v)
@@ -1967,7 +1970,7 @@ static void dump_p(gtr_buf *out, uint64_t id, const void *v)
     const pstate *s = v;
     seq_buf sb;
     gtr_buf_printf(out, "P %" PRId64 " [status=%s seq=%s]\n", (int64_t)id,
-                   proc_status_string(s->status), seq_string(s->seq, &sb));
+                   gtr__proc_status_string(s->status), seq_string(s->seq, &sb));
 }
 
 static void dump_m(gtr_buf *out, uint64_t id, const void *v)
@@ -1989,28 +1992,50 @@ void gtr__ordering_dump(const gtr__ordering *o, gtr_buf *out)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* What the diagnosis of a stuck frontier reads (order.h). */
+/* What the diagnosis of a stuck frontier and a snapshot read (order.h). */
 
-bool gtr__ordering_goroutine(const gtr__ordering *o, gtr_goid id, gtr__resource_state *out)
+/* resource_state reads rec, the record of a proc (proc true) or a goroutine, into out; it
+ * returns the record's ranges in flight. */
+static const range_state *resource_state(bool proc, const void *rec, gtr__resource_state *out)
 {
-    const gstate *s = gtr__idstore_get(&o->g_states, (uint64_t)id);
-    if (s == NULL)
+    const pstate *ps = rec;
+    const gstate *gs = rec;
+    seq_counter seq = proc ? ps->seq : gs->seq;
+    *out = (gtr__resource_state){proc ? ps->status : gs->status, seq.gen, seq.seq};
+    return proc ? &ps->ranges : &gs->ranges;
+}
+
+bool gtr__ordering_resource(const gtr__ordering *o, bool proc, int64_t id,
+                            gtr__resource_state *out)
+{
+    const void *rec = gtr__idstore_get(proc ? &o->p_states : &o->g_states, (uint64_t)id);
+    if (rec != NULL)
+        resource_state(proc, rec, out);
+    return rec != NULL;
+}
+
+bool gtr__ordering_next_resource(const gtr__ordering *o, bool proc, size_t *pos, int64_t *id,
+                                 gtr__resource_state *out)
+{
+    uint64_t key;
+    void *rec;
+    if (!gtr__idstore_next(proc ? &o->p_states : &o->g_states, pos, &key, &rec))
         return false;
-    out->status = s->status;
-    out->seq_gen = s->seq.gen;
-    out->seq = s->seq.seq;
+    *id = (int64_t)key;
+    resource_state(proc, rec, out);
     return true;
 }
 
-bool gtr__ordering_proc(const gtr__ordering *o, gtr_procid id, gtr__resource_state *out)
+size_t gtr__ordering_ranges(const gtr__ordering *o, bool proc, int64_t id, uint8_t *begin_types,
+                            size_t cap)
 {
-    const pstate *s = gtr__idstore_get(&o->p_states, (uint64_t)id);
-    if (s == NULL)
-        return false;
-    out->status = s->status;
-    out->seq_gen = s->seq.gen;
-    out->seq = s->seq.seq;
-    return true;
+    const void *rec = gtr__idstore_get(proc ? &o->p_states : &o->g_states, (uint64_t)id);
+    gtr__resource_state s;
+    const range_state *rs = rec != NULL ? resource_state(proc, rec, &s) : NULL;
+    size_t n = 0;
+    for (size_t i = 0; rs != NULL && i < rs->n && n < cap; i++)
+        begin_types[n++] = rs->in_flight[i].typ;
+    return n;
 }
 
 void gtr__ordering_thread(const gtr__ordering *o, gtr_threadid id, gtr_goid *g, gtr_procid *p)
@@ -2020,79 +2045,8 @@ void gtr__ordering_thread(const gtr__ordering *o, gtr_threadid id, gtr_goid *g, 
     *p = s != NULL ? s->p : GTR_NO_PROC;
 }
 
-uint64_t gtr__ordering_gc_seq(const gtr__ordering *o)
+gtr__ordering_summary gtr__ordering_summary_of(const gtr__ordering *o)
 {
-    return o->gc_seq;
-}
-
-uint64_t gtr__ordering_initial_gen(const gtr__ordering *o)
-{
-    return o->initial_gen;
-}
-
-uint8_t gtr__ordering_failed_type(const gtr__ordering *o)
-{
-    return o->failed_type;
-}
-
-const char *gtr__go_status_string(uint8_t s)
-{
-    return go_status_string(s);
-}
-
-const char *gtr__proc_status_string(uint8_t s)
-{
-    return proc_status_string(s);
-}
-
-bool gtr__ordering_next_goroutine(const gtr__ordering *o, size_t *pos, gtr_goid *id,
-                                  gtr__resource_state *out)
-{
-    uint64_t key;
-    void *v;
-    if (!gtr__idstore_next(&o->g_states, pos, &key, &v))
-        return false;
-    const gstate *s = v;
-    *id = (gtr_goid)key;
-    out->status = s->status;
-    out->seq_gen = s->seq.gen;
-    out->seq = s->seq.seq;
-    return true;
-}
-
-bool gtr__ordering_next_proc(const gtr__ordering *o, size_t *pos, gtr_procid *id,
-                             gtr__resource_state *out)
-{
-    uint64_t key;
-    void *v;
-    if (!gtr__idstore_next(&o->p_states, pos, &key, &v))
-        return false;
-    const pstate *s = v;
-    *id = (gtr_procid)key;
-    out->status = s->status;
-    out->seq_gen = s->seq.gen;
-    out->seq = s->seq.seq;
-    return true;
-}
-
-uint8_t gtr__ordering_gc_running(const gtr__ordering *o)
-{
-    return o->gc_state == GC_RUNNING;
-}
-
-size_t gtr__ordering_ranges(const gtr__ordering *o, bool proc, int64_t id, uint8_t *begin_types,
-                            size_t cap)
-{
-    const range_state *rs = NULL;
-    if (proc) {
-        const pstate *s = gtr__idstore_get(&o->p_states, (uint64_t)id);
-        rs = s != NULL ? &s->ranges : NULL;
-    } else {
-        const gstate *s = gtr__idstore_get(&o->g_states, (uint64_t)id);
-        rs = s != NULL ? &s->ranges : NULL;
-    }
-    size_t n = 0;
-    for (size_t i = 0; rs != NULL && i < rs->n && n < cap; i++)
-        begin_types[n++] = rs->in_flight[i].typ;
-    return n;
+    return (gtr__ordering_summary){o->gc_seq, o->gc_state == GC_RUNNING, o->initial_gen,
+                                   o->failed_type};
 }
