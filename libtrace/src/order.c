@@ -916,8 +916,9 @@ static gtr_status advance_go_create(gtr__ordering *o, const advance_in *in,
 
 /* current_goroutine is the shared precondition of goroutine events on the running
  * goroutine: it exists and has status want. GTR_GSTATUS_RUNNING for GoDestroy, GoStop,
- * GoBlock, GoSwitch and GoSyscallBegin; GTR_GSTATUS_SYSCALL for GoSyscallEnd and
- * GoSyscallEndBlocked, whose message still says "Running" (GoRunning), as Go's does. */
+ * GoBlock, GoSwitch and GoSyscallBegin; GTR_GSTATUS_SYSCALL for GoDestroySyscall,
+ * GoSyscallEnd and GoSyscallEndBlocked, the last two of whose messages still say "Running"
+ * (GoRunning), as Go's do. */
 static GTR__NOINLINE gtr_status current_goroutine_fail(gtr__ordering *o,
                                                      const gtr__base_event *ev, sched_ctx cur,
                                                      const gstate *state, gtr_err *err)
@@ -928,9 +929,10 @@ static GTR__NOINLINE gtr_status current_goroutine_fail(gtr__ordering *o,
         return gtr_err_setf(err, GTR_E_ORDER,
                             "event %s for goroutine (%" PRId64 ") that doesn't exist",
                             ev_name(o, ev->type, &nb), cur.g);
-    /* The status is not the one wanted: "%s event for goroutine that's not %s" (GoRunning) */
+    /* The status is not the one wanted: "%s event for goroutine that's not %v" */
     return gtr_err_setf(err, GTR_E_ORDER, "%s event for goroutine that's not %s",
-                        ev_name(o, ev->type, &nb), "Running");
+                        ev_name(o, ev->type, &nb),
+                        ev->type == GTR_EV_GO_DESTROY_SYSCALL ? "Syscall" : "Running");
 }
 
 static GTR__ALWAYS_INLINE gtr_status current_goroutine(gtr__ordering *o,
@@ -1172,22 +1174,16 @@ static gtr_status advance_go_destroy_syscall(gtr__ordering *o, const advance_in 
                                              advance_out *out, gtr_err *err)
 {
     ev_name_buf nb;
+    gtr_status st;
     /* A goroutine created for a cgo callback disappears (the callback ends or its C thread is
      * destroyed). Treat it as losing the P too: the platform may reuse the thread ID, and a
      * new M with the same ID could even try to steal this P back from itself. The runtime
      * makes every GoCreateSyscall reacquire a P with events. We might have a P here: it is
      * not necessarily released eagerly, and may be stolen back later (or never). */
     VALIDATE(in->cur, reqs(MUST_HAVE, MAY_HAVE, MUST_HAVE));
-    gstate *state = gtr__idstore_get(&o->g_states, (uint64_t)in->cur.g);
-    if (state == NULL)
-        /* "event %s for goroutine (%v) that doesn't exist" */
-        return gtr_err_setf(err, GTR_E_ORDER,
-                            "event %s for goroutine (%" PRId64 ") that doesn't exist",
-                            ev_name(o, in->ev->type, &nb), in->cur.g);
-    if (state->status != GTR_GSTATUS_SYSCALL)
-        /* "%s event for goroutine that's not %v" (GoSyscall) */
-        return gtr_err_setf(err, GTR_E_ORDER, "%s event for goroutine that's not %s",
-                            ev_name(o, in->ev->type, &nb), "Syscall");
+    gstate *state = NULL;
+    if ((st = current_goroutine(o, in->ev, in->cur, GTR_GSTATUS_SYSCALL, &state, err)) != GTR_OK)
+        return st;
     /* This goroutine is exiting itself. */
     gtr__idstore_delete(&o->g_states, (uint64_t)in->cur.g);
     sched_ctx nc = in->cur;
