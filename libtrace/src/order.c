@@ -471,21 +471,16 @@ static gtr_status active_range(const gtr_alloc *alc, range_state *s, range_type 
     }
     if (!has_range(s, t)) {
         /* "resource is missing active range: %v %v", the second a []rangeType: "[{typ desc}
-         * {typ desc}]". Built in a buffer: the list has no length bound. */
-        gtr_buf b;
-        gtr_buf_init(&b, alc);
-        gtr_buf_printf(&b, "resource is missing active range: %s [", spec_name(t.typ));
-        for (size_t i = 0; i < s->n; i++)
-            gtr_buf_printf(&b, "%s{%u %" PRIu64 "}", i > 0 ? " " : "",
-                           (unsigned)s->in_flight[i].typ, s->in_flight[i].desc);
-        gtr_buf_putc(&b, ']');
-        gtr_status st = gtr_buf_status(&b) == GTR_OK
-                            ? gtr_err_setn(err, GTR_E_ORDER, b.data, b.len)
-                            : gtr_err_setf(err, GTR_E_ORDER, "resource is missing active range: "
-                                                             "%s [...]",
-                                           spec_name(t.typ));
-        gtr_buf_free(&b);
-        return st;
+         * {typ desc}]", appended range by range (the error's text has no length bound). */
+        gtr_err_setf(err, GTR_E_ORDER, "resource is missing active range: %s [",
+                     spec_name(t.typ));
+        for (size_t i = 0; i < s->n; i++) {
+            char r[48];
+            int n = snprintf(r, sizeof r, "%s{%u %" PRIu64 "}", i > 0 ? " " : "",
+                             (unsigned)s->in_flight[i].typ, s->in_flight[i].desc);
+            gtr_err_appendn(err, r, (size_t)n);
+        }
+        return gtr_err_appendn(err, "]", 1);
     }
     return GTR_OK;
 }
