@@ -221,11 +221,6 @@ static gtr_event *queue_slot(gtr__ordering *o)
     return q->end++;
 }
 
-static void queue_push(gtr__ordering *o, gtr_event e)
-{
-    *queue_slot(o) = e;
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* Names and formatting of Go values. */
 
@@ -513,10 +508,9 @@ static gtr_status end_range(range_state *s, uint8_t typ, uint64_t *desc, gtr_err
 static gtr_status new_gstate(gtr__ordering *o, gtr_goid id, uint8_t status, seq_counter seq,
                              gtr_err *err)
 {
-    void *p;
-    if ((p = gtr__idstore_insert(&o->g_states, (uint64_t)id)) == NULL)
+    gstate *s = gtr__idstore_insert(&o->g_states, (uint64_t)id);
+    if (s == NULL)
         return nomem(err);
-    gstate *s = p;
     s->id = id;
     s->status = status;
     s->seq = seq;
@@ -528,10 +522,9 @@ static gtr_status new_gstate(gtr__ordering *o, gtr_goid id, uint8_t status, seq_
 static gtr_status new_mstate(gtr__ordering *o, gtr_threadid id, gtr_goid g, gtr_procid p,
                              mstate **out, gtr_err *err)
 {
-    void *v;
-    if ((v = gtr__idstore_insert(&o->m_states, (uint64_t)id)) == NULL)
+    mstate *ms = gtr__idstore_insert(&o->m_states, (uint64_t)id);
+    if (ms == NULL)
         return nomem(err);
-    mstate *ms = v;
     ms->g = g;
     ms->p = p;
     if (out != NULL)
@@ -553,14 +546,15 @@ static GTR__ALWAYS_INLINE void push_event(gtr__ordering *o, const gtr__ev_table 
     memcpy(e->args_, ev->args, sizeof e->args_);
 }
 
-/* makeEvent: a synthesized event with up to two args. */
-static void push_made(gtr__ordering *o, const gtr__ev_table *evt, sched_ctx ctx, uint8_t typ,
-                      gtr_time time, uint64_t a0, uint64_t a1)
+/* makeEvent: queues a synthesized event with up to two args, and returns it. */
+static gtr_event *push_made(gtr__ordering *o, const gtr__ev_table *evt, sched_ctx ctx,
+                            uint8_t typ, gtr_time time, uint64_t a0, uint64_t a1)
 {
-    gtr_event e = gtr__make_event(evt, ctx.g, ctx.p, ctx.m, typ, time);
-    e.args_[0] = a0;
-    e.args_[1] = a1;
-    queue_push(o, e);
+    gtr_event *e = queue_slot(o);
+    *e = gtr__make_event(evt, ctx.g, ctx.p, ctx.m, typ, time);
+    e->args_[0] = a0;
+    e->args_[1] = a1;
+    return e;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -644,10 +638,8 @@ static gtr_status advance_proc_status(gtr__ordering *o, const advance_in *in,
         }
         s->seq = make_seq(in->gen, 0); /* Reset seq. */
     } else {
-        void *p;
-        if ((p = gtr__idstore_insert(&o->p_states, (uint64_t)pid)) == NULL)
+        if ((s = gtr__idstore_insert(&o->p_states, (uint64_t)pid)) == NULL)
             return nomem(err);
-        s = p;
         s->id = pid;
         s->status = status;
         s->seq = make_seq(in->gen, 0);
@@ -1203,15 +1195,12 @@ static gtr_status advance_go_destroy_syscall(gtr__ordering *o, const advance_in 
 
         /* Queue an extra self-ProcSteal event, before this one. Its extra arg (args[3], past
          * ProcSteal's dt p p_seq m) records the old status, ProcSyscall. */
-        gtr_event extra = gtr__make_event(in->evt, in->cur.g, in->cur.p, in->cur.m,
-                                          GTR_EV_PROC_STEAL, in->ev->time);
-        extra.args_[0] = (uint64_t)in->cur.p;
-        extra.args_[gtr_spec(GTR_EV_PROC_STEAL)->nargs - 1] = GTR_PSTATUS_SYSCALL;
-        queue_push(o, extra);
+        gtr_event *extra = push_made(o, in->evt, in->cur, GTR_EV_PROC_STEAL, in->ev->time,
+                                     (uint64_t)in->cur.p, 0);
+        extra->args_[gtr_spec(GTR_EV_PROC_STEAL)->nargs - 1] = GTR_PSTATUS_SYSCALL;
     }
     return push_advanced(o, in, out, nc);
 }
-
 
 /* intern_name returns the ordering's copy of name, string id of the table being ordered:
  * from the name cache when the ID was met in this epoch, else interned (and cached). NULL
@@ -1259,15 +1248,10 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_begin(gtr__ordering *o, c
         return gtr_err_setf(err, GTR_E_ORDER, "invalid string ID %" PRIu64 " for %u event",
                             name_id, (unsigned)in->ev->type);
     const char *text = intern_name(o, name_id, name);
-    void *p;
-    if (text == NULL || (p = gtr__idstore_insert(&o->active_tasks, id)) == NULL)
+    task_state *ts = text != NULL ? gtr__idstore_insert(&o->active_tasks, id) : NULL;
+    if (ts == NULL)
         return nomem(err);
-    task_state *ts = p;
-    ts->parent_id = parent_id;
-    ts->text = text;
-    ts->name_len = name.len;
-    ts->name_epoch = o->epoch;
-    ts->name_id = name_id;
+    *ts = (task_state){parent_id, text, name.len, o->epoch, name_id};
     VALIDATE(in->cur, user_go_reqs);
     return push_advanced(o, in, out, in->cur);
 }
