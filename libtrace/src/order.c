@@ -341,33 +341,26 @@ typedef struct sched_reqs {
 /* userGoReqs: events that are running or close to running user code. */
 static const sched_reqs user_go_reqs = {MUST_HAVE, MUST_HAVE, MUST_HAVE};
 
-/* validate_ctx_fail is validateCtx's failure: the message of the first requirement not met.
- * It is given the requirements and what the context has as three bytes and three bits (not
- * the structs: a 24-byte sched_ctx goes by value through memory, and GCC built it on the
- * stack in the checks' common path, ahead of the branch to this call). */
+/* validate_ctx_fail is validateCtx's failure: the message of the first requirement not met
+ * (Go's six messages, verbatim). It takes bytes and bits rather than the structs, so that the
+ * inlined checks build no struct on their common path. */
 static GTR__NOINLINE gtr_status validate_ctx_fail(uint8_t req_m, uint8_t req_p, uint8_t req_g,
                                                   unsigned have, gtr_err *err)
 {
     bool has_m = have & 1, has_p = have & 2, has_g = have & 4;
     if (req_m == MUST_HAVE && !has_m)
-        /* "expected a thread but didn't have one" */
         return gtr_err_setf(err, GTR_E_ORDER, "expected a thread but didn't have one");
     else if (req_m == MUST_NOT_HAVE && has_m)
-        /* "expected no thread but had one" */
         return gtr_err_setf(err, GTR_E_ORDER, "expected no thread but had one");
 
     if (req_p == MUST_HAVE && !has_p)
-        /* "expected a proc but didn't have one" */
         return gtr_err_setf(err, GTR_E_ORDER, "expected a proc but didn't have one");
     else if (req_p == MUST_NOT_HAVE && has_p)
-        /* "expected no proc but had one" */
         return gtr_err_setf(err, GTR_E_ORDER, "expected no proc but had one");
 
     if (req_g == MUST_HAVE && !has_g)
-        /* "expected a goroutine but didn't have one" */
         return gtr_err_setf(err, GTR_E_ORDER, "expected a goroutine but didn't have one");
     else if (req_g == MUST_NOT_HAVE && has_g)
-        /* "expected no goroutine but had one" */
         return gtr_err_setf(err, GTR_E_ORDER, "expected no goroutine but had one");
     return GTR_OK;
 }
@@ -572,10 +565,9 @@ typedef struct advance_in {
     sched_ctx cur;
 } advance_in;
 
-/* What it hands back: whether the event advanced; the new context goes straight into ms, the
- * state of the event's M (NULL: none), from the registers it is in, rather than back in a
- * sched_ctx for the caller to copy, so that no wide load waits on the narrower stores just
- * made (bench/README.md). */
+/* What it hands back: whether the event advanced. The new context goes straight into ms, the
+ * state of the event's M (NULL: none), not back through a sched_ctx for the caller to copy
+ * (bench/README.md says why). */
 typedef struct advance_out {
     mstate *ms;
     bool ok;
