@@ -706,7 +706,6 @@ static GTR__ALWAYS_INLINE gtr_status advance_proc_stop(gtr__ordering *o, const a
         return gtr_err_setf(err, GTR_E_ORDER, "event %s for proc (%" PRId64 ") that doesn't exist",
                             ev_name(o, in->ev->type, &nb), in->cur.p);
     if (state->status != GTR_PSTATUS_RUNNING && state->status != GTR_PSTATUS_SYSCALL)
-        /* "%s event for proc that's not %s or %s" */
         return gtr_err_setf(err, GTR_E_ORDER, "%s event for proc that's not %s or %s",
                             ev_name(o, in->ev->type, &nb),
                             gtr__proc_status_string(GTR_PSTATUS_RUNNING),
@@ -877,7 +876,6 @@ static gtr_status advance_go_create(gtr__ordering *o, const advance_in *in,
     /* If we have a goroutine, it must be running. */
     gstate *state = gtr__idstore_get(&o->g_states, (uint64_t)in->cur.g);
     if (state != NULL && state->status != GTR_GSTATUS_RUNNING)
-        /* "%s event for goroutine that's not %s" */
         return gtr_err_setf(err, GTR_E_ORDER, "%s event for goroutine that's not %s",
                             ev_name(o, in->ev->type, &nb), "Running");
     gtr_goid newgid = (gtr_goid)in->ev->args[0];
@@ -908,7 +906,8 @@ static GTR__NOINLINE gtr_status current_goroutine_fail(gtr__ordering *o,
         return gtr_err_setf(err, GTR_E_ORDER,
                             "event %s for goroutine (%" PRId64 ") that doesn't exist",
                             ev_name(o, ev->type, &nb), cur.g);
-    /* The status is not the one wanted: "%s event for goroutine that's not %v" */
+    /* The status is not the one wanted: "%s event for goroutine that's not %s" (GoRunning),
+     * or for GoDestroySyscall "... not %v" (GoSyscall). */
     return gtr_err_setf(err, GTR_E_ORDER, "%s event for goroutine that's not %s",
                         ev_name(o, ev->type, &nb),
                         ev->type == GTR_EV_GO_DESTROY_SYSCALL ? "Syscall" : "Running");
@@ -1063,7 +1062,6 @@ static gtr_status advance_go_syscall_begin(gtr__ordering *o, const advance_in *i
      * must line up now; there is no backing off. */
     seq_counter pseq = make_seq(in->gen, in->ev->args[0]);
     if (!seq_succeeds(pseq, ps->seq))
-        /* "failed to advance %s: can't make sequence: %s -> %s" */
         return gtr_err_setf(err, GTR_E_ORDER, "failed to advance %s: can't make sequence: %s -> %s",
                             ev_name(o, in->ev->type, &nb), seq_string(ps->seq, &sb1),
                             seq_string(pseq, &sb2));
@@ -1379,7 +1377,6 @@ static gtr_status advance_gc_active(gtr__ordering *o, const advance_in *in,
     uint64_t seq = in->ev->args[0];
     if (in->gen == o->initial_gen) {
         if (o->gc_state != GC_UNDETERMINED)
-            /* "GCActive in the first generation isn't first GC event" */
             return gtr_err_setf(err, GTR_E_ORDER,
                                 "GCActive in the first generation isn't first GC event");
         o->gc_seq = seq;
@@ -1389,7 +1386,6 @@ static gtr_status advance_gc_active(gtr__ordering *o, const advance_in *in,
     if (seq != o->gc_seq + 1)
         return GTR_OK; /* Not the right GC cycle. */
     if (o->gc_state != GC_RUNNING)
-        /* "encountered GCActive while GC was not in progress" */
         return gtr_err_setf(err, GTR_E_ORDER, "encountered GCActive while GC was not in progress");
     o->gc_seq = seq;
     VALIDATE(in->cur, user_go_reqs);
@@ -1408,7 +1404,6 @@ static gtr_status advance_gc_begin(gtr__ordering *o, const advance_in *in,
     if (seq != o->gc_seq + 1)
         return GTR_OK; /* Not the right GC cycle. */
     if (o->gc_state == GC_RUNNING)
-        /* "encountered GCBegin while GC was already in progress" */
         return gtr_err_setf(err, GTR_E_ORDER,
                             "encountered GCBegin while GC was already in progress");
     o->gc_seq = seq;
@@ -1424,10 +1419,8 @@ static gtr_status advance_gc_end(gtr__ordering *o, const advance_in *in,
     if (seq != o->gc_seq + 1)
         return GTR_OK; /* Not the right GC cycle. */
     if (o->gc_state == GC_NOT_RUNNING)
-        /* "encountered GCEnd when GC was not in progress" */
         return gtr_err_setf(err, GTR_E_ORDER, "encountered GCEnd when GC was not in progress");
     if (o->gc_state == GC_UNDETERMINED)
-        /* "encountered GCEnd when GC was in an undetermined state" */
         return gtr_err_setf(err, GTR_E_ORDER,
                             "encountered GCEnd when GC was in an undetermined state");
     o->gc_seq = seq;
