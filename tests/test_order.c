@@ -1432,6 +1432,86 @@ static void test_order_dump_lists_state_in_id_order(void **state)
     gtr_buf_free(&b);
 }
 
+/* What a diagnosis and a snapshot read (gtr__ordering_resource and its kin) is the state the
+ * dump shows, for goroutines and procs alike, with the ranges each has in flight. */
+static void test_order_resources_read_as_the_dump_shows(void **state)
+{
+    fx *f = *state;
+    ADV_OK(f, 0, 1, E2(GTR_EV_PROC_STATUS, 1, GTR_PSTATUS_RUNNING));
+    ADV_OK(f, 0, 1, E3(GTR_EV_GO_STATUS, 3, 0, GTR_GSTATUS_RUNNING));
+    ADV_OK(f, NO_M, 1, E3(GTR_EV_GO_STATUS, 1000000000000, NONE, GTR_GSTATUS_WAITING));
+    ADV_OK(f, 7, 1, E2(GTR_EV_PROC_STATUS, 0, GTR_PSTATUS_IDLE));
+    ADV_OK(f, 7, 1, E2(GTR_EV_PROC_START, 0, 1));
+    ADV_OK(f, NO_M, 1, E2(GTR_EV_GC_BEGIN, 4, 0));
+    ADV_OK(f, NO_M, 1, E3(GTR_EV_GO_UNBLOCK, 1000000000000, 1, 0));
+    ADV_OK(f, 0, 1, E0(GTR_EV_GC_MARK_ASSIST_BEGIN));
+    ADV_OK(f, 0, 1, E0(GTR_EV_GC_SWEEP_BEGIN));
+    drain(f);
+
+    gtr__resource_state s;
+    assert_true(gtr__ordering_resource(f->o, false, 1000000000000, &s));
+    assert_int_equal(s.status, GTR_GSTATUS_RUNNABLE);
+    assert_int_equal(s.seq_gen, 1);
+    assert_int_equal(s.seq, 1);
+    assert_true(gtr__ordering_resource(f->o, true, 0, &s));
+    assert_int_equal(s.status, GTR_PSTATUS_RUNNING);
+    assert_int_equal(s.seq, 1);
+    assert_true(gtr__ordering_resource(f->o, true, 1, &s));
+    assert_int_equal(s.status, GTR_PSTATUS_RUNNING);
+    assert_int_equal(s.seq, 0);
+    assert_false(gtr__ordering_resource(f->o, false, 0, &s));
+    assert_false(gtr__ordering_resource(f->o, true, 3, &s));
+
+    /* The iteration gives each goroutine, then each proc, once, with the look-up's state. */
+    for (int proc = 0; proc <= 1; proc++) {
+        int64_t id, sum = 0;
+        size_t n = 0;
+        gtr__resource_state want;
+        for (size_t pos = 0; gtr__ordering_next_resource(f->o, proc, &pos, &id, &s); n++) {
+            assert_true(gtr__ordering_resource(f->o, proc, id, &want));
+            assert_int_equal(s.status, want.status);
+            assert_int_equal(s.seq_gen, want.seq_gen);
+            assert_int_equal(s.seq, want.seq);
+            sum += id;
+        }
+        assert_int_equal(n, 2);
+        assert_int_equal(sum, proc ? 0 + 1 : 3 + 1000000000000);
+    }
+
+    uint8_t types[2] = {0, 0};
+    assert_int_equal(gtr__ordering_ranges(f->o, false, 3, types, 2), 1);
+    assert_int_equal(types[0], GTR_EV_GC_MARK_ASSIST_BEGIN);
+    assert_int_equal(gtr__ordering_ranges(f->o, true, 1, types, 2), 1);
+    assert_int_equal(types[0], GTR_EV_GC_SWEEP_BEGIN);
+    assert_int_equal(gtr__ordering_ranges(f->o, true, 1, types, 0), 0);
+    assert_int_equal(gtr__ordering_ranges(f->o, false, 1000000000000, types, 2), 0);
+    assert_int_equal(gtr__ordering_ranges(f->o, true, 9, types, 2), 0);
+
+    gtr_goid g;
+    gtr_procid p;
+    gtr__ordering_thread(f->o, 0, &g, &p);
+    assert_int_equal(g, 3);
+    assert_int_equal(p, 1);
+    gtr__ordering_thread(f->o, 99, &g, &p);
+    assert_int_equal(g, GTR_NO_GOROUTINE);
+    assert_int_equal(p, GTR_NO_PROC);
+
+    gtr__ordering_summary sum = gtr__ordering_summary_of(f->o);
+    assert_int_equal(sum.gc_seq, 4);
+    assert_true(sum.gc_running);
+    assert_int_equal(sum.initial_gen, 1);
+    assert_int_equal(sum.failed_type, 0);
+    ADV_ERR(f, NO_M, 1, E2(GTR_EV_GC_BEGIN, 5, 0),
+            "encountered GCBegin while GC was already in progress");
+    assert_int_equal(gtr__ordering_summary_of(f->o).failed_type, GTR_EV_GC_BEGIN);
+
+    assert_string_equal(gtr__go_status_string(GTR_GSTATUS_WAITING), "Waiting");
+    assert_string_equal(gtr__go_status_string(GTR_GSTATUS_BAD), "Bad");
+    assert_string_equal(gtr__proc_status_string(GTR_PSTATUS_SYSCALL_ABANDONED),
+                        "SyscallAbandoned");
+    assert_string_equal(gtr__proc_status_string(200), "Bad");
+}
+
 static void test_order_dump_empty(void **state)
 {
     fx *f = *state;
@@ -1921,6 +2001,7 @@ int main(void)
         T(test_order_simple_event_contexts),
         T(test_order_event_names_follow_version),
         T(test_order_dump_lists_state_in_id_order),
+        T(test_order_resources_read_as_the_dump_shows),
         T(test_order_dump_empty),
         T(test_order_queue_grows_and_keeps_order),
         T(test_order_sparse_ids_stay_consistent),
