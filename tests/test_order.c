@@ -1925,6 +1925,54 @@ static void test_order_allocation_failures_report_nomem(void **state)
     assert_true(nomems > 0);
 }
 
+/* A queue that cannot grow fails the advance with GTR_E_NOMEM and keeps what it holds, in
+ * order, also after its events moved to the buffer's start to make room; with memory back,
+ * the same advance grows it. */
+static void test_order_queue_growth_failure_keeps_the_queue(void **state)
+{
+    fx *f = *state;
+    count_alloc c = {.fail_at = SIZE_MAX};
+    gtr_alloc a = {ca_malloc, ca_realloc, ca_free, &c};
+    gtr__ordering *o = NULL;
+    gtr_err err = GTR_ERR_INIT;
+    bool ok = false;
+    gtr_event e;
+    assert_int_equal(gtr__ordering_new(&a, &o, &err), GTR_OK);
+    gtr__base_event ev = E2(GTR_EV_PROC_STATUS, 0, GTR_PSTATUS_RUNNING);
+    assert_int_equal(order_advance(o, &ev, f->evt, 0, 1, &ok, &err), GTR_OK);
+    /* The queue starts with 8 slots and an advance reserves 3: 6 events fill it; 2 popped
+     * leave room at its start only, where the next advance moves the other 4. */
+    for (uint64_t i = 0; i < 5; i++) {
+        ev = E1(GTR_EV_HEAP_ALLOC, i);
+        assert_int_equal(order_advance(o, &ev, f->evt, 0, 1, &ok, &err), GTR_OK);
+    }
+    assert_true(gtr__ordering_next(o, &e));
+    assert_int_equal(e.type_, GTR_EV_PROC_STATUS);
+    assert_true(gtr__ordering_next(o, &e));
+    assert_int_equal(e.args_[0], 0);
+    for (uint64_t i = 5; i < 7; i++) {
+        ev = E1(GTR_EV_HEAP_ALLOC, i);
+        assert_int_equal(order_advance(o, &ev, f->evt, 0, 1, &ok, &err), GTR_OK);
+    }
+    assert_int_equal(gtr__ordering_queued(o), 6);
+    /* Full: the next advance must grow the buffer, and that allocation fails. */
+    c.fail_at = c.calls;
+    ev = E1(GTR_EV_HEAP_ALLOC, 7);
+    assert_int_equal(order_advance(o, &ev, f->evt, 0, 1, &ok, &err), GTR_E_NOMEM);
+    assert_string_equal(err.msg, "out of memory");
+    assert_int_equal(gtr__ordering_queued(o), 6);
+    c.fail_at = SIZE_MAX;
+    assert_int_equal(order_advance(o, &ev, f->evt, 0, 1, &ok, &err), GTR_OK);
+    for (uint64_t i = 1; i < 8; i++) {
+        assert_true(gtr__ordering_next(o, &e));
+        assert_int_equal(e.args_[0], i);
+    }
+    assert_false(gtr__ordering_next(o, &e));
+    gtr__ordering_free(o);
+    gtr_err_clear(&err);
+    assert_int_equal(c.live, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2009,6 +2057,7 @@ int main(void)
         T(test_order_task_ids_match_a_model),
         T(test_order_steady_state_does_not_allocate),
         T(test_order_allocation_failures_report_nomem),
+        T(test_order_queue_growth_failure_keeps_the_queue),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

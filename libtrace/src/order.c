@@ -175,34 +175,17 @@ struct gtr__ordering {
 
 /* queue_grow makes room for n more events after end: what is queued moves to the start of
  * the buffer (no queue does in Go's order of calls, but one could), and the buffer grows
- * when that is not room enough. */
+ * when that is not room enough. Not zeroed: a slot is written whole before it is read. */
 static GTR__NOINLINE bool queue_grow(gtr__ordering *o, size_t n)
 {
     event_queue *q = &o->queue;
     size_t len = (size_t)(q->end - q->head), cap = (size_t)(q->limit - q->buf);
-    if (q->head != q->buf) {
-        memmove(q->buf, q->head, len * sizeof *q->buf);
-        q->head = q->buf;
-        q->end = q->buf + len;
-        if (cap - len >= n)
-            return true;
-    }
-    size_t ncap = cap;
-    while (ncap - len < n)
-        ncap *= 2;
-    /* Not zeroed: a slot is written whole before it is read. */
-    if (ncap > SIZE_MAX / sizeof(gtr_event))
-        return false;
-    gtr_event *nb = gtr__malloc(o->alc, ncap * sizeof *nb);
-    if (nb == NULL)
-        return false;
-    if (len != 0)
-        memcpy(nb, q->buf, len * sizeof *nb);
-    gtr__free(o->alc, q->buf);
-    q->buf = q->head = nb;
-    q->end = nb + len;
-    q->limit = nb + ncap;
-    return true;
+    memmove(q->buf, q->head, len * sizeof *q->buf);
+    bool grown = GTR__GROW(o->alc, q->buf, cap, len + n); /* on failure buf and cap stay */
+    q->head = q->buf;
+    q->end = q->buf + len;
+    q->limit = q->buf + cap;
+    return grown;
 }
 
 /* queue_reserve makes room for n more events. */
