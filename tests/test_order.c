@@ -1432,6 +1432,86 @@ static void test_order_dump_lists_state_in_id_order(void **state)
     gtr_buf_free(&b);
 }
 
+/* What a diagnosis and a snapshot read (gtr__ordering_resource and its kin) is the state the
+ * dump shows, for goroutines and procs alike, with the ranges each has in flight. */
+static void test_order_resources_read_as_the_dump_shows(void **state)
+{
+    fx *f = *state;
+    ADV_OK(f, 0, 1, E2(GTR_EV_PROC_STATUS, 1, GTR_PSTATUS_RUNNING));
+    ADV_OK(f, 0, 1, E3(GTR_EV_GO_STATUS, 3, 0, GTR_GSTATUS_RUNNING));
+    ADV_OK(f, NO_M, 1, E3(GTR_EV_GO_STATUS, 1000000000000, NONE, GTR_GSTATUS_WAITING));
+    ADV_OK(f, 7, 1, E2(GTR_EV_PROC_STATUS, 0, GTR_PSTATUS_IDLE));
+    ADV_OK(f, 7, 1, E2(GTR_EV_PROC_START, 0, 1));
+    ADV_OK(f, NO_M, 1, E2(GTR_EV_GC_BEGIN, 4, 0));
+    ADV_OK(f, NO_M, 1, E3(GTR_EV_GO_UNBLOCK, 1000000000000, 1, 0));
+    ADV_OK(f, 0, 1, E0(GTR_EV_GC_MARK_ASSIST_BEGIN));
+    ADV_OK(f, 0, 1, E0(GTR_EV_GC_SWEEP_BEGIN));
+    drain(f);
+
+    gtr__resource_state s;
+    assert_true(gtr__ordering_resource(f->o, false, 1000000000000, &s));
+    assert_int_equal(s.status, GTR_GSTATUS_RUNNABLE);
+    assert_int_equal(s.seq_gen, 1);
+    assert_int_equal(s.seq, 1);
+    assert_true(gtr__ordering_resource(f->o, true, 0, &s));
+    assert_int_equal(s.status, GTR_PSTATUS_RUNNING);
+    assert_int_equal(s.seq, 1);
+    assert_true(gtr__ordering_resource(f->o, true, 1, &s));
+    assert_int_equal(s.status, GTR_PSTATUS_RUNNING);
+    assert_int_equal(s.seq, 0);
+    assert_false(gtr__ordering_resource(f->o, false, 0, &s));
+    assert_false(gtr__ordering_resource(f->o, true, 3, &s));
+
+    /* The iteration gives each goroutine, then each proc, once, with the look-up's state. */
+    for (int proc = 0; proc <= 1; proc++) {
+        int64_t id, sum = 0;
+        size_t n = 0;
+        gtr__resource_state want;
+        for (size_t pos = 0; gtr__ordering_next_resource(f->o, proc, &pos, &id, &s); n++) {
+            assert_true(gtr__ordering_resource(f->o, proc, id, &want));
+            assert_int_equal(s.status, want.status);
+            assert_int_equal(s.seq_gen, want.seq_gen);
+            assert_int_equal(s.seq, want.seq);
+            sum += id;
+        }
+        assert_int_equal(n, 2);
+        assert_int_equal(sum, proc ? 0 + 1 : 3 + 1000000000000);
+    }
+
+    uint8_t types[2] = {0, 0};
+    assert_int_equal(gtr__ordering_ranges(f->o, false, 3, types, 2), 1);
+    assert_int_equal(types[0], GTR_EV_GC_MARK_ASSIST_BEGIN);
+    assert_int_equal(gtr__ordering_ranges(f->o, true, 1, types, 2), 1);
+    assert_int_equal(types[0], GTR_EV_GC_SWEEP_BEGIN);
+    assert_int_equal(gtr__ordering_ranges(f->o, true, 1, types, 0), 0);
+    assert_int_equal(gtr__ordering_ranges(f->o, false, 1000000000000, types, 2), 0);
+    assert_int_equal(gtr__ordering_ranges(f->o, true, 9, types, 2), 0);
+
+    gtr_goid g;
+    gtr_procid p;
+    gtr__ordering_thread(f->o, 0, &g, &p);
+    assert_int_equal(g, 3);
+    assert_int_equal(p, 1);
+    gtr__ordering_thread(f->o, 99, &g, &p);
+    assert_int_equal(g, GTR_NO_GOROUTINE);
+    assert_int_equal(p, GTR_NO_PROC);
+
+    gtr__ordering_summary sum = gtr__ordering_summary_of(f->o);
+    assert_int_equal(sum.gc_seq, 4);
+    assert_true(sum.gc_running);
+    assert_int_equal(sum.initial_gen, 1);
+    assert_int_equal(sum.failed_type, 0);
+    ADV_ERR(f, NO_M, 1, E2(GTR_EV_GC_BEGIN, 5, 0),
+            "encountered GCBegin while GC was already in progress");
+    assert_int_equal(gtr__ordering_summary_of(f->o).failed_type, GTR_EV_GC_BEGIN);
+
+    assert_string_equal(gtr__go_status_string(GTR_GSTATUS_WAITING), "Waiting");
+    assert_string_equal(gtr__go_status_string(GTR_GSTATUS_BAD), "Bad");
+    assert_string_equal(gtr__proc_status_string(GTR_PSTATUS_SYSCALL_ABANDONED),
+                        "SyscallAbandoned");
+    assert_string_equal(gtr__proc_status_string(200), "Bad");
+}
+
 static void test_order_dump_empty(void **state)
 {
     fx *f = *state;
@@ -1845,6 +1925,54 @@ static void test_order_allocation_failures_report_nomem(void **state)
     assert_true(nomems > 0);
 }
 
+/* A queue that cannot grow fails the advance with GTR_E_NOMEM and keeps what it holds, in
+ * order, also after its events moved to the buffer's start to make room; with memory back,
+ * the same advance grows it. */
+static void test_order_queue_growth_failure_keeps_the_queue(void **state)
+{
+    fx *f = *state;
+    count_alloc c = {.fail_at = SIZE_MAX};
+    gtr_alloc a = {ca_malloc, ca_realloc, ca_free, &c};
+    gtr__ordering *o = NULL;
+    gtr_err err = GTR_ERR_INIT;
+    bool ok = false;
+    gtr_event e;
+    assert_int_equal(gtr__ordering_new(&a, &o, &err), GTR_OK);
+    gtr__base_event ev = E2(GTR_EV_PROC_STATUS, 0, GTR_PSTATUS_RUNNING);
+    assert_int_equal(order_advance(o, &ev, f->evt, 0, 1, &ok, &err), GTR_OK);
+    /* The queue starts with 8 slots and an advance reserves 3: 6 events fill it; 2 popped
+     * leave room at its start only, where the next advance moves the other 4. */
+    for (uint64_t i = 0; i < 5; i++) {
+        ev = E1(GTR_EV_HEAP_ALLOC, i);
+        assert_int_equal(order_advance(o, &ev, f->evt, 0, 1, &ok, &err), GTR_OK);
+    }
+    assert_true(gtr__ordering_next(o, &e));
+    assert_int_equal(e.type_, GTR_EV_PROC_STATUS);
+    assert_true(gtr__ordering_next(o, &e));
+    assert_int_equal(e.args_[0], 0);
+    for (uint64_t i = 5; i < 7; i++) {
+        ev = E1(GTR_EV_HEAP_ALLOC, i);
+        assert_int_equal(order_advance(o, &ev, f->evt, 0, 1, &ok, &err), GTR_OK);
+    }
+    assert_int_equal(gtr__ordering_queued(o), 6);
+    /* Full: the next advance must grow the buffer, and that allocation fails. */
+    c.fail_at = c.calls;
+    ev = E1(GTR_EV_HEAP_ALLOC, 7);
+    assert_int_equal(order_advance(o, &ev, f->evt, 0, 1, &ok, &err), GTR_E_NOMEM);
+    assert_string_equal(err.msg, "out of memory");
+    assert_int_equal(gtr__ordering_queued(o), 6);
+    c.fail_at = SIZE_MAX;
+    assert_int_equal(order_advance(o, &ev, f->evt, 0, 1, &ok, &err), GTR_OK);
+    for (uint64_t i = 1; i < 8; i++) {
+        assert_true(gtr__ordering_next(o, &e));
+        assert_int_equal(e.args_[0], i);
+    }
+    assert_false(gtr__ordering_next(o, &e));
+    gtr__ordering_free(o);
+    gtr_err_clear(&err);
+    assert_int_equal(c.live, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1921,6 +2049,7 @@ int main(void)
         T(test_order_simple_event_contexts),
         T(test_order_event_names_follow_version),
         T(test_order_dump_lists_state_in_id_order),
+        T(test_order_resources_read_as_the_dump_shows),
         T(test_order_dump_empty),
         T(test_order_queue_grows_and_keeps_order),
         T(test_order_sparse_ids_stay_consistent),
@@ -1928,6 +2057,7 @@ int main(void)
         T(test_order_task_ids_match_a_model),
         T(test_order_steady_state_does_not_allocate),
         T(test_order_allocation_failures_report_nomem),
+        T(test_order_queue_growth_failure_keeps_the_queue),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -214,7 +214,7 @@ static void explain(const gtr__stuck_view *v, const gtr__batch_cursor *bc, gtr_s
         e->id = (int64_t)e->args[0];
         e->need_status = gtr__proc_status_string(GTR_PSTATUS_IDLE);
         needs_seq(e, 1, v->gen);
-        bool declared = gtr__ordering_proc(o, e->id, &s);
+        bool declared = gtr__ordering_resource(o, true, e->id, &s);
         wait_on_state(e, declared, &s, s.status == GTR_PSTATUS_IDLE,
                       gtr__proc_status_string(s.status));
         if (e->wait == GTR_WAIT_NOTHING && cur_p != GTR_NO_PROC) {
@@ -230,7 +230,7 @@ static void explain(const gtr__stuck_view *v, const gtr__batch_cursor *bc, gtr_s
         e->id = (int64_t)e->args[0];
         e->need_status = gtr__proc_status_string(GTR_PSTATUS_SYSCALL);
         needs_seq(e, 1, v->gen);
-        bool declared = gtr__ordering_proc(o, e->id, &s);
+        bool declared = gtr__ordering_resource(o, true, e->id, &s);
         wait_on_state(e, declared, &s,
                       s.status == GTR_PSTATUS_SYSCALL ||
                           s.status == GTR_PSTATUS_SYSCALL_ABANDONED,
@@ -248,14 +248,14 @@ static void explain(const gtr__stuck_view *v, const gtr__batch_cursor *bc, gtr_s
         e->id = (int64_t)e->args[0];
         e->need_status = gtr__go_status_string(want);
         needs_seq(e, 1, v->gen);
-        bool declared = gtr__ordering_goroutine(o, e->id, &s);
+        bool declared = gtr__ordering_resource(o, false, e->id, &s);
         wait_on_state(e, declared, &s, s.status == want, gtr__go_status_string(s.status));
         break;
     }
     case GTR_EV_GO_SYSCALL_END_BLOCKED:
         /* advanceGoSyscallEndBlocked: while the thread holds a proc still in a syscall, it
          * will lose it; it waits for the ProcSteal or ProcStop. */
-        if (cur_p != GTR_NO_PROC && gtr__ordering_proc(o, cur_p, &s) &&
+        if (cur_p != GTR_NO_PROC && gtr__ordering_resource(o, true, cur_p, &s) &&
             s.status == GTR_PSTATUS_SYSCALL) {
             e->wait = GTR_WAIT_PROC_RELEASE;
             e->resource = GTR_RESOURCE_PROC;
@@ -271,8 +271,9 @@ static void explain(const gtr__stuck_view *v, const gtr__batch_cursor *bc, gtr_s
     case GTR_EV_GC_END: {
         /* advanceGCActive, advanceGCBegin, advanceGCEnd: the GC's sequence number is the
          * one before the event's (in the first generation a GCActive or GCBegin sets it). */
-        uint64_t gc = gtr__ordering_gc_seq(o);
-        bool first = v->gen == gtr__ordering_initial_gen(o) && e->type != GTR_EV_GC_END;
+        gtr__ordering_summary sum = gtr__ordering_summary_of(o);
+        uint64_t gc = sum.gc_seq;
+        bool first = v->gen == sum.initial_gen && e->type != GTR_EV_GC_END;
         if (!first && e->args[0] != gc + 1) {
             e->wait = GTR_WAIT_GC_SEQUENCE;
             e->has_seq = true;
@@ -290,7 +291,7 @@ static void explain(const gtr__stuck_view *v, const gtr__batch_cursor *bc, gtr_s
 const char *gtr_reader_failed_event(const gtr_reader *r)
 {
     const gtr__ordering *o = r != NULL ? gtr__reader_ordering(r) : NULL;
-    uint8_t type = o != NULL ? gtr__ordering_failed_type(o) : 0;
+    uint8_t type = o != NULL ? gtr__ordering_summary_of(o).failed_type : 0;
     return type != 0 ? gtr_spec(type)->name : NULL;   /* NULL too for a type with no row */
 }
 

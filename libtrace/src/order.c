@@ -165,7 +165,7 @@ struct gtr__ordering {
     uint8_t gc_state;
     uint64_t initial_gen;
     uint8_t failed_type;  /* the wire type of the event an advance failed on with an error
-                           * (gtr__ordering_failed_type); 0: none */
+                           * (gtr__ordering_summary_of); 0: none */
     event_queue queue;
     gtr_event *last_from; /* the first event the last advance queued (the queue's end if none) */
 };
@@ -175,34 +175,17 @@ struct gtr__ordering {
 
 /* queue_grow makes room for n more events after end: what is queued moves to the start of
  * the buffer (no queue does in Go's order of calls, but one could), and the buffer grows
- * when that is not room enough. */
+ * when that is not room enough. Not zeroed: a slot is written whole before it is read. */
 static GTR__NOINLINE bool queue_grow(gtr__ordering *o, size_t n)
 {
     event_queue *q = &o->queue;
     size_t len = (size_t)(q->end - q->head), cap = (size_t)(q->limit - q->buf);
-    if (q->head != q->buf) {
-        memmove(q->buf, q->head, len * sizeof *q->buf);
-        q->head = q->buf;
-        q->end = q->buf + len;
-        if (cap - len >= n)
-            return true;
-    }
-    size_t ncap = cap;
-    while (ncap - len < n)
-        ncap *= 2;
-    /* Not zeroed: a slot is written whole before it is read. */
-    if (ncap > SIZE_MAX / sizeof(gtr_event))
-        return false;
-    gtr_event *nb = gtr__malloc(o->alc, ncap * sizeof *nb);
-    if (nb == NULL)
-        return false;
-    if (len != 0)
-        memcpy(nb, q->buf, len * sizeof *nb);
-    gtr__free(o->alc, q->buf);
-    q->buf = q->head = nb;
-    q->end = nb + len;
-    q->limit = nb + ncap;
-    return true;
+    memmove(q->buf, q->head, len * sizeof *q->buf);
+    bool grown = GTR__GROW(o->alc, q->buf, cap, len + n); /* on failure buf and cap stay */
+    q->head = q->buf;
+    q->end = q->buf + len;
+    q->limit = q->buf + cap;
+    return grown;
 }
 
 /* queue_reserve makes room for n more events. */
@@ -221,16 +204,11 @@ static gtr_event *queue_slot(gtr__ordering *o)
     return q->end++;
 }
 
-static void queue_push(gtr__ordering *o, gtr_event e)
-{
-    *queue_slot(o) = e;
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* Names and formatting of Go values. */
 
 /* tracev2.GoStatus.String */
-static const char *go_status_string(uint8_t s)
+const char *gtr__go_status_string(uint8_t s)
 {
     switch (s) {
     case GTR_GSTATUS_RUNNABLE: return "Runnable";
@@ -242,7 +220,7 @@ static const char *go_status_string(uint8_t s)
 }
 
 /* tracev2.ProcStatus.String */
-static const char *proc_status_string(uint8_t s)
+const char *gtr__proc_status_string(uint8_t s)
 {
     switch (s) {
     case GTR_PSTATUS_RUNNING: return "Running";
@@ -346,33 +324,26 @@ typedef struct sched_reqs {
 /* userGoReqs: events that are running or close to running user code. */
 static const sched_reqs user_go_reqs = {MUST_HAVE, MUST_HAVE, MUST_HAVE};
 
-/* validate_ctx_fail is validateCtx's failure: the message of the first requirement not met.
- * It is given the requirements and what the context has as three bytes and three bits (not
- * the structs: a 24-byte sched_ctx goes by value through memory, and GCC built it on the
- * stack in the checks' common path, ahead of the branch to this call). */
+/* validate_ctx_fail is validateCtx's failure: the message of the first requirement not met
+ * (Go's six messages, verbatim). It takes bytes and bits rather than the structs, so that the
+ * inlined checks build no struct on their common path. */
 static GTR__NOINLINE gtr_status validate_ctx_fail(uint8_t req_m, uint8_t req_p, uint8_t req_g,
                                                   unsigned have, gtr_err *err)
 {
     bool has_m = have & 1, has_p = have & 2, has_g = have & 4;
     if (req_m == MUST_HAVE && !has_m)
-        /* "expected a thread but didn't have one" */
         return gtr_err_setf(err, GTR_E_ORDER, "expected a thread but didn't have one");
     else if (req_m == MUST_NOT_HAVE && has_m)
-        /* "expected no thread but had one" */
         return gtr_err_setf(err, GTR_E_ORDER, "expected no thread but had one");
 
     if (req_p == MUST_HAVE && !has_p)
-        /* "expected a proc but didn't have one" */
         return gtr_err_setf(err, GTR_E_ORDER, "expected a proc but didn't have one");
     else if (req_p == MUST_NOT_HAVE && has_p)
-        /* "expected no proc but had one" */
         return gtr_err_setf(err, GTR_E_ORDER, "expected no proc but had one");
 
     if (req_g == MUST_HAVE && !has_g)
-        /* "expected a goroutine but didn't have one" */
         return gtr_err_setf(err, GTR_E_ORDER, "expected a goroutine but didn't have one");
     else if (req_g == MUST_NOT_HAVE && has_g)
-        /* "expected no goroutine but had one" */
         return gtr_err_setf(err, GTR_E_ORDER, "expected no goroutine but had one");
     return GTR_OK;
 }
@@ -471,21 +442,16 @@ static gtr_status active_range(const gtr_alloc *alc, range_state *s, range_type 
     }
     if (!has_range(s, t)) {
         /* "resource is missing active range: %v %v", the second a []rangeType: "[{typ desc}
-         * {typ desc}]". Built in a buffer: the list has no length bound. */
-        gtr_buf b;
-        gtr_buf_init(&b, alc);
-        gtr_buf_printf(&b, "resource is missing active range: %s [", spec_name(t.typ));
-        for (size_t i = 0; i < s->n; i++)
-            gtr_buf_printf(&b, "%s{%u %" PRIu64 "}", i > 0 ? " " : "",
-                           (unsigned)s->in_flight[i].typ, s->in_flight[i].desc);
-        gtr_buf_putc(&b, ']');
-        gtr_status st = gtr_buf_status(&b) == GTR_OK
-                            ? gtr_err_setn(err, GTR_E_ORDER, b.data, b.len)
-                            : gtr_err_setf(err, GTR_E_ORDER, "resource is missing active range: "
-                                                             "%s [...]",
-                                           spec_name(t.typ));
-        gtr_buf_free(&b);
-        return st;
+         * {typ desc}]", appended range by range (the error's text has no length bound). */
+        gtr_err_setf(err, GTR_E_ORDER, "resource is missing active range: %s [",
+                     spec_name(t.typ));
+        for (size_t i = 0; i < s->n; i++) {
+            char r[48];
+            int n = snprintf(r, sizeof r, "%s{%u %" PRIu64 "}", i > 0 ? " " : "",
+                             (unsigned)s->in_flight[i].typ, s->in_flight[i].desc);
+            gtr_err_appendn(err, r, (size_t)n);
+        }
+        return gtr_err_appendn(err, "]", 1);
     }
     return GTR_OK;
 }
@@ -518,10 +484,9 @@ static gtr_status end_range(range_state *s, uint8_t typ, uint64_t *desc, gtr_err
 static gtr_status new_gstate(gtr__ordering *o, gtr_goid id, uint8_t status, seq_counter seq,
                              gtr_err *err)
 {
-    void *p;
-    if ((p = gtr__idstore_insert(&o->g_states, (uint64_t)id)) == NULL)
+    gstate *s = gtr__idstore_insert(&o->g_states, (uint64_t)id);
+    if (s == NULL)
         return nomem(err);
-    gstate *s = p;
     s->id = id;
     s->status = status;
     s->seq = seq;
@@ -533,10 +498,9 @@ static gtr_status new_gstate(gtr__ordering *o, gtr_goid id, uint8_t status, seq_
 static gtr_status new_mstate(gtr__ordering *o, gtr_threadid id, gtr_goid g, gtr_procid p,
                              mstate **out, gtr_err *err)
 {
-    void *v;
-    if ((v = gtr__idstore_insert(&o->m_states, (uint64_t)id)) == NULL)
+    mstate *ms = gtr__idstore_insert(&o->m_states, (uint64_t)id);
+    if (ms == NULL)
         return nomem(err);
-    mstate *ms = v;
     ms->g = g;
     ms->p = p;
     if (out != NULL)
@@ -558,14 +522,15 @@ static GTR__ALWAYS_INLINE void push_event(gtr__ordering *o, const gtr__ev_table 
     memcpy(e->args_, ev->args, sizeof e->args_);
 }
 
-/* makeEvent: a synthesized event with up to two args. */
-static void push_made(gtr__ordering *o, const gtr__ev_table *evt, sched_ctx ctx, uint8_t typ,
-                      gtr_time time, uint64_t a0, uint64_t a1)
+/* makeEvent: queues a synthesized event with up to two args, and returns it. */
+static gtr_event *push_made(gtr__ordering *o, const gtr__ev_table *evt, sched_ctx ctx,
+                            uint8_t typ, gtr_time time, uint64_t a0, uint64_t a1)
 {
-    gtr_event e = gtr__make_event(evt, ctx.g, ctx.p, ctx.m, typ, time);
-    e.args_[0] = a0;
-    e.args_[1] = a1;
-    queue_push(o, e);
+    gtr_event *e = queue_slot(o);
+    *e = gtr__make_event(evt, ctx.g, ctx.p, ctx.m, typ, time);
+    e->args_[0] = a0;
+    e->args_[1] = a1;
+    return e;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -583,10 +548,9 @@ typedef struct advance_in {
     sched_ctx cur;
 } advance_in;
 
-/* What it hands back: whether the event advanced; the new context goes straight into ms, the
- * state of the event's M (NULL: none), from the registers it is in, rather than back in a
- * sched_ctx for the caller to copy, so that no wide load waits on the narrower stores just
- * made (bench/README.md). */
+/* What it hands back: whether the event advanced. The new context goes straight into ms, the
+ * state of the event's M (NULL: none), not back through a sched_ctx for the caller to copy
+ * (bench/README.md says why). */
 typedef struct advance_out {
     mstate *ms;
     bool ok;
@@ -604,6 +568,16 @@ static GTR__ALWAYS_INLINE gtr_status advanced(advance_out *out, sched_ctx next)
     }
     out->ok = true;
     return GTR_OK;
+}
+
+/* push_advanced queues the event in the thread's current context and ends the advance
+ * function as advanced: Go's "o.queue.push(Event{table: evt, ctx: curCtx, base: *ev});
+ * return newCtx, true, nil". */
+static GTR__ALWAYS_INLINE gtr_status push_advanced(gtr__ordering *o, const advance_in *in,
+                                                   advance_out *out, sched_ctx next)
+{
+    push_event(o, in->evt, in->cur, in->ev);
+    return advanced(out, next);
 }
 
 static gtr_status advance_proc_status(gtr__ordering *o, const advance_in *in,
@@ -634,14 +608,13 @@ static gtr_status advance_proc_status(gtr__ordering *o, const advance_in *in,
             /* "inconsistent status for proc %d: old %v vs. new %v" */
             return gtr_err_setf(err, GTR_E_ORDER,
                                 "inconsistent status for proc %" PRId64 ": old %s vs. new %s",
-                                pid, proc_status_string(s->status), proc_status_string(status));
+                                pid, gtr__proc_status_string(s->status),
+                                gtr__proc_status_string(status));
         }
         s->seq = make_seq(in->gen, 0); /* Reset seq. */
     } else {
-        void *p;
-        if ((p = gtr__idstore_insert(&o->p_states, (uint64_t)pid)) == NULL)
+        if ((s = gtr__idstore_insert(&o->p_states, (uint64_t)pid)) == NULL)
             return nomem(err);
-        s = p;
         s->id = pid;
         s->status = status;
         s->seq = make_seq(in->gen, 0);
@@ -701,8 +674,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_proc_start(gtr__ordering *o, const 
     state->seq = seq;
     sched_ctx nc = in->cur;
     nc.p = pid;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, nc);
+    return push_advanced(o, in, out, nc);
 }
 
 static GTR__ALWAYS_INLINE gtr_status advance_proc_stop(gtr__ordering *o, const advance_in *in,
@@ -717,16 +689,15 @@ static GTR__ALWAYS_INLINE gtr_status advance_proc_stop(gtr__ordering *o, const a
         return gtr_err_setf(err, GTR_E_ORDER, "event %s for proc (%" PRId64 ") that doesn't exist",
                             ev_name(o, in->ev->type, &nb), in->cur.p);
     if (state->status != GTR_PSTATUS_RUNNING && state->status != GTR_PSTATUS_SYSCALL)
-        /* "%s event for proc that's not %s or %s" */
         return gtr_err_setf(err, GTR_E_ORDER, "%s event for proc that's not %s or %s",
-                            ev_name(o, in->ev->type, &nb), proc_status_string(GTR_PSTATUS_RUNNING),
-                            proc_status_string(GTR_PSTATUS_SYSCALL));
+                            ev_name(o, in->ev->type, &nb),
+                            gtr__proc_status_string(GTR_PSTATUS_RUNNING),
+                            gtr__proc_status_string(GTR_PSTATUS_SYSCALL));
     VALIDATE(in->cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
     state->status = GTR_PSTATUS_IDLE;
     sched_ctx nc = in->cur;
     nc.p = GTR_NO_PROC;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, nc);
+    return push_advanced(o, in, out, nc);
 }
 
 static gtr_status advance_proc_steal(gtr__ordering *o, const advance_in *in,
@@ -751,8 +722,7 @@ static gtr_status advance_proc_steal(gtr__ordering *o, const advance_in *in,
 
     /* If we've lost information, don't try to do anything with the M: it may have moved on. */
     if (old_status == GTR_PSTATUS_SYSCALL_ABANDONED) {
-        push_event(o, in->evt, in->cur, in->ev);
-        return advanced(out, in->cur);
+        return push_advanced(o, in, out, in->cur);
     }
 
     gtr_threadid mid = (gtr_threadid)in->ev->args[2]; /* The M we're stealing from. */
@@ -766,8 +736,7 @@ static gtr_status advance_proc_steal(gtr__ordering *o, const advance_in *in,
                                 "), but got proc %" PRId64 " instead",
                                 pid, mid, in->cur.p);
         nc.p = GTR_NO_PROC;
-        push_event(o, in->evt, in->cur, in->ev);
-        return advanced(out, nc);
+        return push_advanced(o, in, out, nc);
     }
 
     mstate *ms = gtr__idstore_get(&o->m_states, (uint64_t)mid);
@@ -784,8 +753,7 @@ static gtr_status advance_proc_steal(gtr__ordering *o, const advance_in *in,
     /* Tell the M it has no P so it can proceed: the P was in a syscall and the other M must be
      * trying to get out of it; GoSyscallEndBlocked cannot advance until that M loses its P. */
     ms->p = GTR_NO_PROC;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, nc);
+    return push_advanced(o, in, out, nc);
 }
 
 static gtr_status advance_go_status(gtr__ordering *o, const advance_in *in,
@@ -810,7 +778,8 @@ static gtr_status advance_go_status(gtr__ordering *o, const advance_in *in,
             return gtr_err_setf(err, GTR_E_ORDER,
                                 "inconsistent status for goroutine %" PRId64
                                 ": old %s vs. new %s",
-                                gid, go_status_string(s->status), go_status_string(status));
+                                gid, gtr__go_status_string(s->status),
+                                gtr__go_status_string(status));
         s->seq = make_seq(in->gen, 0); /* Reset seq. */
     } else if (in->gen == o->initial_gen) {
         if ((st = new_gstate(o, gid, status, make_seq(in->gen, 0), err)) != GTR_OK)
@@ -822,7 +791,7 @@ static gtr_status advance_go_status(gtr__ordering *o, const advance_in *in,
         return gtr_err_setf(err, GTR_E_ORDER,
                             "found goroutine status for new goroutine after the first "
                             "generation: id=%" PRId64 " status=%s",
-                            gid, go_status_string(status));
+                            gid, gtr__go_status_string(status));
     }
     /* Smuggle in the old state for StateTransition. */
     in->ev->args[2] = (uint64_t)old_state << 32 | (uint64_t)status;
@@ -890,7 +859,6 @@ static gtr_status advance_go_create(gtr__ordering *o, const advance_in *in,
     /* If we have a goroutine, it must be running. */
     gstate *state = gtr__idstore_get(&o->g_states, (uint64_t)in->cur.g);
     if (state != NULL && state->status != GTR_GSTATUS_RUNNING)
-        /* "%s event for goroutine that's not %s" */
         return gtr_err_setf(err, GTR_E_ORDER, "%s event for goroutine that's not %s",
                             ev_name(o, in->ev->type, &nb), "Running");
     gtr_goid newgid = (gtr_goid)in->ev->args[0];
@@ -903,14 +871,14 @@ static gtr_status advance_go_create(gtr__ordering *o, const advance_in *in,
                                                           : GTR_GSTATUS_RUNNABLE;
     if ((st = new_gstate(o, newgid, status, make_seq(in->gen, 0), err)) != GTR_OK)
         return st;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 /* current_goroutine is the shared precondition of goroutine events on the running
  * goroutine: it exists and has status want. GTR_GSTATUS_RUNNING for GoDestroy, GoStop,
- * GoBlock, GoSwitch and GoSyscallBegin; GTR_GSTATUS_SYSCALL for GoSyscallEnd and
- * GoSyscallEndBlocked, whose message still says "Running" (GoRunning), as Go's does. */
+ * GoBlock, GoSwitch and GoSyscallBegin; GTR_GSTATUS_SYSCALL for GoDestroySyscall,
+ * GoSyscallEnd and GoSyscallEndBlocked, the last two of whose messages still say "Running"
+ * (GoRunning), as Go's do. */
 static GTR__NOINLINE gtr_status current_goroutine_fail(gtr__ordering *o,
                                                      const gtr__base_event *ev, sched_ctx cur,
                                                      const gstate *state, gtr_err *err)
@@ -921,9 +889,11 @@ static GTR__NOINLINE gtr_status current_goroutine_fail(gtr__ordering *o,
         return gtr_err_setf(err, GTR_E_ORDER,
                             "event %s for goroutine (%" PRId64 ") that doesn't exist",
                             ev_name(o, ev->type, &nb), cur.g);
-    /* The status is not the one wanted: "%s event for goroutine that's not %s" (GoRunning) */
+    /* The status is not the one wanted: "%s event for goroutine that's not %s" (GoRunning),
+     * or for GoDestroySyscall "... not %v" (GoSyscall). */
     return gtr_err_setf(err, GTR_E_ORDER, "%s event for goroutine that's not %s",
-                        ev_name(o, ev->type, &nb), "Running");
+                        ev_name(o, ev->type, &nb),
+                        ev->type == GTR_EV_GO_DESTROY_SYSCALL ? "Syscall" : "Running");
 }
 
 static GTR__ALWAYS_INLINE gtr_status current_goroutine(gtr__ordering *o,
@@ -967,8 +937,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_go_stop_exec(gtr__ordering *o, cons
     default:
         break;
     }
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, nc);
+    return push_advanced(o, in, out, nc);
 }
 
 static GTR__ALWAYS_INLINE gtr_status advance_go_start(gtr__ordering *o, const advance_in *in,
@@ -986,8 +955,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_go_start(gtr__ordering *o, const ad
     state->seq = seq;
     sched_ctx nc = in->cur;
     nc.g = gid;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, nc);
+    return push_advanced(o, in, out, nc);
 }
 
 static GTR__ALWAYS_INLINE gtr_status advance_go_unblock(gtr__ordering *o, const advance_in *in,
@@ -1002,8 +970,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_go_unblock(gtr__ordering *o, const 
     state->status = GTR_GSTATUS_RUNNABLE;
     state->seq = seq;
     /* N.B. No context to validate: anything can unblock a goroutine (e.g. sysmon). */
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_go_switch(gtr__ordering *o, const advance_in *in,
@@ -1078,13 +1045,11 @@ static gtr_status advance_go_syscall_begin(gtr__ordering *o, const advance_in *i
      * must line up now; there is no backing off. */
     seq_counter pseq = make_seq(in->gen, in->ev->args[0]);
     if (!seq_succeeds(pseq, ps->seq))
-        /* "failed to advance %s: can't make sequence: %s -> %s" */
         return gtr_err_setf(err, GTR_E_ORDER, "failed to advance %s: can't make sequence: %s -> %s",
                             ev_name(o, in->ev->type, &nb), seq_string(ps->seq, &sb1),
                             seq_string(pseq, &sb2));
     ps->seq = pseq;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_go_syscall_end(gtr__ordering *o, const advance_in *in,
@@ -1110,11 +1075,10 @@ static gtr_status advance_go_syscall_end(gtr__ordering *o, const advance_in *in,
         /* "expected proc %d in state %v, but got %v instead" */
         return gtr_err_setf(err, GTR_E_ORDER,
                             "expected proc %" PRId64 " in state %s, but got %s instead", in->cur.p,
-                            proc_status_string(GTR_PSTATUS_SYSCALL),
-                            proc_status_string(ps->status));
+                            gtr__proc_status_string(GTR_PSTATUS_SYSCALL),
+                            gtr__proc_status_string(ps->status));
     ps->status = GTR_PSTATUS_RUNNING;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_go_syscall_end_blocked(gtr__ordering *o, const advance_in *in,
@@ -1142,8 +1106,7 @@ static gtr_status advance_go_syscall_end_blocked(gtr__ordering *o, const advance
     sched_ctx nc = in->cur;
     nc.g = GTR_NO_GOROUTINE;
     state->status = GTR_GSTATUS_RUNNABLE;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, nc);
+    return push_advanced(o, in, out, nc);
 }
 
 static gtr_status advance_go_create_syscall(gtr__ordering *o, const advance_in *in,
@@ -1164,30 +1127,23 @@ static gtr_status advance_go_create_syscall(gtr__ordering *o, const advance_in *
     /* Executing: bind it to the context. */
     sched_ctx nc = in->cur;
     nc.g = newgid;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, nc);
+    return push_advanced(o, in, out, nc);
 }
 
 static gtr_status advance_go_destroy_syscall(gtr__ordering *o, const advance_in *in,
                                              advance_out *out, gtr_err *err)
 {
     ev_name_buf nb;
+    gtr_status st;
     /* A goroutine created for a cgo callback disappears (the callback ends or its C thread is
      * destroyed). Treat it as losing the P too: the platform may reuse the thread ID, and a
      * new M with the same ID could even try to steal this P back from itself. The runtime
      * makes every GoCreateSyscall reacquire a P with events. We might have a P here: it is
      * not necessarily released eagerly, and may be stolen back later (or never). */
     VALIDATE(in->cur, reqs(MUST_HAVE, MAY_HAVE, MUST_HAVE));
-    gstate *state = gtr__idstore_get(&o->g_states, (uint64_t)in->cur.g);
-    if (state == NULL)
-        /* "event %s for goroutine (%v) that doesn't exist" */
-        return gtr_err_setf(err, GTR_E_ORDER,
-                            "event %s for goroutine (%" PRId64 ") that doesn't exist",
-                            ev_name(o, in->ev->type, &nb), in->cur.g);
-    if (state->status != GTR_GSTATUS_SYSCALL)
-        /* "%s event for goroutine that's not %v" (GoSyscall) */
-        return gtr_err_setf(err, GTR_E_ORDER, "%s event for goroutine that's not %s",
-                            ev_name(o, in->ev->type, &nb), "Syscall");
+    gstate *state = NULL;
+    if ((st = current_goroutine(o, in->ev, in->cur, GTR_GSTATUS_SYSCALL, &state, err)) != GTR_OK)
+        return st;
     /* This goroutine is exiting itself. */
     gtr__idstore_delete(&o->g_states, (uint64_t)in->cur.g);
     sched_ctx nc = in->cur;
@@ -1204,7 +1160,7 @@ static gtr_status advance_go_destroy_syscall(gtr__ordering *o, const advance_in 
             /* "proc %d in unexpected state %s during %s" */
             return gtr_err_setf(err, GTR_E_ORDER,
                                 "proc %" PRId64 " in unexpected state %s during %s", in->cur.p,
-                                proc_status_string(ps->status),
+                                gtr__proc_status_string(ps->status),
                                 ev_name(o, in->ev->type, &nb));
         /* See the go122-create-syscall-reuse-thread-id test. */
         ps->status = GTR_PSTATUS_SYSCALL_ABANDONED;
@@ -1212,16 +1168,12 @@ static gtr_status advance_go_destroy_syscall(gtr__ordering *o, const advance_in 
 
         /* Queue an extra self-ProcSteal event, before this one. Its extra arg (args[3], past
          * ProcSteal's dt p p_seq m) records the old status, ProcSyscall. */
-        gtr_event extra = gtr__make_event(in->evt, in->cur.g, in->cur.p, in->cur.m,
-                                          GTR_EV_PROC_STEAL, in->ev->time);
-        extra.args_[0] = (uint64_t)in->cur.p;
-        extra.args_[gtr_spec(GTR_EV_PROC_STEAL)->nargs - 1] = GTR_PSTATUS_SYSCALL;
-        queue_push(o, extra);
+        gtr_event *extra = push_made(o, in->evt, in->cur, GTR_EV_PROC_STEAL, in->ev->time,
+                                     (uint64_t)in->cur.p, 0);
+        extra->args_[gtr_spec(GTR_EV_PROC_STEAL)->nargs - 1] = GTR_PSTATUS_SYSCALL;
     }
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, nc);
+    return push_advanced(o, in, out, nc);
 }
-
 
 /* intern_name returns the ordering's copy of name, string id of the table being ordered:
  * from the name cache when the ID was met in this epoch, else interned (and cached). NULL
@@ -1269,18 +1221,12 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_begin(gtr__ordering *o, c
         return gtr_err_setf(err, GTR_E_ORDER, "invalid string ID %" PRIu64 " for %u event",
                             name_id, (unsigned)in->ev->type);
     const char *text = intern_name(o, name_id, name);
-    void *p;
-    if (text == NULL || (p = gtr__idstore_insert(&o->active_tasks, id)) == NULL)
+    task_state *ts = text != NULL ? gtr__idstore_insert(&o->active_tasks, id) : NULL;
+    if (ts == NULL)
         return nomem(err);
-    task_state *ts = p;
-    ts->parent_id = parent_id;
-    ts->text = text;
-    ts->name_len = name.len;
-    ts->name_epoch = o->epoch;
-    ts->name_id = name_id;
+    *ts = (task_state){parent_id, text, name.len, o->epoch, name_id};
     VALIDATE(in->cur, user_go_reqs);
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static GTR__ALWAYS_INLINE gtr_status advance_user_task_end(gtr__ordering *o, const advance_in *in,
@@ -1319,8 +1265,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_task_end(gtr__ordering *o, con
         extra[1] = sid;
     }
     VALIDATE(in->cur, user_go_reqs);
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 /* region_event_state is the common start of the region handlers: the region's name (arg 1)
@@ -1365,8 +1310,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_region_begin(gtr__ordering *o,
         return nomem(err);
     user_region r = {tid, text, name.len, o->epoch, in->ev->args[1]};
     gs->regions[gs->nregions++] = r;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static GTR__ALWAYS_INLINE gtr_status advance_user_region_end(gtr__ordering *o, const advance_in *in,
@@ -1404,8 +1348,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_user_region_end(gtr__ordering *o, c
         }
         gs->nregions--;
     }
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 /* The GC mark phase has sequence numbers at both ends, since begin and end may be on
@@ -1417,23 +1360,19 @@ static gtr_status advance_gc_active(gtr__ordering *o, const advance_in *in,
     uint64_t seq = in->ev->args[0];
     if (in->gen == o->initial_gen) {
         if (o->gc_state != GC_UNDETERMINED)
-            /* "GCActive in the first generation isn't first GC event" */
             return gtr_err_setf(err, GTR_E_ORDER,
                                 "GCActive in the first generation isn't first GC event");
         o->gc_seq = seq;
         o->gc_state = GC_RUNNING;
-        push_event(o, in->evt, in->cur, in->ev);
-        return advanced(out, in->cur);
+        return push_advanced(o, in, out, in->cur);
     }
     if (seq != o->gc_seq + 1)
         return GTR_OK; /* Not the right GC cycle. */
     if (o->gc_state != GC_RUNNING)
-        /* "encountered GCActive while GC was not in progress" */
         return gtr_err_setf(err, GTR_E_ORDER, "encountered GCActive while GC was not in progress");
     o->gc_seq = seq;
     VALIDATE(in->cur, user_go_reqs);
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_gc_begin(gtr__ordering *o, const advance_in *in,
@@ -1443,20 +1382,17 @@ static gtr_status advance_gc_begin(gtr__ordering *o, const advance_in *in,
     if (o->gc_state == GC_UNDETERMINED) {
         o->gc_seq = seq;
         o->gc_state = GC_RUNNING;
-        push_event(o, in->evt, in->cur, in->ev);
-        return advanced(out, in->cur);
+        return push_advanced(o, in, out, in->cur);
     }
     if (seq != o->gc_seq + 1)
         return GTR_OK; /* Not the right GC cycle. */
     if (o->gc_state == GC_RUNNING)
-        /* "encountered GCBegin while GC was already in progress" */
         return gtr_err_setf(err, GTR_E_ORDER,
                             "encountered GCBegin while GC was already in progress");
     o->gc_seq = seq;
     o->gc_state = GC_RUNNING;
     VALIDATE(in->cur, user_go_reqs);
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_gc_end(gtr__ordering *o, const advance_in *in,
@@ -1466,17 +1402,14 @@ static gtr_status advance_gc_end(gtr__ordering *o, const advance_in *in,
     if (seq != o->gc_seq + 1)
         return GTR_OK; /* Not the right GC cycle. */
     if (o->gc_state == GC_NOT_RUNNING)
-        /* "encountered GCEnd when GC was not in progress" */
         return gtr_err_setf(err, GTR_E_ORDER, "encountered GCEnd when GC was not in progress");
     if (o->gc_state == GC_UNDETERMINED)
-        /* "encountered GCEnd when GC was in an undetermined state" */
         return gtr_err_setf(err, GTR_E_ORDER,
                             "encountered GCEnd when GC was in an undetermined state");
     o->gc_seq = seq;
     o->gc_state = GC_NOT_RUNNING;
     VALIDATE(in->cur, user_go_reqs);
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_annotation(gtr__ordering *o, const advance_in *in,
@@ -1484,8 +1417,7 @@ static gtr_status advance_annotation(gtr__ordering *o, const advance_in *in,
 {
     /* Simple instantaneous events that require a G. */
     VALIDATE(in->cur, user_go_reqs);
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static GTR__ALWAYS_INLINE gtr_status advance_heap_metric(gtr__ordering *o, const advance_in *in,
@@ -1493,8 +1425,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_heap_metric(gtr__ordering *o, const
 {
     /* Allocation metrics, which don't require a G. */
     VALIDATE(in->cur, reqs(MUST_HAVE, MUST_HAVE, MAY_HAVE));
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 /* cur_pstate: the pstate of the context's P (validated present). Every P a thread can hold
@@ -1519,8 +1450,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_gc_sweep_begin(gtr__ordering *o, co
         return st;
     if ((st = begin_range(o->alc, &ps->ranges, make_range_type(in->ev->type, 0), err)) != GTR_OK)
         return st;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_gc_sweep_active(gtr__ordering *o, const advance_in *in,
@@ -1538,8 +1468,7 @@ static gtr_status advance_gc_sweep_active(gtr__ordering *o, const advance_in *in
     if ((st = active_range(o->alc, &ps->ranges, make_range_type(in->ev->type, 0),
                            in->gen == o->initial_gen, err)) != GTR_OK)
         return st;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static GTR__ALWAYS_INLINE gtr_status advance_gc_sweep_end(gtr__ordering *o, const advance_in *in,
@@ -1553,8 +1482,7 @@ static GTR__ALWAYS_INLINE gtr_status advance_gc_sweep_end(gtr__ordering *o, cons
     uint64_t desc = 0;
     if ((st = end_range(&ps->ranges, in->ev->type, &desc, err)) != GTR_OK)
         return st;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_go_range_begin(gtr__ordering *o, const advance_in *in,
@@ -1575,8 +1503,7 @@ static gtr_status advance_go_range_begin(gtr__ordering *o, const advance_in *in,
                             (unsigned)in->ev->type, in->cur.g);
     if ((st = begin_range(o->alc, &gs->ranges, make_range_type(in->ev->type, desc), err)) != GTR_OK)
         return st;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_go_range_active(gtr__ordering *o, const advance_in *in,
@@ -1595,8 +1522,7 @@ static gtr_status advance_go_range_active(gtr__ordering *o, const advance_in *in
     if ((st = active_range(o->alc, &gs->ranges, make_range_type(in->ev->type, 0),
                            in->gen == o->initial_gen, err)) != GTR_OK)
         return st;
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_go_range_end(gtr__ordering *o, const advance_in *in,
@@ -1618,8 +1544,7 @@ static gtr_status advance_go_range_end(gtr__ordering *o, const advance_in *in,
         /* Smuggle the kind into the event (in args[0], symmetric with STWBegin). */
         in->ev->args[0] = desc;
     }
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 static gtr_status advance_alloc_free(gtr__ordering *o, const advance_in *in,
@@ -1627,8 +1552,7 @@ static gtr_status advance_alloc_free(gtr__ordering *o, const advance_in *in,
 {
     /* Simple instantaneous events that may or may not have a P. */
     VALIDATE(in->cur, reqs(MUST_HAVE, MAY_HAVE, MAY_HAVE));
-    push_event(o, in->evt, in->cur, in->ev);
-    return advanced(out, in->cur);
+    return push_advanced(o, in, out, in->cur);
 }
 
 /* orderingDispatch: one row per event type; NULL means the type cannot be ordered. */
@@ -1981,7 +1905,7 @@ static void dump_g(gtr_buf *out, uint64_t id, const void *v)
     const gstate *s = v;
     seq_buf sb;
     gtr_buf_printf(out, "G %" PRId64 " [status=%s seq=%s]\n", (int64_t)id,
-                   go_status_string(s->status), seq_string(s->seq, &sb));
+                   gtr__go_status_string(s->status), seq_string(s->seq, &sb));
 }
 
 static void dump_p(gtr_buf *out, uint64_t id, const void *v)
@@ -1989,7 +1913,7 @@ static void dump_p(gtr_buf *out, uint64_t id, const void *v)
     const pstate *s = v;
     seq_buf sb;
     gtr_buf_printf(out, "P %" PRId64 " [status=%s seq=%s]\n", (int64_t)id,
-                   proc_status_string(s->status), seq_string(s->seq, &sb));
+                   gtr__proc_status_string(s->status), seq_string(s->seq, &sb));
 }
 
 static void dump_m(gtr_buf *out, uint64_t id, const void *v)
@@ -2011,28 +1935,50 @@ void gtr__ordering_dump(const gtr__ordering *o, gtr_buf *out)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* What the diagnosis of a stuck frontier reads (order.h). */
+/* What the diagnosis of a stuck frontier and a snapshot read (order.h). */
 
-bool gtr__ordering_goroutine(const gtr__ordering *o, gtr_goid id, gtr__resource_state *out)
+/* resource_state reads rec, the record of a proc (proc true) or a goroutine, into out; it
+ * returns the record's ranges in flight. */
+static const range_state *resource_state(bool proc, const void *rec, gtr__resource_state *out)
 {
-    const gstate *s = gtr__idstore_get(&o->g_states, (uint64_t)id);
-    if (s == NULL)
+    const pstate *ps = rec;
+    const gstate *gs = rec;
+    seq_counter seq = proc ? ps->seq : gs->seq;
+    *out = (gtr__resource_state){proc ? ps->status : gs->status, seq.gen, seq.seq};
+    return proc ? &ps->ranges : &gs->ranges;
+}
+
+bool gtr__ordering_resource(const gtr__ordering *o, bool proc, int64_t id,
+                            gtr__resource_state *out)
+{
+    const void *rec = gtr__idstore_get(proc ? &o->p_states : &o->g_states, (uint64_t)id);
+    if (rec != NULL)
+        resource_state(proc, rec, out);
+    return rec != NULL;
+}
+
+bool gtr__ordering_next_resource(const gtr__ordering *o, bool proc, size_t *pos, int64_t *id,
+                                 gtr__resource_state *out)
+{
+    uint64_t key;
+    void *rec;
+    if (!gtr__idstore_next(proc ? &o->p_states : &o->g_states, pos, &key, &rec))
         return false;
-    out->status = s->status;
-    out->seq_gen = s->seq.gen;
-    out->seq = s->seq.seq;
+    *id = (int64_t)key;
+    resource_state(proc, rec, out);
     return true;
 }
 
-bool gtr__ordering_proc(const gtr__ordering *o, gtr_procid id, gtr__resource_state *out)
+size_t gtr__ordering_ranges(const gtr__ordering *o, bool proc, int64_t id, uint8_t *begin_types,
+                            size_t cap)
 {
-    const pstate *s = gtr__idstore_get(&o->p_states, (uint64_t)id);
-    if (s == NULL)
-        return false;
-    out->status = s->status;
-    out->seq_gen = s->seq.gen;
-    out->seq = s->seq.seq;
-    return true;
+    const void *rec = gtr__idstore_get(proc ? &o->p_states : &o->g_states, (uint64_t)id);
+    gtr__resource_state s;
+    const range_state *rs = rec != NULL ? resource_state(proc, rec, &s) : NULL;
+    size_t n = 0;
+    for (size_t i = 0; rs != NULL && i < rs->n && n < cap; i++)
+        begin_types[n++] = rs->in_flight[i].typ;
+    return n;
 }
 
 void gtr__ordering_thread(const gtr__ordering *o, gtr_threadid id, gtr_goid *g, gtr_procid *p)
@@ -2042,79 +1988,8 @@ void gtr__ordering_thread(const gtr__ordering *o, gtr_threadid id, gtr_goid *g, 
     *p = s != NULL ? s->p : GTR_NO_PROC;
 }
 
-uint64_t gtr__ordering_gc_seq(const gtr__ordering *o)
+gtr__ordering_summary gtr__ordering_summary_of(const gtr__ordering *o)
 {
-    return o->gc_seq;
-}
-
-uint64_t gtr__ordering_initial_gen(const gtr__ordering *o)
-{
-    return o->initial_gen;
-}
-
-uint8_t gtr__ordering_failed_type(const gtr__ordering *o)
-{
-    return o->failed_type;
-}
-
-const char *gtr__go_status_string(uint8_t s)
-{
-    return go_status_string(s);
-}
-
-const char *gtr__proc_status_string(uint8_t s)
-{
-    return proc_status_string(s);
-}
-
-bool gtr__ordering_next_goroutine(const gtr__ordering *o, size_t *pos, gtr_goid *id,
-                                  gtr__resource_state *out)
-{
-    uint64_t key;
-    void *v;
-    if (!gtr__idstore_next(&o->g_states, pos, &key, &v))
-        return false;
-    const gstate *s = v;
-    *id = (gtr_goid)key;
-    out->status = s->status;
-    out->seq_gen = s->seq.gen;
-    out->seq = s->seq.seq;
-    return true;
-}
-
-bool gtr__ordering_next_proc(const gtr__ordering *o, size_t *pos, gtr_procid *id,
-                             gtr__resource_state *out)
-{
-    uint64_t key;
-    void *v;
-    if (!gtr__idstore_next(&o->p_states, pos, &key, &v))
-        return false;
-    const pstate *s = v;
-    *id = (gtr_procid)key;
-    out->status = s->status;
-    out->seq_gen = s->seq.gen;
-    out->seq = s->seq.seq;
-    return true;
-}
-
-uint8_t gtr__ordering_gc_running(const gtr__ordering *o)
-{
-    return o->gc_state == GC_RUNNING;
-}
-
-size_t gtr__ordering_ranges(const gtr__ordering *o, bool proc, int64_t id, uint8_t *begin_types,
-                            size_t cap)
-{
-    const range_state *rs = NULL;
-    if (proc) {
-        const pstate *s = gtr__idstore_get(&o->p_states, (uint64_t)id);
-        rs = s != NULL ? &s->ranges : NULL;
-    } else {
-        const gstate *s = gtr__idstore_get(&o->g_states, (uint64_t)id);
-        rs = s != NULL ? &s->ranges : NULL;
-    }
-    size_t n = 0;
-    for (size_t i = 0; rs != NULL && i < rs->n && n < cap; i++)
-        begin_types[n++] = rs->in_flight[i].typ;
-    return n;
+    return (gtr__ordering_summary){o->gc_seq, o->gc_state == GC_RUNNING, o->initial_gen,
+                                   o->failed_type};
 }

@@ -77,37 +77,34 @@ gtr_status gtr__ordering_validate_ctx(gtr_goid g, gtr_procid p, gtr_threadid m, 
 /* gtr__ordering_dump appends Go's dumpOrdering(o) text (used in "broken trace" errors). */
 void gtr__ordering_dump(const gtr__ordering *o, gtr_buf *out);
 
-/* What a diagnosis of a stuck frontier (diagnosis.c) reads of the ordering. A goroutine's or
- * proc's state: its status (gtr_go_status or gtr_proc_status) and its sequence number, seq
- * in generation seq_gen. */
+/* What a diagnosis of a stuck frontier (diagnosis.c) and a snapshot (snapshot.c) read of the
+ * ordering. A goroutine's or proc's state: its status (gtr_go_status or gtr_proc_status) and
+ * its sequence number, seq in generation seq_gen. */
 typedef struct gtr__resource_state {
     uint8_t status;
     uint64_t seq_gen, seq;
 } gtr__resource_state;
-/* gtr__ordering_goroutine, gtr__ordering_proc: false when the ordering has no state for id. */
-bool gtr__ordering_goroutine(const gtr__ordering *o, gtr_goid id, gtr__resource_state *out);
-bool gtr__ordering_proc(const gtr__ordering *o, gtr_procid id, gtr__resource_state *out);
-/* gtr__ordering_thread: the goroutine and proc thread id holds (none when it has no state). */
-void gtr__ordering_thread(const gtr__ordering *o, gtr_threadid id, gtr_goid *g, gtr_procid *p);
-uint64_t gtr__ordering_gc_seq(const gtr__ordering *o);
-/* gtr__ordering_gc_running: the GC is in a mark phase (between GCBegin or GCActive and
- * GCEnd). */
-uint8_t gtr__ordering_gc_running(const gtr__ordering *o);
-/* gtr__ordering_next_goroutine, gtr__ordering_next_proc iterate the goroutines and procs the
- * ordering has a state for (*pos starts at 0; false at the end), for a snapshot
- * (snapshot.c). */
-bool gtr__ordering_next_goroutine(const gtr__ordering *o, size_t *pos, gtr_goid *id,
-                                  gtr__resource_state *out);
-bool gtr__ordering_next_proc(const gtr__ordering *o, size_t *pos, gtr_procid *id,
-                             gtr__resource_state *out);
+/* gtr__ordering_resource: the state of proc (proc true) or goroutine id; false when the
+ * ordering has none. gtr__ordering_next_resource iterates the procs or goroutines that have a
+ * state (*pos starts at 0; false at the end). */
+bool gtr__ordering_resource(const gtr__ordering *o, bool proc, int64_t id,
+                            gtr__resource_state *out);
+bool gtr__ordering_next_resource(const gtr__ordering *o, bool proc, size_t *pos, int64_t *id,
+                                 gtr__resource_state *out);
 /* gtr__ordering_ranges stores the "Begin" event types of the special ranges in flight on proc
  * (proc true) or goroutine id, at most cap, and returns how many it stored. */
 size_t gtr__ordering_ranges(const gtr__ordering *o, bool proc, int64_t id, uint8_t *begin_types,
                             size_t cap);
-uint64_t gtr__ordering_initial_gen(const gtr__ordering *o);
-/* gtr__ordering_failed_type: the wire type of the event whose advance failed with an error
- * (not a failure to advance), 0 when none did. */
-uint8_t gtr__ordering_failed_type(const gtr__ordering *o);
+/* gtr__ordering_thread: the goroutine and proc thread id holds (none when it has no state). */
+void gtr__ordering_thread(const gtr__ordering *o, gtr_threadid id, gtr_goid *g, gtr_procid *p);
+typedef struct gtr__ordering_summary {
+    uint64_t gc_seq;
+    bool gc_running;      /* in a mark phase: between GCBegin or GCActive and GCEnd */
+    uint64_t initial_gen;
+    uint8_t failed_type;  /* the wire type of the event whose advance failed with an error
+                           * (not a failure to advance), 0 when none did */
+} gtr__ordering_summary;
+gtr__ordering_summary gtr__ordering_summary_of(const gtr__ordering *o);
 /* Go's GoStatus.String and ProcStatus.String. */
 const char *gtr__go_status_string(uint8_t s);
 const char *gtr__proc_status_string(uint8_t s);

@@ -49,22 +49,23 @@ gtr_status gtr_reader_snapshot(gtr_reader *r, gtr_snapshot **out, gtr_err *err)
     }
     gtr__resource_state st;
     int64_t id;
-    for (size_t pos = 0; gtr__ordering_next_goroutine(o, &pos, &id, &st);) {
+    for (size_t pos = 0; gtr__ordering_next_resource(o, false, &pos, &id, &st);) {
         if (!GTR__GROW(alc, s->gs, s->gs_cap, s->ngs + 1))
             goto nomem;
         gtr_snapshot_resource *g = &s->gs[s->ngs++];
         *g = (gtr_snapshot_resource){id, st.status, st.seq_gen, st.seq, 0, {0}};
         g->nranges = (uint8_t)gtr__ordering_ranges(o, false, id, g->ranges, GTR_SNAPSHOT_RANGES);
     }
-    for (size_t pos = 0; gtr__ordering_next_proc(o, &pos, &id, &st);) {
+    for (size_t pos = 0; gtr__ordering_next_resource(o, true, &pos, &id, &st);) {
         if (!GTR__GROW(alc, s->ps, s->ps_cap, s->nps + 1))
             goto nomem;
         gtr_snapshot_resource *p = &s->ps[s->nps++];
         *p = (gtr_snapshot_resource){id, st.status, st.seq_gen, st.seq, 0, {0}};
         p->nranges = (uint8_t)gtr__ordering_ranges(o, true, id, p->ranges, GTR_SNAPSHOT_RANGES);
     }
-    s->gc_running = gtr__ordering_gc_running(o);
-    s->gc_seq = gtr__ordering_gc_seq(o);
+    gtr__ordering_summary sum = gtr__ordering_summary_of(o);
+    s->gc_running = sum.gc_running;
+    s->gc_seq = sum.gc_seq;
     *out = s;
     return GTR_OK;
 nomem:
