@@ -334,7 +334,7 @@ bool gtr__evt_has_string(const gtr__ev_table *t, uint64_t id)
 gtr__evt_id_index gtr__evt_id_index_of(const gtr__ev_table *t)
 {
     gtr__evt_id_index x = {t->stacks.dense, t->strings.dense, t->stacks.ndense,
-                           t->strings.ndense, t->str_vals, t->serial};
+                           t->strings.ndense, t->str_vals};
     return x;
 }
 

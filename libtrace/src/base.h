@@ -61,7 +61,6 @@ typedef struct gtr__evt_id_index {
     const uint32_t *stacks, *strings;
     size_t nstacks, nstrings;
     const gtr_str *str_vals; /* str_vals[strings[id] - 1]: string id's text */
-    uint64_t serial;         /* the table's gtr__evt_serial (0: no table) */
 } gtr__evt_id_index;
 gtr__evt_id_index gtr__evt_id_index_of(const gtr__ev_table *t);
 /* gtr__evt_string_in is gtr__evt_string(t, id, out) with the common case, an ID in x (t's

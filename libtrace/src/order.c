@@ -1791,7 +1791,7 @@ static GTR__ALWAYS_INLINE gtr_status mstate_of(gtr__ordering *o, gtr_threadid m,
 void gtr__ordering_begin_generation(gtr__ordering *o, gtr__ev_table *evt, uint64_t gen)
 {
     o->idx = evt != NULL ? gtr__evt_id_index_of(evt)
-                         : (gtr__evt_id_index){NULL, NULL, 0, 0, NULL, 0};
+                         : (gtr__evt_id_index){NULL, NULL, 0, 0, NULL};
     if (o->initial_gen == 0)
         o->initial_gen = gen; /* Set the initial gen if necessary. */
     if (o->epoch != 0 && evt == o->evt && gen == o->gen)
