@@ -74,7 +74,7 @@ gtr_status gtr__batch_cursor_next_slow(gtr__batch_cursor *bc, gtr__cursor_ctx *c
 static inline bool gtr__batch_cursor_next_fast(gtr__batch_cursor *bc, const gtr__cursor_ctx *ctx)
 {
     const uint8_t *p = bc->pos;
-    uint64_t dt;
+    uint64_t dt = 0;   /* set by the first varint, unless it fails (then unused) */
     if ((size_t)(bc->end - p) < GTR__EVENT_MAX_BYTES)
         return false;
     uint8_t argc = ctx->argc[p[0]];
