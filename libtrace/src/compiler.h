@@ -16,9 +16,9 @@
 
 /* GTR__LTO_INLINE: an external function that link-time optimisation (GTR_LTO) inlines into
  * its one hot caller in another file; hidden, so that no shared object linking libtrace's
- * sources can interpose it (which would forbid the inlining). GCC warns that such a function might not be inlinable,
- * so its declarations sit between GTR__LTO_INLINE_BEGIN and GTR__LTO_INLINE_END; without LTO
- * it is a plain function (the body is not there to inline). */
+ * sources can interpose it (which would forbid the inlining). GCC warns that such a function
+ * might not be inlinable, so its declarations sit between GTR__LTO_INLINE_BEGIN and
+ * GTR__LTO_INLINE_END; without LTO it is a plain function (the body is not there to inline). */
 #if defined(__GNUC__) && defined(GTR_LTO_BUILD)
 #define GTR__LTO_INLINE __attribute__((always_inline, visibility("hidden")))
 #define GTR__LTO_INLINE_BEGIN                                                              \
