@@ -608,10 +608,10 @@ static gtr_status hold_error(gtr_reader *r, gtr_status st, gtr_err *err)
 
 /* advance_heads is ReadEvent's tryAdvance(0), done again as long as it advances, no CPU sample
  * is due before the head and fewer steps were taken than r->ahead events lacked in the queue
- * (a step queues one to three, so the queue stays bounded). While the head stays the head (its time not after its
- * children's), the heap is left as it is but for the head's time; once it moves past them
- * the heap is updated (Go's heapUpdate(0)), or the head removed when it runs out
- * (heapRemove(0)), which ends the run. *ok false: the head cannot advance. */
+ * (a step queues one to three, so the queue stays bounded). While the head stays the head
+ * (its time not after its children's), the heap is left as it is but for the head's time;
+ * once it moves past them the heap is updated (Go's heapUpdate(0)), or the head removed when
+ * it runs out (heapRemove(0)), which ends the run. *ok false: the head cannot advance. */
 static gtr_status advance_heads(gtr_reader *r, bool *ok, gtr_err *err)
 {
     gtr__ordering *const o = r->order;

@@ -35,10 +35,10 @@ typedef struct gtr__stuck_view {
 bool gtr__reader_stuck(const gtr_reader *r, gtr__stuck_view *out);
 
 /* gtr__reader_threads is the number of threads with batches in the generation r is reading
- * (0 before the first, after the end or a failure, or for an old-format trace); gtr__reader_thread gives the i-th one's
- * M and how many of its events the ordering has advanced (read and ordered, whether
- * returned yet or still queued), walking its batches again. False when i is out of range
- * or a batch does not decode. */
+ * (0 before the first, after the end or a failure, or for an old-format trace);
+ * gtr__reader_thread gives the i-th one's M and how many of its events the ordering has
+ * advanced (read and ordered, whether returned yet or still queued), walking its batches
+ * again. False when i is out of range or a batch does not decode. */
 size_t gtr__reader_threads(const gtr_reader *r);
 bool gtr__reader_thread(gtr_reader *r, size_t i, gtr_threadid *m, uint64_t *advanced,
                         gtr_err *err);
